@@ -1,0 +1,105 @@
+/**
+ * Resources of the specification-hosting service (../shared/service-interface.md, completed by the
+ * published description in `@gitbook/api`). Enumerations list the values the service is known to use
+ * but stay open (`| (string & {})`) so that a value added by the server later never breaks parsing.
+ */
+
+export type OpenString<Known extends string> = Known | (string & {});
+
+export const KNOWN_PROCESSING_STATES = ["pending", "progress", "complete"] as const;
+export type ProcessingState = OpenString<(typeof KNOWN_PROCESSING_STATES)[number]>;
+
+export const KNOWN_PROCESS_ERROR_CODES = ["FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"] as const;
+export type ProcessErrorCode = OpenString<(typeof KNOWN_PROCESS_ERROR_CODES)[number]>;
+
+/** One problem the service found while processing a specification. */
+export interface ProcessError {
+  message: string;
+  code?: string;
+}
+
+export interface Spec {
+  object: "openapi-spec";
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  slug: string;
+  sourceURL?: string;
+  processingState: ProcessingState;
+  visibility?: OpenString<"private" | "public">;
+  lastVersion?: string;
+  lastProcessedAt?: string;
+  lastProcessErrorCode?: ProcessErrorCode;
+  lastProcessedErrors?: ProcessError[];
+  lastProcessedErrorCount?: number;
+  permissions: { edit: boolean; view?: boolean };
+  urls: { location: string; app: string; published?: string };
+}
+
+export interface SpecVersion {
+  object: "openapi-spec-version";
+  id: string;
+  createdAt?: string;
+  url: string;
+  urls: { location: string; app?: string };
+}
+
+export interface SpecVersionContent {
+  /** A file-system-like map of the specification's files; its inner structure is not specified. */
+  filesystem: Record<string, unknown>;
+  url?: string;
+  urls?: { source: string; public: string | null };
+}
+
+/** A specification source: fetched by the service from a URL, or the document's text. */
+export type SpecSource = { url: string } | { text: string };
+
+export interface Page<T> {
+  items: T[];
+  count?: number;
+  /** Absent on the last page. */
+  next?: { page: string };
+}
+
+export interface PageOptions {
+  /** Identifier of the page to fetch, from a previous page's `next.page`. */
+  page?: string;
+  /** Results per page, 1 to 1000. */
+  limit?: number;
+}
+
+export interface Organization {
+  object: "organization";
+  id: string;
+  title: string;
+  createdAt?: string;
+  emailDomains?: string[];
+  hostname?: string;
+  type?: OpenString<"business">;
+  useCase?: OpenString<"internalDocs">;
+  communityType?: OpenString<"nonProfit">;
+  defaultRole?: OpenString<"admin">;
+  defaultContent?: { type: OpenString<"site">; site?: string };
+  sso?: boolean;
+  ai?: boolean;
+  inviteLinks?: boolean;
+  plan?: OpenString<"free_2024">;
+  billing?: {
+    interval?: OpenString<"monthly">;
+    endDate?: string;
+    hasPaymentFailed?: boolean;
+    isScheduledToCancel?: boolean;
+  };
+  urls: { location: string; app: string; logo?: string };
+  trial?: { status?: OpenString<"notapplicable">; endDate?: string; decision?: OpenString<"downgrade"> };
+  customHostname?: string;
+  blocked?: { reason: OpenString<"security"> };
+  internal_isOnNewTrial?: boolean;
+  internal_billingMigration?: { deadline?: string; discountPercent?: number; discountEndDate?: string };
+  permissions?: { admin?: boolean; createContent?: boolean };
+}
+
+/** The service's error body. */
+export interface ApiErrorBody {
+  error: { code: number | string; message: string };
+}
