@@ -1,0 +1,66 @@
+/** Where a problem is in a file, for GitHub annotations. Lines and columns start at 1. */
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * The narrow logging interface every module receives. The action backs it with `@actions/core`
+ * (annotations, groups); tests use {@link MemoryLogger} and assert on what a user would read.
+ */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  notice(message: string, location?: SourceLocation): void;
+  warning(message: string, location?: SourceLocation): void;
+  error(message: string, location?: SourceLocation): void;
+  group<T>(title: string, body: () => Promise<T>): Promise<T>;
+}
+
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "group";
+
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+  location?: SourceLocation;
+}
+
+/** Records every line; for tests and for rendering logs in benchmarks. */
+export class MemoryLogger implements Logger {
+  readonly entries: LogEntry[] = [];
+
+  debug(message: string): void {
+    this.entries.push({ level: "debug", message });
+  }
+  info(message: string): void {
+    this.entries.push({ level: "info", message });
+  }
+  notice(message: string, location?: SourceLocation): void {
+    this.entries.push({ level: "notice", message, ...(location ? { location } : {}) });
+  }
+  warning(message: string, location?: SourceLocation): void {
+    this.entries.push({ level: "warning", message, ...(location ? { location } : {}) });
+  }
+  error(message: string, location?: SourceLocation): void {
+    this.entries.push({ level: "error", message, ...(location ? { location } : {}) });
+  }
+  async group<T>(title: string, body: () => Promise<T>): Promise<T> {
+    this.entries.push({ level: "group", message: title });
+    return body();
+  }
+
+  messages(level?: LogLevel): string[] {
+    return this.entries.filter((e) => level === undefined || e.level === level).map((e) => e.message);
+  }
+}
+
+/** A logger that drops everything, for benchmarks and library callers that do not log. */
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  notice() {},
+  warning() {},
+  error() {},
+  group: (_title, body) => body(),
+};

@@ -1,0 +1,37 @@
+/** What happened to one specification in a run; the `results` output is an array of these. */
+export type SpecStatus =
+  /** Processed by the service without error. */
+  | "published"
+  /** A local step (syntax, validation, bundling) or the service's processing failed. */
+  | "failed"
+  /** Still processing when the `timeout` ran out. */
+  | "timed-out"
+  /** Uploaded; not waited for (`wait: false`). */
+  | "submitted"
+  /** `check` mode: everything local passed; nothing was written. */
+  | "planned"
+  /** Not attempted (for example a pull request from a fork, which gets no secrets). */
+  | "skipped"
+  /** A preview removed because its pull request closed. */
+  | "deleted";
+
+export type SpecOperation = "create" | "update" | "delete" | "unknown";
+
+export interface SpecResult {
+  /** Relative to the workspace, `/`-separated. */
+  file: string;
+  slug: string;
+  status: SpecStatus;
+  /** Whether the PUT created or updated the specification (or would, in check mode). */
+  operation?: SpecOperation;
+  /** The document's `info.version`. */
+  specVersion?: string;
+  specId?: string;
+  versionId?: string;
+  versionUrl?: string;
+  appUrl?: string;
+  errorCode?: string;
+  errors: string[];
+  /** Milliseconds from the start of this spec's work to its end. */
+  durationMs?: number;
+}
