@@ -1,0 +1,288 @@
+/**
+ * Typed client of GitBook's OpenAPI specification hosting (`/v1/orgs/{org}/openapi...`) and of the
+ * organization lookup by email domain. Arguments are checked before anything is sent; responses are
+ * checked where they enter ({@link ./parse.ts}); failures are typed errors ({@link ./errors.ts}).
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { type Dispatcher, EnvHttpProxyAgent } from "undici";
+import { InvalidArgumentError, UnexpectedResponseError } from "./errors.ts";
+import {
+  type Parser,
+  parseOrganizationList,
+  parseSpec,
+  parseSpecPage,
+  parseSpecVersion,
+  parseSpecVersionContent,
+  parseVersionPage,
+} from "./parse.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
+import { type Call, type RetryEvent, Transport } from "./transport.ts";
+import type {
+  Organization,
+  Page,
+  PageOptions,
+  Spec,
+  SpecSource,
+  SpecVersion,
+  SpecVersionContent,
+} from "./types.ts";
+import { DEFAULT_USER_AGENT } from "./user-agent.ts";
+import {
+  assertIdentifier,
+  assertLimit,
+  assertPageOptions,
+  assertSlug,
+  assertSpecSource,
+  assertToken,
+  normalizeBaseUrl,
+} from "./validate.ts";
+
+export const DEFAULT_BASE_URL = "https://api.gitbook.com";
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export interface ClientOptions {
+  token: string;
+  /** Default `https://api.gitbook.com`; every path is under `/v1`. */
+  baseUrl?: string;
+  /** Default `gitbook-openapi-action/<version>`. */
+  userAgent?: string;
+  /** Per attempt, default 30 000 ms. */
+  requestTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Default: one undici `EnvHttpProxyAgent` per client (honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
+   * keeps connections alive). An injected dispatcher is not closed by {@link GitBookClient.close}.
+   */
+  dispatcher?: Dispatcher;
+  onRetry?: (event: RetryEvent) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+function positiveNumber(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  allowZero = false,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidArgumentError(
+      name,
+      `The client option ${name} must be a ${allowZero ? "non-negative" : "positive"} number.`,
+    );
+  }
+  return value;
+}
+
+function resolvePolicy(retry: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const d = DEFAULT_RETRY_POLICY;
+  return {
+    maxRetries: Math.floor(positiveNumber("retry.maxRetries", retry?.maxRetries, d.maxRetries, true)),
+    baseDelayMs: positiveNumber("retry.baseDelayMs", retry?.baseDelayMs, d.baseDelayMs, true),
+    maxDelayMs: positiveNumber("retry.maxDelayMs", retry?.maxDelayMs, d.maxDelayMs, true),
+    maxRetryAfterMs: positiveNumber("retry.maxRetryAfterMs", retry?.maxRetryAfterMs, d.maxRetryAfterMs, true),
+  };
+}
+
+const segment = encodeURIComponent;
+
+export class GitBookClient {
+  readonly #transport: Transport;
+  readonly #ownedDispatcher: Dispatcher | undefined;
+
+  constructor(options: ClientOptions) {
+    assertToken(options.token);
+    const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+    const requestTimeoutMs = positiveNumber(
+      "requestTimeoutMs",
+      options.requestTimeoutMs,
+      DEFAULT_REQUEST_TIMEOUT_MS,
+    );
+    const policy = resolvePolicy(options.retry);
+    this.#ownedDispatcher = options.dispatcher === undefined ? new EnvHttpProxyAgent() : undefined;
+    this.#transport = new Transport({
+      token: options.token,
+      baseUrl,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      requestTimeoutMs,
+      policy,
+      dispatcher: options.dispatcher ?? (this.#ownedDispatcher as Dispatcher),
+      onRetry: options.onRetry,
+      sleep: options.sleep ?? ((ms) => delay(ms)),
+      random: options.random ?? Math.random,
+      now: options.now ?? Date.now,
+    });
+  }
+
+  async listSpecs(orgId: string, page?: PageOptions): Promise<Page<Spec>> {
+    assertIdentifier("organization id", orgId);
+    assertPageOptions(page);
+    return this.#value({
+      method: "GET",
+      path: `/orgs/${segment(orgId)}/openapi`,
+      query: { page: page?.page, limit: page?.limit },
+      subject: { operation: "listOpenAPISpecs", orgId },
+      parse: parseSpecPage,
+    });
+  }
+
+  iterateSpecs(orgId: string, options?: { limit?: number }): AsyncIterableIterator<Spec> {
+    assertIdentifier("organization id", orgId);
+    assertLimit(options?.limit);
+    return this.#iterate((page) => this.listSpecs(orgId, { ...page, limit: options?.limit }));
+  }
+
+  async createSpec(orgId: string, slug: string, source: SpecSource): Promise<Spec> {
+    assertIdentifier("organization id", orgId);
+    assertSlug(slug);
+    assertSpecSource(source);
+    return this.#value({
+      method: "POST",
+      path: `/orgs/${segment(orgId)}/openapi`,
+      body: { slug, source },
+      subject: { operation: "createOpenAPISpec", orgId, slug },
+      parse: parseSpec,
+    });
+  }
+
+  async getSpec(orgId: string, slug: string): Promise<Spec> {
+    return this.#value(this.#specCall("GET", orgId, slug, "getOpenAPISpecBySlug", parseSpec));
+  }
+
+  /** Creates the specification when the slug is new (`created: true`, 201) or updates it (200). */
+  async putSpec(orgId: string, slug: string, source: SpecSource): Promise<{ spec: Spec; created: boolean }> {
+    assertSpecSource(source);
+    const call = this.#specCall("PUT", orgId, slug, "createOrUpdateOpenAPISpecBySlug", parseSpec);
+    const reply = await this.#transport.send({ ...call, body: { source } });
+    return { spec: reply.value, created: reply.status === 201 };
+  }
+
+  async deleteSpec(orgId: string, slug: string): Promise<void> {
+    await this.#value(this.#specCall("DELETE", orgId, slug, "deleteOpenAPISpecBySlug", null));
+  }
+
+  async listVersions(orgId: string, slug: string, page?: PageOptions): Promise<Page<SpecVersion>> {
+    assertPageOptions(page);
+    const call = this.#specCall("GET", orgId, slug, "listOpenAPISpecVersions", parseVersionPage, "/versions");
+    return this.#value({ ...call, query: { page: page?.page, limit: page?.limit } });
+  }
+
+  iterateVersions(
+    orgId: string,
+    slug: string,
+    options?: { limit?: number },
+  ): AsyncIterableIterator<SpecVersion> {
+    assertIdentifier("organization id", orgId);
+    assertSlug(slug);
+    assertLimit(options?.limit);
+    return this.#iterate((page) => this.listVersions(orgId, slug, { ...page, limit: options?.limit }));
+  }
+
+  async getLatestVersion(orgId: string, slug: string): Promise<SpecVersion> {
+    return this.#value(
+      this.#specCall("GET", orgId, slug, "getLatestOpenAPISpecVersion", parseSpecVersion, "/versions/latest"),
+    );
+  }
+
+  async getLatestVersionContent(orgId: string, slug: string): Promise<SpecVersionContent> {
+    return this.#value(
+      this.#specCall(
+        "GET",
+        orgId,
+        slug,
+        "getLatestOpenAPISpecVersionContent",
+        parseSpecVersionContent,
+        "/versions/latest/content",
+      ),
+    );
+  }
+
+  async getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion> {
+    assertIdentifier("version id", versionId);
+    const call = this.#specCall(
+      "GET",
+      orgId,
+      slug,
+      "getOpenAPISpecVersionById",
+      parseSpecVersion,
+      `/versions/${segment(versionId)}`,
+    );
+    return this.#value({ ...call, subject: { ...call.subject, versionId } });
+  }
+
+  async getVersionContent(orgId: string, slug: string, versionId: string): Promise<SpecVersionContent> {
+    assertIdentifier("version id", versionId);
+    const call = this.#specCall(
+      "GET",
+      orgId,
+      slug,
+      "getOpenAPISpecVersionContentById",
+      parseSpecVersionContent,
+      `/versions/${segment(versionId)}/content`,
+    );
+    return this.#value({ ...call, subject: { ...call.subject, versionId } });
+  }
+
+  async listOrganizationsByEmailDomain(domain: string): Promise<Organization[]> {
+    assertIdentifier("email domain", domain);
+    return this.#value({
+      method: "GET",
+      path: `/email-domains/${segment(domain)}/orgs`,
+      subject: { operation: "getOrganizationsForEmailDomain", domain },
+      parse: parseOrganizationList,
+    });
+  }
+
+  /** Closes the connections of the dispatcher the client created; an injected one is left open. */
+  async close(): Promise<void> {
+    await this.#ownedDispatcher?.close();
+  }
+
+  #specCall<T>(
+    method: Call<T>["method"],
+    orgId: string,
+    slug: string,
+    operation: string,
+    parse: Parser<T> | null,
+    suffix = "",
+  ): Call<T> {
+    assertIdentifier("organization id", orgId);
+    assertSlug(slug);
+    return {
+      method,
+      path: `/orgs/${segment(orgId)}/openapi/${segment(slug)}${suffix}`,
+      subject: { operation, orgId, slug },
+      parse,
+    };
+  }
+
+  async #value<T>(call: Call<T>): Promise<T> {
+    return (await this.#transport.send(call)).value;
+  }
+
+  async *#iterate<T>(fetchPage: (page: { page?: string }) => Promise<Page<T>>): AsyncIterableIterator<T> {
+    const seen = new Set<string>();
+    let pageId: string | undefined;
+    do {
+      const page = await fetchPage(pageId === undefined ? {} : { page: pageId });
+      yield* page.items;
+      pageId = page.next?.page;
+      if (pageId !== undefined) {
+        // A service that hands out the same page id twice would make this loop forever.
+        if (seen.has(pageId)) throw this.#repeatedPage(pageId);
+        seen.add(pageId);
+      }
+    } while (pageId !== undefined);
+  }
+
+  #repeatedPage(pageId: string): UnexpectedResponseError {
+    return new UnexpectedResponseError({
+      request: { method: "GET", url: "", path: "(pagination)", headers: {} },
+      subject: { operation: "pagination" },
+      status: 200,
+      problem: `the page id ${JSON.stringify(pageId)} came back twice, the listing would never end`,
+    });
+  }
+}

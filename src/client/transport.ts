@@ -1,0 +1,285 @@
+/**
+ * Sends one API call: builds the URL from the base URL, sets the headers, enforces the per-attempt
+ * timeout, retries as {@link decideRetry} says, and turns every failure into a typed error that holds no
+ * token. Redirects are never followed (undici's `request` does not follow them), so the token only
+ * ever goes to the base URL's origin.
+ */
+import { STATUS_CODES } from "node:http";
+import { type Dispatcher, request } from "undici";
+import {
+  createApiError,
+  GitBookConnectionError,
+  GitBookTimeoutError,
+  type RedactedRequest,
+  type RequestSubject,
+  UnexpectedResponseError,
+} from "./errors.ts";
+import { type Parser, parseErrorBody, ResponseShapeError } from "./parse.ts";
+import { type AttemptOutcome, decideRetry, isRetryableStatus, type RetryPolicy } from "./retry.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface RetryEvent {
+  method: string;
+  path: string;
+  /** The attempt that failed, 1 for the first. */
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface TransportOptions {
+  token: string;
+  baseUrl: URL;
+  userAgent: string;
+  requestTimeoutMs: number;
+  policy: RetryPolicy;
+  dispatcher: Dispatcher;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
+
+export interface Call<T> {
+  method: HttpMethod;
+  /** Path under `/v1`, with every parameter already URL-encoded, e.g. `/orgs/acme/openapi`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  subject: RequestSubject;
+  /** Parses a success body; null when the operation answers without one. */
+  parse: Parser<T> | null;
+}
+
+export interface Reply<T> {
+  status: number;
+  value: T;
+}
+
+type AttemptResult =
+  | { kind: "response"; status: number; headers: Record<string, string | string[] | undefined>; text: string }
+  | { kind: "connection"; error: unknown }
+  | { kind: "timeout" };
+
+const REDACTED_AUTHORIZATION = "Bearer [REDACTED]";
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Finds the error that says what went wrong: undici and Node wrap it in `cause` or `errors`. */
+function rootNetworkError(error: unknown): { code: string | undefined; message: string } {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "UND_ERR" && !(current instanceof AggregateError)) {
+      return { code, message: current.message };
+    }
+    const next: unknown =
+      current instanceof AggregateError && current.errors.length > 0 ? current.errors[0] : current.cause;
+    if (next === undefined) {
+      return { code: typeof code === "string" ? code : undefined, message: current.message };
+    }
+    current = next;
+  }
+  return { code: undefined, message: current instanceof Error ? current.message : String(current) };
+}
+
+export class Transport {
+  readonly #options: TransportOptions;
+  readonly #authorization: string;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#authorization = `Bearer ${options.token}`;
+  }
+
+  async send<T>(call: Call<T>): Promise<Reply<T>> {
+    const url = this.#buildUrl(call);
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": this.#options.userAgent,
+    };
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const redacted: RedactedRequest = {
+      method: call.method,
+      url: url.href,
+      path: `${url.pathname}${url.search}`,
+      headers: { ...headers, authorization: REDACTED_AUTHORIZATION },
+    };
+    const sendHeaders = { ...headers, authorization: this.#authorization };
+
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.#attempt(url, call.method, sendHeaders, body);
+      if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+        return { status: result.status, value: this.#parseSuccess(call, redacted, result) };
+      }
+      const outcome = this.#outcomeOf(result);
+      const decision = decideRetry({
+        method: call.method,
+        outcome,
+        attempt,
+        policy: this.#options.policy,
+        random: this.#options.random,
+        now: this.#options.now(),
+      });
+      if (!decision.retry) {
+        throw this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs);
+      }
+      this.#options.onRetry?.({
+        method: call.method,
+        path: redacted.path,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+      });
+      await this.#options.sleep(decision.delayMs);
+    }
+  }
+
+  #buildUrl(call: Call<unknown>): URL {
+    const url = new URL(this.#options.baseUrl.href);
+    url.pathname = `${url.pathname.replace(/\/$/, "")}/v1${call.path}`;
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) search.set(key, String(value));
+    }
+    url.search = search.toString();
+    return url;
+  }
+
+  async #attempt(
+    url: URL,
+    method: HttpMethod,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#options.requestTimeoutMs);
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body,
+        dispatcher: this.#options.dispatcher,
+        signal: controller.signal,
+      });
+      const text = await response.body.text();
+      return { kind: "response", status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      return timedOut ? { kind: "timeout" } : { kind: "connection", error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #outcomeOf(result: AttemptResult): AttemptOutcome {
+    switch (result.kind) {
+      case "response":
+        return {
+          kind: "status",
+          status: result.status,
+          retryAfter: firstHeader(result.headers["retry-after"]),
+        };
+      case "connection":
+        return { kind: "connection", code: rootNetworkError(result.error).code };
+      case "timeout":
+        return { kind: "timeout" };
+    }
+  }
+
+  #parseSuccess<T>(
+    call: Call<T>,
+    redacted: RedactedRequest,
+    result: Extract<AttemptResult, { kind: "response" }>,
+  ): T {
+    if (call.parse === null) return undefined as T;
+    const fail = (problem: string) =>
+      new UnexpectedResponseError({
+        request: redacted,
+        subject: call.subject,
+        status: result.status,
+        problem,
+      });
+    const contentType = firstHeader(result.headers["content-type"]) ?? "";
+    if (contentType !== "" && !/[/+]json\b/i.test(contentType)) {
+      throw fail(`the content type is ${JSON.stringify(contentType)}, expected JSON`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(result.text);
+    } catch {
+      throw fail(result.text === "" ? "the body is empty, expected JSON" : "the body is not valid JSON");
+    }
+    try {
+      return call.parse(json);
+    } catch (error) {
+      if (error instanceof ResponseShapeError) throw fail(error.message);
+      throw error;
+    }
+  }
+
+  #redact(text: string): string {
+    return text.split(this.#options.token).join("[REDACTED]");
+  }
+
+  #errorOf(
+    result: AttemptResult,
+    subject: RequestSubject,
+    request: RedactedRequest,
+    attempts: number,
+    retryAfterMs: number | undefined,
+  ): Error {
+    if (result.kind === "timeout") {
+      return new GitBookTimeoutError({
+        request,
+        subject,
+        attempts,
+        timeoutMs: this.#options.requestTimeoutMs,
+      });
+    }
+    if (result.kind === "connection") {
+      const root = rootNetworkError(result.error);
+      const detail = this.#redact(root.message);
+      const cause = Object.assign(new Error(detail), root.code === undefined ? {} : { code: root.code });
+      return new GitBookConnectionError({
+        request,
+        subject,
+        attempts,
+        host: this.#options.baseUrl.host,
+        code: root.code,
+        detail,
+        cause,
+      });
+    }
+    let parsed: { code?: number | string; message?: string } = {};
+    try {
+      parsed = parseErrorBody(JSON.parse(result.text));
+    } catch {
+      // Not JSON (a proxy's HTML page, an empty body): the status says enough.
+    }
+    const location = firstHeader(result.headers.location);
+    const redirectOrigin =
+      location !== undefined && URL.canParse(location, request.url)
+        ? new URL(location, request.url).origin
+        : undefined;
+    return createApiError({
+      request,
+      subject,
+      attempts,
+      status: result.status,
+      statusText: STATUS_CODES[result.status],
+      code: parsed.code,
+      serviceMessage: parsed.message === undefined ? undefined : this.#redact(parsed.message),
+      retryable: isRetryableStatus(result.status),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(redirectOrigin === undefined ? {} : { redirectOrigin }),
+    });
+  }
+}
