@@ -1,0 +1,156 @@
+/**
+ * Discovery of the OpenAPI documents in a workspace.
+ *
+ * - Candidates are `.yaml`, `.yml` and `.json` files (any case); a candidate is a spec when its top level
+ *   is a mapping with `openapi: "3.…"` or `swagger: "2.0"` (see classify.ts).
+ * - Without patterns: the whole workspace minus `.git`, `node_modules` and, in a git work tree, what git
+ *   ignores. Submodule contents are not searched in that mode; name them with patterns.
+ * - With patterns: what they match, git-ignored or not. A pattern without wildcards must name an
+ *   existing OpenAPI document (or a folder).
+ * - A spec that `$ref`s another whole spec does not absorb it: each complete document is its own spec.
+ * - Symbolic links whose target lies outside the workspace are skipped with a warning, never read.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "../logger.ts";
+import { listGitFiles } from "./git-files.ts";
+import { type Inspection, inspectCandidate } from "./inspect.ts";
+import { matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
+import { mapWithConcurrency } from "./pool.ts";
+import { isCandidatePath } from "./prefilter.ts";
+import {
+  type BrokenSpec,
+  type DiscoveredSpec,
+  type DiscoverOptions,
+  DiscoveryError,
+  type DiscoveryResult,
+} from "./types.ts";
+import { EXCLUDED_FOLDERS, walkFiles } from "./walk.ts";
+
+export * from "./types.ts";
+
+const DEFAULT_CONCURRENCY = 16;
+
+export async function discoverSpecs(options: DiscoverOptions): Promise<DiscoveryResult> {
+  const { logger } = options;
+  const workspace = path.resolve(options.workspace);
+  const realWorkspace = await realFolder(workspace);
+  const lines = readPatternLines(options.patterns ?? []);
+
+  const candidates =
+    lines.length === 0
+      ? await listWorkspaceCandidates(workspace, logger)
+      : (await matchPatternFiles(workspace, lines)).map((file) => toRelative(workspace, file));
+  const inspections = await mapWithConcurrency(
+    candidates.filter(isCandidatePath),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    (relativePath) => inspectCandidate(realWorkspace, workspace, relativePath),
+  );
+
+  const specs: DiscoveredSpec[] = [];
+  const broken: BrokenSpec[] = [];
+  for (const inspection of inspections) {
+    if (inspection.kind === "spec") specs.push(inspection.spec);
+    else if (inspection.kind === "broken") broken.push(inspection.broken);
+    else report(inspection, logger);
+  }
+  if (lines.length > 0) await checkLiteralPatterns(workspace, lines, inspections);
+
+  const byPath = (a: { path: string }, b: { path: string }) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return { specs: specs.sort(byPath), broken: broken.sort(byPath) };
+}
+
+async function realFolder(workspace: string): Promise<string> {
+  try {
+    const real = await fs.realpath(workspace);
+    if ((await fs.stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new DiscoveryError(
+    `The workspace ${workspace} does not exist or is not a folder; check out the repository first.`,
+  );
+}
+
+async function listWorkspaceCandidates(workspace: string, logger: Logger): Promise<string[]> {
+  const listing = await listGitFiles(workspace);
+  if (!listing.ok) {
+    logger.debug(`Not using git to list files (${listing.reason}); searching every folder instead.`);
+    return walkFiles(workspace, isCandidatePath);
+  }
+  return listing.paths.filter(
+    (file) => isCandidatePath(file) && !file.split("/").some((segment) => EXCLUDED_FOLDERS.has(segment)),
+  );
+}
+
+function report(inspection: Exclude<Inspection, { kind: "spec" | "broken" }>, logger: Logger): void {
+  switch (inspection.kind) {
+    case "outside":
+      logger.warning(
+        `Skipped ${inspection.path}: it is a symbolic link to ${inspection.target}, outside the workspace; ` +
+          "files outside the workspace are never read or uploaded.",
+        { file: inspection.path },
+      );
+      return;
+    case "unreadable":
+      logger.debug(`Skipped ${inspection.path}: ${inspection.reason}.`);
+      return;
+    case "not-spec":
+      if (inspection.suspicious) {
+        logger.warning(`Skipped ${inspection.path}: ${inspection.reason}.`, {
+          file: inspection.path,
+          line: 1,
+        });
+      } else {
+        logger.debug(`Skipped ${inspection.path}: not an OpenAPI document (${inspection.reason}).`);
+      }
+      return;
+  }
+}
+
+/** A pattern without wildcards names a file the user expects to publish: it must exist and be a spec. */
+async function checkLiteralPatterns(
+  workspace: string,
+  lines: readonly PatternLine[],
+  inspections: readonly Inspection[],
+): Promise<void> {
+  const byPath = new Map(inspections.map((inspection) => [pathOf(inspection), inspection]));
+  const problems: string[] = [];
+  for (const line of lines) {
+    if (line.negated || !line.literal) continue;
+    const relative = toRelative(workspace, path.join(workspace, line.body));
+    const inspection = byPath.get(relative);
+    if (inspection === undefined) {
+      const stats = await fs.stat(path.join(workspace, relative)).catch(() => undefined);
+      if (stats === undefined)
+        problems.push(`The pattern "${line.text}" names ${relative}, which does not exist.`);
+      else if (stats.isFile() && !isCandidatePath(relative)) {
+        problems.push(
+          `The pattern "${line.text}" names ${relative}, which is not a .yaml, .yml or .json file.`,
+        );
+      }
+      continue; // a folder, or a file excluded by a later `!` pattern
+    }
+    if (inspection.kind === "not-spec") {
+      problems.push(
+        `The pattern "${line.text}" names ${relative}, which is not an OpenAPI document: ${inspection.reason}.`,
+      );
+    } else if (inspection.kind === "unreadable" && inspection.missing) {
+      problems.push(`The pattern "${line.text}" names ${relative}, which does not exist.`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new DiscoveryError(`${problems.join("\n")}\nFix or remove these lines of the file patterns input.`);
+  }
+}
+
+function pathOf(inspection: Inspection): string {
+  if (inspection.kind === "spec") return inspection.spec.path;
+  if (inspection.kind === "broken") return inspection.broken.path;
+  return inspection.path;
+}
+
+function toRelative(workspace: string, file: string): string {
+  return path.relative(workspace, file).split(path.sep).join("/");
+}

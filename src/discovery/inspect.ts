@@ -1,0 +1,89 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { classifyDocument } from "./classify.ts";
+import { declaresSpecKey } from "./declares.ts";
+import { parseText } from "./parse.ts";
+import { formatOf, mayDeclareSpec } from "./prefilter.ts";
+import type { BrokenSpec, DiscoveredSpec } from "./types.ts";
+
+export type Inspection =
+  | { kind: "spec"; spec: DiscoveredSpec }
+  | { kind: "broken"; broken: BrokenSpec }
+  /** Read, and not an OpenAPI document. `suspicious`: probably meant to be one (logged as a warning). */
+  | { kind: "not-spec"; path: string; reason: string; suspicious?: boolean }
+  /** A symbolic link that leads out of the workspace: never read. */
+  | { kind: "outside"; path: string; target: string }
+  /** Listed but not a readable file: deleted since, a broken link, a submodule or nested repository. */
+  | { kind: "unreadable"; path: string; reason: string; missing: boolean };
+
+/**
+ * Reads one candidate file and decides what it is. `realWorkspace` is the workspace with symbolic links
+ * resolved; the file's real location must lie inside it.
+ */
+export async function inspectCandidate(
+  realWorkspace: string,
+  workspace: string,
+  relativePath: string,
+): Promise<Inspection> {
+  const absolutePath = path.join(workspace, relativePath);
+  let realPath: string;
+  let bytes: Buffer;
+  try {
+    realPath = await fs.realpath(absolutePath);
+    if (!isInside(realWorkspace, realPath)) return { kind: "outside", path: relativePath, target: realPath };
+    bytes = await fs.readFile(realPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const missing = code === "ENOENT" || code === "ENOTDIR";
+    const reason = code === "EISDIR" ? "it is a folder (a submodule or nested repository)" : String(code);
+    return {
+      kind: "unreadable",
+      path: relativePath,
+      reason: missing ? "it does not exist" : reason,
+      missing,
+    };
+  }
+  if (!mayDeclareSpec(bytes)) {
+    return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
+  }
+  const text = bytes.toString("utf8");
+  const format = formatOf(relativePath);
+  const parsed = parseText(text, format);
+  if (!parsed.ok) {
+    if (!declaresSpecKey(text)) {
+      return {
+        kind: "not-spec",
+        path: relativePath,
+        reason: `it cannot be parsed (${parsed.problem.message})`,
+      };
+    }
+    return {
+      kind: "broken",
+      broken: { path: relativePath, absolutePath, problem: { file: relativePath, ...parsed.problem } },
+    };
+  }
+  const classification = classifyDocument(parsed.value);
+  if (classification.kind === "other") {
+    return {
+      kind: "not-spec",
+      path: relativePath,
+      reason: classification.reason,
+      ...(classification.suspicious ? { suspicious: true } : {}),
+    };
+  }
+  const { document, flavor, declaredVersion } = classification;
+  return {
+    kind: "spec",
+    spec: { path: relativePath, absolutePath, format, text, document, flavor, declaredVersion },
+  };
+}
+
+function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return (
+    relative !== "" &&
+    relative !== ".." &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
+}
