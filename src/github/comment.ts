@@ -1,0 +1,126 @@
+import { commentMarker } from "./comment-marker.ts";
+import type { GitHubClient } from "./octokit.ts";
+
+export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";
+
+/** Which pull request (or issue) and which action instance's comment. */
+export interface CommentTarget {
+  owner: string;
+  repo: string;
+  issueNumber: number;
+  /** The `comment-key` input; sanitized here. */
+  key: string;
+}
+
+export interface FoundComment {
+  id: number;
+  body: string;
+  url: string;
+}
+
+export type UpsertResult =
+  | { action: "created" | "updated" | "unchanged"; url: string; id: number }
+  /** The token may not write comments (no `pull-requests: write`, or a fork's read-only token). */
+  | { action: "forbidden"; message: string };
+
+/** A GitHub API call about the comment failed for another reason than a missing permission. */
+export class GitHubCommentError extends Error {
+  override readonly name = "GitHubCommentError";
+  /** The HTTP status, when GitHub answered. */
+  readonly status: number | undefined;
+
+  constructor(message: string, status: number | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/**
+ * The first comment on the issue whose body contains this instance's marker. Pages through every
+ * comment (100 a page) with the issue-comments endpoint, which a workflow's `GITHUB_TOKEN` may read.
+ */
+export async function findOwnComment(
+  octokit: GitHubClient,
+  target: CommentTarget,
+): Promise<FoundComment | undefined> {
+  const marker = commentMarker(target.key);
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    owner: target.owner,
+    repo: target.repo,
+    issue_number: target.issueNumber,
+    per_page: 100,
+  });
+  for await (const page of pages) {
+    for (const comment of page.data) {
+      if (comment.body?.includes(marker)) {
+        return { id: comment.id, body: comment.body, url: comment.html_url };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Creates this instance's comment on the first run and edits it in place afterwards; leaves it alone
+ * when `body` is what it already says. A 403 is returned as `forbidden` for the caller to warn about.
+ */
+export async function upsertOwnComment(
+  octokit: GitHubClient,
+  target: CommentTarget & { body: string },
+): Promise<UpsertResult> {
+  const where = `${target.owner}/${target.repo}#${target.issueNumber}`;
+  let existing: FoundComment | undefined;
+  try {
+    existing = await findOwnComment(octokit, target);
+  } catch (error) {
+    return handle(error, `list the comments of ${where}`);
+  }
+
+  if (existing && existing.body === target.body) {
+    return { action: "unchanged", url: existing.url, id: existing.id };
+  }
+  if (existing) {
+    try {
+      const { data } = await octokit.rest.issues.updateComment({
+        owner: target.owner,
+        repo: target.repo,
+        comment_id: existing.id,
+        body: target.body,
+      });
+      return { action: "updated", url: data.html_url, id: data.id };
+    } catch (error) {
+      return handle(error, `update comment ${existing.id} on ${where}`);
+    }
+  }
+  try {
+    const { data } = await octokit.rest.issues.createComment({
+      owner: target.owner,
+      repo: target.repo,
+      issue_number: target.issueNumber,
+      body: target.body,
+    });
+    return { action: "created", url: data.html_url, id: data.id };
+  } catch (error) {
+    return handle(error, `create a comment on ${where}`);
+  }
+}
+
+function handle(error: unknown, call: string): { action: "forbidden"; message: string } {
+  const status = statusOf(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  if (status === 403) {
+    return {
+      action: "forbidden",
+      message:
+        `GitHub refused to ${call} (403: ${reason}). Give the workflow job \`permissions: pull-requests: write\` ` +
+        "(or `issues: write`); pull requests from forks only get a read-only token.",
+    };
+  }
+  const answer = status === undefined ? "" : ` (HTTP ${status})`;
+  throw new GitHubCommentError(`Could not ${call}${answer}: ${reason}`, status, { cause: error });
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
+  return typeof error.status === "number" ? error.status : undefined;
+}

@@ -1,0 +1,208 @@
+import { type CommentState, commentMarker, renderCommentState } from "../github/comment-marker.ts";
+import type { SpecResult, SpecStatus } from "../sync/result.ts";
+
+/** GitHub rejects comment bodies longer than this many characters. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+/** Room kept free under the limit, for the note about rows left out and for safety. */
+const SIZE_MARGIN = 1_024;
+const MAX_MESSAGE_LENGTH = 300;
+const MAX_MESSAGES_PER_SPEC = 5;
+
+export interface PullRequestCommentInput {
+  /** The sanitized or raw `comment-key`; identifies the comment of this action instance. */
+  key: string;
+  results: SpecResult[];
+  mode: "preview" | "publish" | "check";
+  pullRequestNumber: number;
+  /** Embedded in the body so a later run knows which previews exist. */
+  state: CommentState;
+  /** Set when the pull request closed and its previews were removed. */
+  cleanup?: { deleted: string[]; failed: { slug: string; error: string }[] };
+  /** The workflow run's page, linked in the footer. */
+  runUrl?: string;
+  /** Why nothing was published, for example "pull request from a fork". */
+  skippedReason?: string;
+}
+
+const STATUS_LABELS: Record<SpecStatus, string> = {
+  published: "✅ published",
+  failed: "❌ failed",
+  "timed-out": "⏱️ timed out",
+  submitted: "📤 submitted",
+  planned: "📝 planned",
+  skipped: "⏭️ skipped",
+  deleted: "🗑️ deleted",
+};
+
+/**
+ * The body of the action's single pull request comment. Pure and deterministic: the same input gives
+ * the same text, so an unchanged run leaves the comment untouched. Every user-controlled string is
+ * escaped, and the body stays under GitHub's size limit.
+ */
+export function renderPullRequestComment(input: PullRequestCommentInput): string {
+  const head = [commentMarker(input.key), `### ${headline(input)}`, ""];
+  const tail = ["", ...footer(input), renderCommentState(input.key, input.state)];
+  const sections: string[] = [];
+
+  if (input.cleanup) sections.push(...cleanupSection(input.cleanup));
+
+  const results = [...input.results].sort(compareResults);
+  if (results.length > 0) {
+    if (sections.length > 0) sections.push("");
+    const fixedLength = joinedLength([...head, ...sections, ...tail]);
+    sections.push(...resultsTable(results, GITHUB_COMMENT_LIMIT - SIZE_MARGIN - fixedLength));
+  }
+  return [...head, ...sections, ...tail].join("\n");
+}
+
+function headline(input: PullRequestCommentInput): string {
+  const pr = `#${input.pullRequestNumber}`;
+  if (input.skippedReason !== undefined) {
+    return `⏭️ OpenAPI specs not published: ${escapeText(input.skippedReason)}`;
+  }
+  if (input.cleanup) {
+    const { deleted, failed } = input.cleanup;
+    if (failed.length > 0) {
+      return `⚠️ ${failed.length} of ${deleted.length + failed.length} preview specs of ${pr} could not be deleted`;
+    }
+    if (deleted.length === 0) return `🧹 No preview specs of ${pr} to delete`;
+    return `🧹 Preview specs of ${pr} deleted`;
+  }
+  const total = input.results.length;
+  const failures = input.results.filter((r) => r.status === "failed" || r.status === "timed-out").length;
+  if (total === 0) return "ℹ️ No OpenAPI specs found";
+  if (failures > 0) return `❌ ${failures} of ${total} ${plural(total, "spec")} failed`;
+  const specs = `${total} OpenAPI ${plural(total, "spec")}`;
+  switch (input.mode) {
+    case "check":
+      return `✅ ${specs} checked; nothing published (check mode)`;
+    case "preview":
+      return `✅ ${specs} ${verb(input.results)} to GitBook (preview for ${pr})`;
+    case "publish":
+      return `✅ ${specs} ${verb(input.results)} to GitBook`;
+  }
+}
+
+function verb(results: SpecResult[]): string {
+  return results.every((r) => r.status === "submitted") ? "submitted" : "published";
+}
+
+function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>): string[] {
+  const rows = [
+    ...[...cleanup.deleted].sort().map((slug) => `| ${escapeCell(slug)} | 🗑️ deleted |`),
+    ...[...cleanup.failed]
+      .sort((a, b) => compareStrings(a.slug, b.slug))
+      .map((f) => `| ${escapeCell(f.slug)} | ❌ ${escapeCell(truncate(f.error, MAX_MESSAGE_LENGTH))} |`),
+  ];
+  if (rows.length === 0) return [];
+  return ["| Preview slug | Result |", "| --- | --- |", ...rows];
+}
+
+function resultsTable(results: SpecResult[], budget: number): string[] {
+  const header = ["| File | Slug | Status | Latest version | Error |", "| --- | --- | --- | --- | --- |"];
+  const lines = [...header];
+  let used = joinedLength(header) + 1;
+  for (const [index, result] of results.entries()) {
+    const row = resultRow(result);
+    if (used + row.length + 1 > budget) {
+      const left = results.length - index;
+      lines.push(
+        "",
+        `_${left} more ${plural(left, "spec")} not shown: the comment would exceed GitHub's size limit. ` +
+          "See the workflow run for all results._",
+      );
+      break;
+    }
+    lines.push(row);
+    used += row.length + 1;
+  }
+  return lines;
+}
+
+function resultRow(result: SpecResult): string {
+  const url = safeUrl(result.versionUrl) ?? safeUrl(result.appUrl);
+  const link = url ? `[${result.specVersion ? escapeCell(result.specVersion) : "view"}](${url})` : "";
+  return [
+    "",
+    escapeCell(result.file),
+    escapeCell(result.slug),
+    STATUS_LABELS[result.status],
+    link,
+    errorCell(result),
+    "",
+  ]
+    .join(" | ")
+    .trim();
+}
+
+function errorCell(result: SpecResult): string {
+  const parts: string[] = [];
+  if (result.errorCode) parts.push(`**${escapeCell(result.errorCode)}**`);
+  const shown = result.errors.slice(0, MAX_MESSAGES_PER_SPEC);
+  for (const message of shown) parts.push(escapeCell(truncate(message, MAX_MESSAGE_LENGTH)));
+  const hidden = result.errors.length - shown.length;
+  if (hidden > 0) parts.push(`… and ${hidden} more`);
+  return parts.join("<br>");
+}
+
+function footer(input: PullRequestCommentInput): string[] {
+  const url = safeUrl(input.runUrl);
+  return url ? [`<sub>[View the workflow run](${url})</sub>`] : [];
+}
+
+/**
+ * Text that renders literally: HTML is neutralised (so nothing can open or close the hidden comments),
+ * Markdown punctuation is backslash-escaped, and `@` cannot mention anyone.
+ */
+function escapeText(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\\`*_[\]{}()#+!|~]/g, "\\$&")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/@/g, "&#64;");
+}
+
+/** {@link escapeText}, and never empty, so the table keeps its shape. */
+function escapeCell(text: string): string {
+  return escapeText(text) || " ";
+}
+
+/** Only absolute http(s) URLs, with the characters that would end a Markdown link or cell encoded. */
+function safeUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  return url.href.replace(
+    /[()|<>\s\\[\]]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}
+
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+function compareResults(a: SpecResult, b: SpecResult): number {
+  return compareStrings(a.file, b.file) || compareStrings(a.slug, b.slug);
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+function joinedLength(lines: string[]): number {
+  return lines.reduce((sum, line) => sum + line.length + 1, 0);
+}

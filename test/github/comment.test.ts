@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  commentMarker,
+  findOwnComment,
+  GitHubCommentError,
+  readCommentState,
+  sanitizeCommentKey,
+  upsertOwnComment,
+} from "../../src/github/comment.ts";
+import { createGitHubClient, type GitHubClient } from "../../src/github/octokit.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+
+const TOKEN = "ghs_fakeTokenValue1234567890";
+const target = { owner: "acme", repo: "api", issueNumber: 7, key: "default" };
+
+let fake: FakeGitHub;
+let octokit: GitHubClient;
+
+beforeEach(async () => {
+  fake = await startFakeGitHub();
+  octokit = createGitHubClient(TOKEN, fake.apiUrl);
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+function body(text: string, key = "default"): string {
+  return `${commentMarker(key)}\n${text}`;
+}
+
+describe("upsertOwnComment", () => {
+  it("creates the comment on the first run and edits the same one afterwards", async () => {
+    const first = await upsertOwnComment(octokit, { ...target, body: body("one") });
+    expect(first.action).toBe("created");
+    const second = await upsertOwnComment(octokit, { ...target, body: body("two") });
+    expect(second.action).toBe("updated");
+    if (first.action === "forbidden" || second.action === "forbidden") throw new Error("unexpected");
+    expect(second.id).toBe(first.id);
+    expect(second.url).toContain(`#issuecomment-${first.id}`);
+
+    const comments = fake.comments(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body).toBe(body("two"));
+    const patches = fake.requests.filter((r) => r.method === "PATCH");
+    expect(patches.map((r) => r.path)).toEqual([`/repos/acme/api/issues/comments/${first.id}`]);
+  });
+
+  it("does not edit the comment when the body is unchanged", async () => {
+    await upsertOwnComment(octokit, { ...target, body: body("same") });
+    const again = await upsertOwnComment(octokit, { ...target, body: body("same") });
+    expect(again.action).toBe("unchanged");
+    expect(fake.requests.filter((r) => r.method === "PATCH" || r.method === "POST")).toHaveLength(1);
+    expect(fake.comments(7)).toHaveLength(1);
+  });
+
+  it("finds its comment on page 3 of 250 comments and does not duplicate it", async () => {
+    fake.seedComments(
+      7,
+      Array.from({ length: 220 }, (_, i) => `chatter ${i}`),
+    );
+    const [ours] = fake.seedComments(7, [body("old")]);
+    fake.seedComments(
+      7,
+      Array.from({ length: 29 }, (_, i) => `later ${i}`),
+    );
+    expect(fake.comments(7)).toHaveLength(250);
+
+    const found = await findOwnComment(octokit, target);
+    expect(found?.id).toBe(ours?.id);
+
+    const result = await upsertOwnComment(octokit, { ...target, body: body("new") });
+    expect(result).toMatchObject({ action: "updated", id: ours?.id });
+    expect(fake.comments(7)).toHaveLength(250);
+    const pagesRead = fake.requests
+      .filter((r) => r.method === "GET")
+      .map((r) => new URL(r.url, "http://x").searchParams.get("page") ?? "1");
+    expect(pagesRead).toContain("3");
+    expect(fake.requests.every((r) => !r.url.includes("per_page") || r.url.includes("per_page=100"))).toBe(
+      true,
+    );
+  });
+
+  it("keeps one comment per comment-key", async () => {
+    await upsertOwnComment(octokit, { ...target, key: "docs", body: body("docs", "docs") });
+    await upsertOwnComment(octokit, { ...target, key: "internal", body: body("internal", "internal") });
+    await upsertOwnComment(octokit, { ...target, key: "docs", body: body("docs 2", "docs") });
+    const bodies = fake.comments(7).map((c) => c.body);
+    expect(bodies).toEqual([body("docs 2", "docs"), body("internal", "internal")]);
+  });
+
+  it("returns forbidden instead of throwing when GitHub answers 403", async () => {
+    fake.forbidWrites(true);
+    const result = await upsertOwnComment(octokit, { ...target, body: body("x") });
+    expect(result.action).toBe("forbidden");
+    if (result.action !== "forbidden") throw new Error("unexpected");
+    expect(result.message).toContain("pull-requests: write");
+    expect(result.message).toContain("Resource not accessible by integration");
+    expect(fake.comments(7)).toHaveLength(0);
+  });
+
+  it("throws a typed error naming the call for other failures", async () => {
+    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`);
+    const error = await upsertOwnComment(broken, { ...target, body: body("x") }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitHubCommentError);
+    expect((error as GitHubCommentError).status).toBe(404);
+    expect((error as Error).message).toContain("list the comments of acme/api#7");
+  });
+
+  it("sends the token only in the Authorization header, never to /user", async () => {
+    await upsertOwnComment(octokit, { ...target, body: body("a") });
+    await upsertOwnComment(octokit, { ...target, body: body("b") });
+    fake.forbidWrites(true);
+    const forbidden = await upsertOwnComment(octokit, { ...target, body: body("c") });
+
+    expect(fake.requests.length).toBeGreaterThan(0);
+    for (const request of fake.requests) {
+      expect(request.authorization).toBe(`token ${TOKEN}`);
+      expect(request.body).not.toContain(TOKEN);
+      expect(request.path).not.toBe("/user");
+      expect(request.path.startsWith("/repos/acme/api/issues/")).toBe(true);
+    }
+    expect(JSON.stringify(forbidden)).not.toContain(TOKEN);
+
+    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`);
+    const error = await upsertOwnComment(broken, { ...target, body: body("x") }).catch((e: unknown) => e);
+    expect(String((error as Error).message)).not.toContain(TOKEN);
+  });
+
+  it("works under a GitHub Enterprise Server path prefix", async () => {
+    const ghes = await startFakeGitHub({ pathPrefix: "/api/v3" });
+    try {
+      const client = createGitHubClient(TOKEN, ghes.apiUrl);
+      const result = await upsertOwnComment(client, { ...target, body: body("ghes") });
+      expect(result.action).toBe("created");
+      expect(ghes.requests.every((r) => r.url.startsWith("/api/v3/"))).toBe(true);
+    } finally {
+      await ghes.close();
+    }
+  });
+});
+
+describe("markers and state", () => {
+  it("sanitizes the comment key", () => {
+    expect(sanitizeCommentKey(undefined)).toBe("default");
+    expect(sanitizeCommentKey("  ")).toBe("default");
+    expect(sanitizeCommentKey("my key --> <b>")).toBe("my-key-b");
+    expect(sanitizeCommentKey("x".repeat(100))).toHaveLength(64);
+    expect(commentMarker("a b")).toBe("<!-- gitbook-openapi-action:a-b -->");
+  });
+
+  it("does not mistake another key's marker for its own", async () => {
+    fake.seedComments(7, [body("other", "default-2")]);
+    expect(await findOwnComment(octokit, target)).toBeUndefined();
+  });
+
+  it("ignores missing or malformed state", () => {
+    expect(readCommentState("no state here")).toBeUndefined();
+    expect(readCommentState('<!-- gitbook-openapi-action:k:state {"previews":[1]} -->')).toBeUndefined();
+    expect(readCommentState('<!-- gitbook-openapi-action:k:state {"previews":["a"]} -->', "other")).toBe(
+      undefined,
+    );
+    expect(readCommentState('<!-- gitbook-openapi-action:k:state {"previews":["a"]} -->', "k")).toEqual({
+      previews: ["a"],
+    });
+  });
+});
