@@ -1,0 +1,78 @@
+import type { Spec, SpecVersion, SpecVersionContent } from "../client/types.ts";
+import type { StoredSpec, StoredVersion } from "./store.ts";
+
+/** Where the emulator is reachable and where its `urls.app` links point. */
+export interface LinkBase {
+  baseUrl: string;
+  appUrl: string;
+}
+
+const seg = encodeURIComponent;
+
+export function specLocation(base: LinkBase, orgId: string, slug: string): string {
+  return `${base.baseUrl}/v1/orgs/${seg(orgId)}/openapi/${seg(slug)}`;
+}
+
+/**
+ * The public address of a version's text, as submitted. It lies outside /v1 and needs no token, so that
+ * the link works in a browser; `GET /v1/.../versions/{id}/content/raw` gives the same text as JSON.
+ */
+export function versionFileUrl(base: LinkBase, spec: StoredSpec, version: StoredVersion): string {
+  return `${base.baseUrl}/files/${seg(spec.orgId)}/${seg(spec.slug)}/${seg(version.id)}/openapi.${version.format}`;
+}
+
+export function renderSpec(base: LinkBase, spec: StoredSpec): Spec {
+  const appLocation = `${base.appUrl}/o/${seg(spec.orgId)}/openapi/${seg(spec.slug)}`;
+  return {
+    object: "openapi-spec",
+    id: spec.id,
+    createdAt: spec.createdAt,
+    updatedAt: spec.updatedAt,
+    slug: spec.slug,
+    ...("url" in spec.source ? { sourceURL: spec.source.url } : {}),
+    processingState: spec.processingState,
+    visibility: "private",
+    ...(spec.lastVersion !== undefined ? { lastVersion: spec.lastVersion } : {}),
+    ...(spec.lastProcessedAt !== undefined ? { lastProcessedAt: spec.lastProcessedAt } : {}),
+    ...(spec.lastProcessErrorCode !== undefined ? { lastProcessErrorCode: spec.lastProcessErrorCode } : {}),
+    ...(spec.lastProcessedErrors !== undefined ? { lastProcessedErrors: spec.lastProcessedErrors } : {}),
+    lastProcessedErrorCount: spec.lastProcessedErrorCount,
+    permissions: { view: true, edit: true },
+    urls: { location: specLocation(base, spec.orgId, spec.slug), app: appLocation },
+  };
+}
+
+export function renderVersion(base: LinkBase, spec: StoredSpec, version: StoredVersion): SpecVersion {
+  return {
+    object: "openapi-spec-version",
+    id: version.id,
+    createdAt: version.createdAt,
+    url: versionFileUrl(base, spec, version),
+    urls: {
+      location: `${specLocation(base, spec.orgId, spec.slug)}/versions/${seg(version.id)}`,
+      app: `${base.appUrl}/o/${seg(spec.orgId)}/openapi/${seg(spec.slug)}/versions/${seg(version.id)}`,
+    },
+  };
+}
+
+/**
+ * The filesystem holds one entry, the parsed document under `openapi.json` or `openapi.yaml` (after the
+ * format of the submitted text): the emulator does not resolve external references, so every
+ * specification is a single file.
+ */
+export function renderContent(base: LinkBase, spec: StoredSpec, version: StoredVersion): SpecVersionContent {
+  const url = versionFileUrl(base, spec, version);
+  return {
+    filesystem: { [`openapi.${version.format}`]: version.document },
+    url,
+    urls: { source: version.sourceURL ?? url, public: null },
+  };
+}
+
+export function renderRawContent(version: StoredVersion): { text: string; format: "json" | "yaml" } {
+  return { text: version.text, format: version.format };
+}
+
+export function mediaTypeOf(version: StoredVersion): string {
+  return version.format === "json" ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8";
+}
