@@ -97,7 +97,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return undefined;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, rawBody: string): void => {
+  const handle = (req: IncomingMessage, rawBody: string): Reply => {
     const method = req.method ?? "GET";
     const url = new URL(req.url ?? "/", origin);
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
@@ -111,7 +111,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 
     const isWrite = method === "POST" || method === "PATCH" || method === "DELETE";
     if (isWrite && writesForbidden) {
-      return send(res, 403, {
+      return reply(403, {
         message: "Resource not accessible by integration",
         documentation_url: "https://docs.github.com/rest",
         status: "403",
@@ -136,41 +136,40 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         const links: string[] = [];
         if (page < last) links.push(`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`);
         if (page > 1) links.push(`<${pageUrl(page - 1)}>; rel="prev"`, `<${pageUrl(1)}>; rel="first"`);
-        const headers = links.length > 0 ? { link: links.join(", ") } : {};
-        return send(res, 200, all.slice((page - 1) * perPage, page * perPage), headers);
+        const headers: Record<string, string> = links.length > 0 ? { link: links.join(", ") } : {};
+        return reply(200, all.slice((page - 1) * perPage, page * perPage), headers);
       }
       if (method === "POST") {
         const body = bodyField(rawBody);
-        if (body === undefined) return send(res, 422, { message: "Invalid request: body is required" });
-        return send(res, 201, addComment(issue, owner, repo, body, true));
+        if (body === undefined) return reply(422, { message: "Invalid request: body is required" });
+        return reply(201, addComment(issue, owner, repo, body, true));
       }
     }
 
     const single = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path);
     if (single) {
       const found = findById(Number(single[1]));
-      if (!found) return send(res, 404, { message: "Not Found" });
+      if (!found) return reply(404, { message: "Not Found" });
       const comment = found.list[found.index] as FakeComment;
-      if (method === "GET") return send(res, 200, comment);
+      if (method === "GET") return reply(200, comment);
       if (method === "PATCH") {
         const body = bodyField(rawBody);
-        if (body === undefined) return send(res, 422, { message: "Invalid request: body is required" });
+        if (body === undefined) return reply(422, { message: "Invalid request: body is required" });
         comment.body = body;
-        return send(res, 200, comment);
+        return reply(200, comment);
       }
       if (method === "DELETE") {
         found.list.splice(found.index, 1);
-        res.writeHead(204).end();
-        return;
+        return reply(204, undefined);
       }
     }
-    send(res, 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+    return reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
   };
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => handle(req, res, Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => send(res, handle(req, Buffer.concat(chunks).toString("utf8"))));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -209,12 +208,21 @@ function bodyField(raw: string): string | undefined {
   return undefined;
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  payload: unknown,
-  headers: Record<string, string> = {},
-): void {
+interface Reply {
+  status: number;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+function reply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, payload, headers };
+}
+
+function send(res: ServerResponse, { status, payload, headers }: Reply): void {
+  if (payload === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
   res.end(JSON.stringify(payload));
 }
