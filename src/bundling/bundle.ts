@@ -1,0 +1,110 @@
+import { readFile, realpath } from "node:fs/promises";
+import { extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
+import { stringify } from "yaml";
+import { canonicalizeInternalRefs } from "./canonical-refs.ts";
+import { BundleError } from "./errors.ts";
+import { findExternalRefs } from "./external-refs.ts";
+import { parseSource, SourceSyntaxError } from "./source-file.ts";
+import { collectSpecFiles, readInsideWorkspace, type SpecFile, workspaceRelative } from "./spec-files.ts";
+
+export interface BundleOptions {
+  /** Absolute; no reference may lead outside it. */
+  workspace: string;
+}
+
+export interface BundledSpec {
+  /** What the PUT sends. */
+  text: string;
+  /** False when the file had no external refs and `text` is the file's exact bytes. */
+  bundled: boolean;
+  /** Every file that went into it, workspace-relative, '/'-separated, root first. */
+  files: string[];
+}
+
+/**
+ * Turns the spec at `absolutePath` into one document without external references, in the root's format
+ * (YAML or JSON), internal references kept. A spec without external references is returned untouched.
+ */
+export async function bundleSpec(
+  absolutePath: string,
+  options: BundleOptions,
+  sourceText?: string,
+): Promise<BundledSpec> {
+  const workspace = resolve(options.workspace);
+  const rootPath = resolve(workspace, absolutePath);
+  const rootRelative = workspaceRelative(workspace, rootPath);
+  const text = sourceText ?? (await readFile(rootPath, "utf8"));
+  const root: SpecFile = { path: rootPath, relative: rootRelative, source: parseRoot(text, rootRelative) };
+  if (!root.source.refs.some((occurrence) => !occurrence.ref.startsWith("#"))) {
+    return { text, bundled: false, files: [rootRelative] };
+  }
+
+  const files = await collectSpecFiles(root, workspace, readInsideWorkspace(await realpath(workspace)));
+  const document = canonicalizeInternalRefs(await inlineExternalRefs(files));
+  const leftOver = findExternalRefs(document);
+  if (leftOver.length > 0) {
+    throw new Error(`Bundling ${rootRelative} left external references behind: ${leftOver.join(", ")}`);
+  }
+  return {
+    text: serialize(document, rootPath, text),
+    bundled: true,
+    files: files.map((file) => file.relative),
+  };
+}
+
+function parseRoot(text: string, rootRelative: string): SpecFile["source"] {
+  try {
+    return parseSource(text);
+  } catch (error) {
+    if (!(error instanceof SourceSyntaxError)) throw error;
+    throw new BundleError(`is not valid YAML or JSON: ${error.message}`, {
+      file: rootRelative,
+      ref: "",
+      ...(error.line === undefined ? {} : { line: error.line, column: error.column }),
+    });
+  }
+}
+
+/**
+ * json-schema-ref-parser does the inlining. It only sees the files already read and checked by
+ * `collectSpecFiles`: its file and HTTP resolvers and its parsers are switched off.
+ */
+async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
+  const [root] = files;
+  if (!root) throw new Error("collectSpecFiles returned no file");
+  const values = new Map(files.map((file) => [file.path, file.source.value]));
+  const collectedValue = (file: FileInfo): unknown => {
+    const path = file.url.startsWith("file:") ? fileURLToPath(file.url) : decodeURIComponent(file.url);
+    if (!values.has(path)) throw new Error(`${path} was not collected before bundling`);
+    return values.get(path);
+  };
+  return $RefParser.bundle(root.path, root.source.value, {
+    resolve: {
+      external: true,
+      file: false,
+      http: false,
+      collected: { order: 1, canRead: true, read: (file: FileInfo) => collectedValue(file) as object },
+    },
+    parse: {
+      json: false,
+      yaml: false,
+      text: false,
+      binary: false,
+      collected: { order: 1, canParse: true, parse: (file: FileInfo) => file.data },
+    },
+  });
+}
+
+function serialize(document: unknown, rootPath: string, rootText: string): string {
+  if (isJson(rootPath, rootText)) return `${JSON.stringify(document, null, 2)}\n`;
+  return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+}
+
+function isJson(path: string, text: string): boolean {
+  const extension = extname(path).toLowerCase();
+  if (extension === ".json") return true;
+  if (extension === ".yaml" || extension === ".yml") return false;
+  return text.trimStart().startsWith("{");
+}

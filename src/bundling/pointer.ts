@@ -1,0 +1,31 @@
+/** Splits a JSON pointer ("/a/b~1c") into its unescaped tokens. "" is the whole document. */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+export function pointerFromTokens(tokens: readonly string[]): string {
+  return tokens.map((token) => `/${token.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * Whether `pointer` can name something in `document`. A walk that reaches a `$ref` before the pointer
+ * ends cannot be checked without resolving it and counts as possible.
+ */
+export function pointerMayExist(document: unknown, pointer: string): boolean {
+  let node = document;
+  for (const token of pointerTokens(pointer)) {
+    if (!isRecord(node)) return false;
+    if (typeof node.$ref === "string" && !(token in node)) return true;
+    if (!Object.hasOwn(node, token)) return false;
+    node = node[token];
+  }
+  return true;
+}

@@ -1,0 +1,167 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { bundleSpec, findExternalRefs } from "../../src/bundling/index.ts";
+import { diskLoader, firstDifference, memoryLoader } from "./same-graph.ts";
+import { type TempTree, tempTree } from "./temp-tree.ts";
+
+const fixture = fileURLToPath(new URL("../fixtures/multi-file", import.meta.url));
+let tree: TempTree | undefined;
+afterEach(() => {
+  tree?.remove();
+  tree = undefined;
+});
+
+/** A copy of the fixture outside the repository, so nothing can resolve against the working directory. */
+function fixtureCopy(): TempTree {
+  tree = tempTree(fixture);
+  return tree;
+}
+
+function differenceFromOriginal(rootPath: string, bundledDocument: unknown): string | null {
+  const rootUrl = pathToFileURL(rootPath).href;
+  const disk = diskLoader();
+  const bundleUrl = "file:///bundle";
+  return firstDifference(
+    { url: rootUrl, value: disk(rootUrl) },
+    disk,
+    { url: bundleUrl, value: bundledDocument },
+    memoryLoader(bundleUrl, bundledDocument),
+  );
+}
+
+describe("bundleSpec on a multi-file spec", () => {
+  it("dereferences to the same API as the original files (YAML root stays YAML)", async () => {
+    const copy = fixtureCopy();
+    const result = await bundleSpec(copy.path("openapi.yaml"), { workspace: copy.root });
+
+    expect(result.bundled).toBe(true);
+    expect(() => JSON.parse(result.text)).toThrow();
+    const document = parse(result.text);
+    expect(findExternalRefs(document)).toEqual([]);
+    expect(differenceFromOriginal(copy.path("openapi.yaml"), document)).toBeNull();
+  });
+
+  it("dereferences to the same API as the original files (JSON root stays JSON)", async () => {
+    const copy = fixtureCopy();
+    const result = await bundleSpec(copy.path("openapi.json"), { workspace: copy.root });
+
+    const document = JSON.parse(result.text);
+    expect(findExternalRefs(document)).toEqual([]);
+    expect(differenceFromOriginal(copy.path("openapi.json"), document)).toBeNull();
+  });
+
+  it("keeps the root's internal references as references", async () => {
+    const copy = fixtureCopy();
+    const result = await bundleSpec(copy.path("openapi.yaml"), { workspace: copy.root });
+
+    expect(parse(result.text).components.schemas.PetList.items).toEqual({ $ref: "#/components/schemas/Pet" });
+  });
+
+  it("lists every file that went in, workspace-relative, root first", async () => {
+    const copy = fixtureCopy();
+    const result = await bundleSpec(copy.path("openapi.yaml"), { workspace: copy.root });
+
+    expect(result.files[0]).toBe("openapi.yaml");
+    expect([...result.files].sort()).toEqual([
+      "openapi.yaml",
+      "parameters/pagination.json",
+      "parameters/pet-id.json",
+      "paths/billing/invoices.yaml",
+      "paths/owner.yaml",
+      "paths/pet-by-id.yaml",
+      "paths/pets.yaml",
+      "responses/errors.json",
+      "schemas/billing/invoice.yaml",
+      "schemas/billing/line-item.yaml",
+      "schemas/category.yaml",
+      "schemas/common.yaml",
+      "schemas/error.yaml",
+      "schemas/owner.yaml",
+      "schemas/pet.yaml",
+    ]);
+  });
+
+  it("accepts a spec nested below the workspace root", async () => {
+    tree = tempTree();
+    tree.write({
+      "apis/petstore/openapi.yaml":
+        "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      $ref: ../shared/a.yaml\n",
+      "apis/shared/a.yaml": "type: string\n",
+    });
+    const result = await bundleSpec(tree.path("apis/petstore/openapi.yaml"), { workspace: tree.root });
+
+    expect(parse(result.text).components.schemas.A).toEqual({ type: "string" });
+    expect(result.files).toEqual(["apis/petstore/openapi.yaml", "apis/shared/a.yaml"]);
+  });
+
+  it("resolves percent-encoded file names", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": "openapi: 3.1.0\nx-a:\n  $ref: ./my%20schema.yaml\n",
+      "my schema.yaml": "type: integer\n",
+    });
+    const result = await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root });
+
+    expect(parse(result.text)["x-a"]).toEqual({ type: "integer" });
+  });
+});
+
+describe("bundleSpec on a single-file spec", () => {
+  const text = [
+    "# Keep me",
+    "paths: {}",
+    "openapi: 3.0.3   # odd order, odd spacing",
+    "info: { title: T, version: '1' }",
+    "components:",
+    "  schemas:",
+    "    A: { $ref: '#/components/schemas/B' }",
+    "    B: {type: string}",
+    "",
+  ].join("\n");
+
+  it("returns the file's exact bytes", async () => {
+    tree = tempTree();
+    tree.write({ "spec.yaml": text });
+    const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root });
+
+    expect(result).toEqual({ text, bundled: false, files: ["spec.yaml"] });
+  });
+
+  it("uses the text it is given instead of reading the file again", async () => {
+    tree = tempTree();
+    tree.write({ "spec.yaml": "openapi: 3.1.0\n" });
+    const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root }, text);
+
+    expect(result.text).toBe(text);
+  });
+
+  it("bundles from the text it is given", async () => {
+    tree = tempTree();
+    tree.write({ "spec.yaml": "openapi: 3.1.0\n", "a.json": '{"type": "boolean"}' });
+    const given = "openapi: 3.1.0\nx-a:\n  $ref: a.json\n";
+    const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root }, given);
+
+    expect(parse(result.text)).toEqual({ openapi: "3.1.0", "x-a": { type: "boolean" } });
+    expect(readFileSync(tree.path("spec.yaml"), "utf8")).toBe("openapi: 3.1.0\n");
+  });
+});
+
+describe("findExternalRefs", () => {
+  it("lists each reference to another file once and ignores internal ones", () => {
+    const document = {
+      a: { $ref: "./a.yaml" },
+      b: [{ $ref: "#/components/x" }, { $ref: "b.json#/x" }],
+      c: { nested: { $ref: "./a.yaml" } },
+      d: { $ref: 42 },
+    };
+    expect(findExternalRefs(document).sort()).toEqual(["./a.yaml", "b.json#/x"]);
+  });
+
+  it("terminates on cyclic objects", () => {
+    const node: Record<string, unknown> = { $ref: "x.yaml" };
+    node.self = node;
+    expect(findExternalRefs(node)).toEqual(["x.yaml"]);
+  });
+});
