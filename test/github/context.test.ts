@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { EventPayloadError, readRunContext, runUrl } from "../../src/github/context.ts";
+
+const PAYLOAD_PATH = "/runner/event.json";
+
+function env(eventName: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: PAYLOAD_PATH,
+    GITHUB_REPOSITORY: "acme/api",
+    GITHUB_SHA: "abc123",
+    GITHUB_REF: "refs/heads/main",
+    GITHUB_WORKSPACE: "/work/space",
+    GITHUB_RUN_ID: "42",
+    ...extra,
+  };
+}
+
+function files(payload: unknown): (path: string) => string {
+  return (path) => {
+    if (path !== PAYLOAD_PATH) throw new Error(`ENOENT: no such file ${path}`);
+    return JSON.stringify(payload);
+  };
+}
+
+function pullRequestPayload(
+  action: string,
+  options: { merged?: boolean; headRepo?: string | null; number?: number } = {},
+): unknown {
+  const headRepo = options.headRepo === undefined ? "acme/api" : options.headRepo;
+  return {
+    action,
+    number: options.number ?? 12,
+    pull_request: {
+      number: options.number ?? 12,
+      merged: options.merged ?? false,
+      head: { sha: "head-sha", ref: "feature", repo: headRepo === null ? null : { full_name: headRepo } },
+      base: { ref: "main", repo: { full_name: "acme/api" } },
+    },
+  };
+}
+
+const noFiles = (): string => {
+  throw new Error("no file expected");
+};
+
+describe("readRunContext", () => {
+  it("reads a pull_request opened event", () => {
+    const context = readRunContext(env("pull_request"), files(pullRequestPayload("opened")));
+    expect(context.eventName).toBe("pull_request");
+    expect(context.repository).toEqual({ owner: "acme", name: "api", fullName: "acme/api" });
+    expect(context.pullRequest).toEqual({
+      number: 12,
+      action: "opened",
+      merged: false,
+      isFork: false,
+      headSha: "head-sha",
+      baseRef: "main",
+    });
+    expect(context.isTagPush).toBe(false);
+    expect(context.release).toBeUndefined();
+  });
+
+  it("reads synchronize and closed events, merged or not", () => {
+    expect(
+      readRunContext(env("pull_request"), files(pullRequestPayload("synchronize"))).pullRequest?.action,
+    ).toBe("synchronize");
+    const merged = readRunContext(env("pull_request"), files(pullRequestPayload("closed", { merged: true })));
+    expect(merged.pullRequest).toMatchObject({ action: "closed", merged: true });
+    const unmerged = readRunContext(
+      env("pull_request"),
+      files(pullRequestPayload("closed", { merged: false })),
+    );
+    expect(unmerged.pullRequest).toMatchObject({ action: "closed", merged: false });
+  });
+
+  it("recognises a pull request from a fork, and from a deleted fork", () => {
+    const fork = readRunContext(
+      env("pull_request"),
+      files(pullRequestPayload("opened", { headRepo: "eve/api" })),
+    );
+    expect(fork.pullRequest?.isFork).toBe(true);
+    const deleted = readRunContext(
+      env("pull_request"),
+      files(pullRequestPayload("closed", { headRepo: null })),
+    );
+    expect(deleted.pullRequest?.isFork).toBe(true);
+  });
+
+  it("treats pull_request_target as a pull request event", () => {
+    const context = readRunContext(
+      env("pull_request_target"),
+      files(pullRequestPayload("reopened", { headRepo: "eve/api", number: 3 })),
+    );
+    expect(context.pullRequest).toMatchObject({ number: 3, action: "reopened", isFork: true });
+  });
+
+  it("reads a release", () => {
+    const context = readRunContext(
+      env("release", { GITHUB_REF: "refs/tags/v2.0.0" }),
+      files({ action: "published", release: { tag_name: "v2.0.0" } }),
+    );
+    expect(context.release).toEqual({ tagName: "v2.0.0" });
+    expect(context.pullRequest).toBeUndefined();
+    expect(context.isTagPush).toBe(false);
+  });
+
+  it("tells a tag push from a branch push without reading the payload", () => {
+    const tag = readRunContext(env("push", { GITHUB_REF: "refs/tags/v1.2.3" }), noFiles);
+    expect(tag.isTagPush).toBe(true);
+    expect(tag.ref).toBe("refs/tags/v1.2.3");
+    const branch = readRunContext(env("push"), noFiles);
+    expect(branch.isTagPush).toBe(false);
+    expect(branch.pullRequest).toBeUndefined();
+    expect(branch.sha).toBe("abc123");
+    expect(branch.workspace).toBe("/work/space");
+  });
+
+  it("defaults to github.com and takes GitHub Enterprise Server URLs from the environment", () => {
+    const cloud = readRunContext(env("push"), noFiles);
+    expect(cloud.serverUrl).toBe("https://github.com");
+    expect(cloud.apiUrl).toBe("https://api.github.com");
+    expect(runUrl(cloud)).toBe("https://github.com/acme/api/actions/runs/42");
+
+    const ghes = readRunContext(
+      env("push", {
+        GITHUB_SERVER_URL: "https://ghe.example/",
+        GITHUB_API_URL: "https://ghe.example/api/v3",
+      }),
+      noFiles,
+    );
+    expect(ghes.serverUrl).toBe("https://ghe.example");
+    expect(ghes.apiUrl).toBe("https://ghe.example/api/v3");
+    expect(runUrl(ghes)).toBe("https://ghe.example/acme/api/actions/runs/42");
+  });
+
+  it("leaves the repository undefined when GITHUB_REPOSITORY is not owner/name", () => {
+    const context = readRunContext(env("push", { GITHUB_REPOSITORY: "nonsense" }), noFiles);
+    expect(context.repository).toBeUndefined();
+    expect(runUrl(context)).toBeUndefined();
+  });
+
+  it("names GITHUB_EVENT_PATH when the payload file is missing or invalid", () => {
+    const missing = () => readRunContext(env("pull_request", { GITHUB_EVENT_PATH: "/nope.json" }), files({}));
+    expect(missing).toThrow(EventPayloadError);
+    expect(missing).toThrow(/GITHUB_EVENT_PATH \(\/nope\.json\).*ENOENT/);
+
+    const unset = { ...env("pull_request") };
+    delete unset.GITHUB_EVENT_PATH;
+    expect(() => readRunContext(unset, noFiles)).toThrow(/GITHUB_EVENT_PATH is not set/);
+
+    expect(() => readRunContext(env("pull_request"), () => "{not json")).toThrow(/not valid JSON/);
+    expect(() => readRunContext(env("pull_request"), files({ action: "opened" }))).toThrow(
+      /no "pull_request" object.*GITHUB_EVENT_PATH|GITHUB_EVENT_PATH.*no "pull_request" object/,
+    );
+    expect(() => readRunContext(env("release"), files({ release: {} }))).toThrow(/release\.tag_name/);
+  });
+});
