@@ -91,6 +91,7 @@ const segment = encodeURIComponent;
 export class GitBookClient {
   readonly #transport: Transport;
   readonly #ownedDispatcher: Dispatcher | undefined;
+  #closed = false;
 
   constructor(options: ClientOptions) {
     assertToken(options.token);
@@ -237,7 +238,9 @@ export class GitBookClient {
 
   /** Closes the connections of the dispatcher the client created; an injected one is left open. */
   async close(): Promise<void> {
-    await this.#ownedDispatcher?.close();
+    if (this.#ownedDispatcher === undefined || this.#closed) return;
+    this.#closed = true;
+    await this.#ownedDispatcher.close();
   }
 
   #specCall<T>(

@@ -49,6 +49,8 @@ const PERMANENT_CODES = new Set([
   "DEPTH_ZERO_SELF_SIGNED_CERT",
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
   "UND_ERR_INVALID_ARG",
+  "UND_ERR_DESTROYED",
+  "UND_ERR_CLOSED",
 ]);
 
 export function isRetryableStatus(status: number): boolean {
@@ -60,6 +62,10 @@ export function requestNeverSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
 }
 
+/** IMF-fixdate, RFC 850 and asctime forms (RFC 9110, section 5.6.7). */
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
 /**
  * Parses a `Retry-After` value (delta-seconds or HTTP-date) into milliseconds from `now`.
  * Returns undefined when the value is absent or malformed; a date in the past gives 0.
@@ -68,8 +74,9 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/[a-z]/i.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
+  // asctime has no zone but means GMT.
+  const date = Date.parse(trimmed.endsWith("GMT") ? trimmed : `${trimmed} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

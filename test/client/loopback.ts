@@ -1,0 +1,114 @@
+/** A tiny HTTP server on 127.0.0.1 that records what it receives, for the client's transport tests. */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  index: number,
+) => unknown;
+
+export interface LoopbackServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** How many TCP connections the server accepted. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+export async function startServer(handler: Handler): Promise<LoopbackServer> {
+  const requests: RecordedRequest[] = [];
+  let connections = 0;
+  const server = createServer(async (request, response) => {
+    const recorded: RecordedRequest = {
+      method: request.method ?? "",
+      url: request.url ?? "",
+      headers: request.headers,
+      body: await readBody(request),
+    };
+    requests.push(recorded);
+    await handler(recorded, response, requests.length - 1);
+  });
+  server.on("connection", () => {
+    connections++;
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    connections: () => connections,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = body === undefined ? "" : JSON.stringify(body);
+  response.writeHead(status, {
+    ...(body === undefined ? {} : { "content-type": "application/json" }),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** A port nothing listens on: bind, read the port, close. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function specBody(slug: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    object: "openapi-spec",
+    id: `id-${slug}`,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    slug,
+    processingState: "complete",
+    lastProcessedErrorCount: 0,
+    permissions: { view: true, edit: true },
+    urls: { location: `https://api.example/v1/orgs/o/openapi/${slug}`, app: `https://app.example/${slug}` },
+    ...overrides,
+  };
+}
+
+/** A deterministic random source (mulberry32), so backoff delays are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
