@@ -1,0 +1,67 @@
+import type { DiscoveredSpec, LocatedProblem } from "../discovery/types.ts";
+import { type Logger, silentLogger } from "../logger.ts";
+import { locateKeyPath } from "./locate.ts";
+
+/**
+ * Checks what the service needs from a document before anything is uploaded: `info.title` and
+ * `info.version` as non-empty strings. A number is accepted as `info.version` (YAML reads `version: 1.0`
+ * as a number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
+ * Each problem points at the field, else at `info`, else at line 1.
+ */
+export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = silentLogger): LocatedProblem[] {
+  const problems: LocatedProblem[] = [];
+  const info = spec.document.info;
+  if (typeof info !== "object" || info === null || Array.isArray(info)) {
+    const message =
+      info === undefined
+        ? "The document has no `info` section; add `info` with a `title` and a `version`."
+        : "`info` must be a mapping with a `title` and a `version`.";
+    return [problemAt(spec, ["info"], message)];
+  }
+  const { title, version } = info as Record<string, unknown>;
+  if (!isNonEmptyString(title)) {
+    problems.push(problemAt(spec, ["info", "title"], describeBadField("info.title", title, "Payments API")));
+  }
+  if (typeof version === "number" && Number.isFinite(version)) {
+    logger.debug(
+      `${spec.path}: info.version is the number ${infoVersionOf(spec)}; it is used as written. ` +
+        'Quote it (version: "1.0") if a tool reads it differently.',
+    );
+  } else if (!isNonEmptyString(version)) {
+    problems.push(problemAt(spec, ["info", "version"], describeBadField("info.version", version, "1.0.0")));
+  }
+  return problems;
+}
+
+/** `info.version` as written in the file, numbers included (`1.10` stays "1.10"); undefined when absent. */
+export function infoVersionOf(spec: DiscoveredSpec): string | undefined {
+  const info = spec.document.info;
+  if (typeof info !== "object" || info === null) return undefined;
+  const version = (info as Record<string, unknown>).version;
+  if (typeof version === "string") return version;
+  if (typeof version !== "number") return undefined;
+  const raw = locateKeyPath(spec.text, spec.format, ["info", "version"]).rawValue;
+  return raw !== undefined && /^[+-]?[\d.]/.test(raw) ? raw : String(version);
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+function describeBadField(field: string, value: unknown, example: string): string {
+  const [parent, key] = field.split(".") as [string, string];
+  if (value === undefined)
+    return `\`${field}\` is missing; the service needs it (for example ${key}: ${example} under ${parent}).`;
+  const found =
+    typeof value === "string"
+      ? "an empty string"
+      : value === null
+        ? "empty"
+        : `a ${Array.isArray(value) ? "list" : typeof value}`;
+  return `\`${field}\` must be a non-empty string; it is ${found} (for example ${key}: ${example}).`;
+}
+
+function problemAt(spec: DiscoveredSpec, keyPath: readonly string[], message: string): LocatedProblem {
+  const { position } = locateKeyPath(spec.text, spec.format, keyPath);
+  return { file: spec.path, line: position.line, column: position.column, message };
+}

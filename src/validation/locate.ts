@@ -1,0 +1,59 @@
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { findObjectKey } from "../discovery/json-keys.ts";
+import { lineAndColumn } from "../discovery/parse.ts";
+import type { SpecFormat } from "../discovery/types.ts";
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Located {
+  /** Where the deepest key of `keyPath` that exists is written; line 1, column 1 when none does. */
+  position: Position;
+  /** How many keys of the path were found. */
+  depth: number;
+  /** The source text of the value when the whole path was found and it is a scalar. */
+  rawValue?: string;
+}
+
+const START: Position = { line: 1, column: 1 };
+
+/**
+ * Finds where a key path such as ["info", "version"] is written. Only called when something is wrong
+ * (or for rare raw values), so the cost of a second YAML parse is paid on the failure path only.
+ */
+export function locateKeyPath(text: string, format: SpecFormat, keyPath: readonly string[]): Located {
+  return format === "json" ? locateInJson(text, keyPath) : locateInYaml(text, keyPath);
+}
+
+function locateInJson(text: string, keyPath: readonly string[]): Located {
+  let found: Located = { position: START, depth: 0 };
+  let from = 0;
+  for (const key of keyPath) {
+    const hit = findObjectKey(text, new Set([key]), from);
+    if (hit === undefined) return found;
+    found = { position: lineAndColumn(text, hit.keyOffset), depth: found.depth + 1 };
+    from = hit.valueOffset;
+  }
+  const raw = /^(-?\d[\d.eE+-]*|"(?:[^"\\\n]|\\.)*"|true|false|null)/.exec(text.slice(from, from + 1024));
+  return raw ? { ...found, rawValue: raw[0] } : found;
+}
+
+function locateInYaml(text: string, keyPath: readonly string[]): Located {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
+  let found: Located = { position: START, depth: 0 };
+  let node: unknown = document.contents;
+  for (const key of keyPath) {
+    if (!isMap(node)) return found;
+    const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
+    const keyNode = pair?.key;
+    if (!pair || !isScalar(keyNode) || !keyNode.range) return found;
+    const { line, col } = lineCounter.linePos(keyNode.range[0]);
+    found = { position: { line, column: col }, depth: found.depth + 1 };
+    node = pair.value;
+  }
+  if (isScalar(node) && typeof node.source === "string") return { ...found, rawValue: node.source };
+  return found;
+}

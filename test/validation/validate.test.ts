@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { parseText } from "../../src/discovery/parse.ts";
+import type { DiscoveredSpec } from "../../src/discovery/types.ts";
+import { MemoryLogger } from "../../src/logger.ts";
+import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.ts";
+
+function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): DiscoveredSpec {
+  const parsed = parseText(text, format);
+  if (!parsed.ok) throw new Error(parsed.problem.message);
+  return {
+    path,
+    absolutePath: `/w/${path}`,
+    format,
+    text,
+    document: parsed.value as Record<string, unknown>,
+    flavor: "openapi",
+    declaredVersion: "3.1.0",
+  };
+}
+
+describe("validateSpecDocument", () => {
+  it("accepts a document with info.title and info.version", () => {
+    expect(
+      validateSpecDocument(spec("openapi: 3.1.0\ninfo:\n  title: A\n  version: 1.0.0\n", "yaml")),
+    ).toEqual([]);
+    expect(
+      validateSpecDocument(spec('{"openapi":"3.0.0","info":{"title":"A","version":"2"}}', "json")),
+    ).toEqual([]);
+  });
+
+  it("reports a missing info at line 1", () => {
+    expect(validateSpecDocument(spec("openapi: 3.1.0\npaths: {}\n", "yaml"))).toEqual([
+      {
+        file: "api/openapi.yaml",
+        line: 1,
+        column: 1,
+        message: expect.stringMatching(/no `info` section; add `info` with a `title` and a `version`/),
+      },
+    ]);
+  });
+
+  it("reports an info that is not a mapping at the info key", () => {
+    const problems = validateSpecDocument(spec("openapi: 3.1.0\n\ninfo: hello\n", "yaml"));
+    expect(problems).toEqual([
+      expect.objectContaining({ line: 3, column: 1, message: expect.stringMatching(/mapping/) }),
+    ]);
+  });
+
+  it("points at the info key for a missing field and at the field for a bad value (YAML)", () => {
+    const text = "openapi: 3.1.0\ninfo:\n  title: ''\n  description: x\n";
+    expect(validateSpecDocument(spec(text, "yaml"))).toEqual([
+      {
+        file: "api/openapi.yaml",
+        line: 3,
+        column: 3,
+        message: expect.stringMatching(/`info.title` .*empty string/),
+      },
+      {
+        file: "api/openapi.yaml",
+        line: 2,
+        column: 1,
+        message: expect.stringMatching(/`info.version` is missing/),
+      },
+    ]);
+  });
+
+  it("locates problems in JSON without parsing it again as YAML", () => {
+    const text = '{\n  "openapi": "3.0.0",\n  "x": {"info": 1},\n  "info": {\n    "title": ["A"]\n  }\n}\n';
+    expect(validateSpecDocument(spec(text, "json"))).toEqual([
+      {
+        file: "api/openapi.json",
+        line: 5,
+        column: 5,
+        message: expect.stringMatching(/`info.title` .*a list/),
+      },
+      {
+        file: "api/openapi.json",
+        line: 4,
+        column: 3,
+        message: expect.stringMatching(/`info.version` is missing/),
+      },
+    ]);
+  });
+
+  it("accepts a numeric info.version, says so in the debug log, and keeps its text as written", () => {
+    const yamlSpec = spec("openapi: 3.1.0\ninfo:\n  title: A\n  version: 1.10\n", "yaml");
+    const logger = new MemoryLogger();
+    expect(validateSpecDocument(yamlSpec, logger)).toEqual([]);
+    expect(logger.messages("debug")).toEqual([expect.stringContaining("info.version is the number 1.10")]);
+    expect(infoVersionOf(yamlSpec)).toBe("1.10");
+    expect(infoVersionOf(spec('{"info": {"title": "A", "version": 2.0}}', "json"))).toBe("2.0");
+    expect(infoVersionOf(spec('{"info": {"title": "A", "version": "v3"}}', "json"))).toBe("v3");
+    expect(infoVersionOf(spec('{"openapi": "3.0.0"}', "json"))).toBeUndefined();
+  });
+
+  it("rejects a blank or null version", () => {
+    const problems = validateSpecDocument(spec("openapi: 3.1.0\ninfo:\n  title: A\n  version:\n", "yaml"));
+    expect(problems).toEqual([
+      expect.objectContaining({ line: 4, column: 3, message: expect.stringMatching(/it is empty/) }),
+    ]);
+  });
+});
