@@ -1,0 +1,31 @@
+import type { Organization } from "../client/types.ts";
+import type { OrganizationRef } from "../config/config.ts";
+
+/** No single organization matches the `organization-domain` input. */
+export class OrganizationLookupError extends Error {
+  override readonly name = "OrganizationLookupError";
+}
+
+export interface OrganizationDirectory {
+  listOrganizationsByEmailDomain(domain: string): Promise<Organization[]>;
+}
+
+/** The organization id to publish to: given as is, or the one organization of an email domain. */
+export async function resolveOrganizationId(
+  ref: OrganizationRef,
+  directory: OrganizationDirectory,
+): Promise<string> {
+  if (ref.kind === "id") return ref.id;
+  const organizations = await directory.listOrganizationsByEmailDomain(ref.domain);
+  const [only] = organizations;
+  if (organizations.length === 1 && only) return only.id;
+  if (organizations.length === 0) {
+    throw new OrganizationLookupError(
+      `Input 'organization-domain': no organization the token can see has the email domain "${ref.domain}". Check the domain, or set 'organization' to the organization id.`,
+    );
+  }
+  const candidates = organizations.map((org) => `${org.id} (${org.title})`).join(", ");
+  throw new OrganizationLookupError(
+    `Input 'organization-domain': "${ref.domain}" matches ${organizations.length} organizations: ${candidates}. Set 'organization' to one of these ids instead.`,
+  );
+}

@@ -1,0 +1,103 @@
+import type { ActionConfig } from "../config/config.ts";
+import { findOwnComment, readCommentState, upsertOwnComment } from "../github/comment.ts";
+import type { RunContext } from "../github/context.ts";
+import { createGitHubClient } from "../github/octokit.ts";
+import type { Logger } from "../logger.ts";
+import { renderPullRequestComment } from "../report/comment.ts";
+import type { SpecResult } from "../sync/result.ts";
+import type { EffectiveMode } from "./mode.ts";
+
+export interface CommentRun {
+  mode: EffectiveMode;
+  results: readonly SpecResult[];
+  runUrl: string | undefined;
+}
+
+/** The pull request's one living comment, as the run sees it. */
+export interface PullRequestComments {
+  /** Preview slugs that earlier runs recorded in the comment. */
+  recordedPreviews(): Promise<string[]>;
+  /** Creates or edits the comment; returns its URL, or undefined when it could not be written. */
+  publish(run: CommentRun): Promise<string | undefined>;
+}
+
+export function createPullRequestComments(
+  config: ActionConfig,
+  context: RunContext,
+  logger: Logger,
+): PullRequestComments | undefined {
+  const pullRequest = context.pullRequest;
+  const repository = context.repository;
+  if (!pullRequest || !repository) return undefined;
+  if (!config.githubToken) {
+    logger.warning("No 'github-token' input: the pull request comment is skipped.");
+    return undefined;
+  }
+  const octokit = createGitHubClient(config.githubToken, context.apiUrl);
+  const target = {
+    owner: repository.owner,
+    repo: repository.name,
+    issueNumber: pullRequest.number,
+    key: config.commentKey,
+  };
+  let previous: string[] | undefined;
+
+  const recordedPreviews = async (): Promise<string[]> => {
+    if (previous === undefined) {
+      try {
+        const found = await findOwnComment(octokit, target);
+        previous = (found && readCommentState(found.body, config.commentKey)?.previews) || [];
+      } catch (error) {
+        logger.warning(`Could not read the pull request comment: ${(error as Error).message}`);
+        previous = [];
+      }
+    }
+    return previous;
+  };
+
+  return {
+    recordedPreviews,
+    async publish(run) {
+      const earlier = await recordedPreviews();
+      const previews = nextRecordedPreviews(run, earlier);
+      const body = renderPullRequestComment({
+        key: config.commentKey,
+        results: [...run.results],
+        mode: run.mode === "cleanup" ? "preview" : run.mode,
+        pullRequestNumber: pullRequest.number,
+        state: { previews },
+        ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
+        ...(run.runUrl ? { runUrl: run.runUrl } : {}),
+      });
+      try {
+        const outcome = await upsertOwnComment(octokit, { ...target, body });
+        if (outcome.action === "forbidden") {
+          logger.warning(`Could not write the pull request comment: ${outcome.message}`);
+          return undefined;
+        }
+        logger.info(`Pull request comment ${outcome.action}: ${outcome.url}`);
+        return outcome.url;
+      } catch (error) {
+        logger.warning(`Could not write the pull request comment: ${(error as Error).message}`);
+        return undefined;
+      }
+    },
+  };
+}
+
+/** After a preview run: every preview that exists now; after a cleanup: those that could not be deleted. */
+function nextRecordedPreviews(run: CommentRun, earlier: readonly string[]): string[] {
+  if (run.mode === "cleanup") return run.results.filter((r) => r.status !== "deleted").map((r) => r.slug);
+  if (run.mode !== "preview") return [...earlier];
+  const created = run.results.filter((r) => r.specId !== undefined).map((r) => r.slug);
+  return [...new Set([...earlier, ...created])].sort();
+}
+
+function cleanupOf(results: readonly SpecResult[]) {
+  return {
+    deleted: results.filter((r) => r.status === "deleted").map((r) => r.slug),
+    failed: results
+      .filter((r) => r.status !== "deleted")
+      .map((r) => ({ slug: r.slug, error: r.errors.join("; ") || r.status })),
+  };
+}

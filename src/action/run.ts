@@ -1,0 +1,217 @@
+import type { ActionConfig } from "../config/config.ts";
+import { readConfig } from "../config/inputs.ts";
+import { discoverSpecs } from "../discovery/index.ts";
+import type { RunContext } from "../github/context.ts";
+import { readRunContext, runUrl } from "../github/context.ts";
+import type { Logger } from "../logger.ts";
+import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
+import { renderJobSummary } from "../report/summary.ts";
+import { repositoryNameFrom } from "../slugs/index.ts";
+import { checkAll } from "../sync/check.ts";
+import { deletePreviews } from "../sync/cleanup.ts";
+import { limitConcurrency } from "../sync/limit.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../sync/poll-schedule.ts";
+import type { Clock } from "../sync/ports.ts";
+import { systemClock } from "../sync/ports.ts";
+import { prepareSpecs } from "../sync/prepare.ts";
+import type { PreparedSpec } from "../sync/prepared.ts";
+import { formatDuration, publishAll } from "../sync/publish.ts";
+import type { SpecResult } from "../sync/result.ts";
+import type { ActionHost } from "./host.ts";
+import type { EffectiveMode } from "./mode.ts";
+import { resolveMode } from "./mode.ts";
+import { resolveOrganizationId } from "./organization.ts";
+import type { PullRequestComments } from "./pull-request-comment.ts";
+import { createPullRequestComments } from "./pull-request-comment.ts";
+import type { ServiceFactory } from "./service.ts";
+import { createGitBookService } from "./service.ts";
+import { rawFileUrlBuilder } from "./source-url.ts";
+
+export interface RunDependencies {
+  createService: ServiceFactory;
+  createComments: typeof createPullRequestComments;
+  clock: Clock;
+}
+
+const defaultDependencies: RunDependencies = {
+  createService: createGitBookService,
+  createComments: createPullRequestComments,
+  clock: systemClock,
+};
+
+/** The whole action: inputs → discover → slug → validate → bundle → publish → report. */
+export async function runAction(
+  host: ActionHost,
+  deps: RunDependencies = defaultDependencies,
+): Promise<void> {
+  for (const secret of [host.readInput("token"), host.readInput("github-token")]) {
+    if (secret) host.setSecret(secret);
+  }
+  try {
+    await runSteps(host, deps);
+  } catch (error) {
+    host.setFailed(error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> {
+  const { logger } = host;
+  const started = deps.clock.now();
+  const timings: string[] = [];
+  const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
+    const at = deps.clock.now();
+    const value = await step();
+    timings.push(`${label} ${formatDuration(deps.clock.now() - at)}`);
+    return value;
+  };
+
+  const context = readRunContext(host.env, host.readFile);
+  const forkReason = forkSkipReason(host, context);
+  if (forkReason) {
+    logger.notice(forkReason);
+    await finish(host, {
+      mode: "preview",
+      orgId: undefined,
+      results: [],
+      started,
+      deps,
+      skippedReason: forkReason,
+    });
+    return;
+  }
+
+  const config = readConfig(host.readInput);
+  const mode = resolveMode(config.mode, context);
+  const pullRequestNumber =
+    mode === "preview" || mode === "cleanup" ? context.pullRequest?.number : undefined;
+
+  const discovery = await timed("discovery", () =>
+    discoverSpecs({
+      workspace: context.workspace,
+      ...(config.files ? { patterns: config.files } : {}),
+      logger,
+    }),
+  );
+  const prepared = await timed("validation and bundling", () =>
+    prepareSpecs(discovery, {
+      workspace: context.workspace,
+      slugMapping: config.slugMapping,
+      slugPrefix: config.slugPrefix,
+      repositoryName: repositoryNameFrom(host.env, context.workspace),
+      pullRequestNumber,
+      sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
+      logger,
+    }),
+  );
+  logPlan(logger, mode, prepared);
+
+  const service = config.token ? deps.createService(config, logger) : undefined;
+  try {
+    const orgId =
+      service && config.organization ? await resolveOrganizationId(config.organization, service) : undefined;
+    const comments =
+      context.pullRequest && config.comment ? deps.createComments(config, context, logger) : undefined;
+
+    let results: SpecResult[];
+    if (mode === "check" || !service || !orgId) {
+      results = await timed("checks", () =>
+        checkAll(prepared, { lookup: service && orgId ? { orgId, service } : undefined, logger }),
+      );
+    } else if (mode === "cleanup") {
+      const recorded = (await comments?.recordedPreviews()) ?? [];
+      results = await timed("cleanup", () =>
+        deletePreviews(previewsToDelete(prepared, recorded), {
+          orgId,
+          service: limitConcurrency(service, config.concurrency),
+          logger,
+        }),
+      );
+    } else {
+      results = await timed("publishing", () =>
+        publishAll(prepared, {
+          orgId,
+          service: limitConcurrency(service, config.concurrency),
+          clock: deps.clock,
+          schedule: DEFAULT_POLL_SCHEDULE,
+          wait: config.wait,
+          deadline: deps.clock.now() + config.timeoutSeconds * 1000,
+          logger,
+        }),
+      );
+    }
+
+    await finish(host, { mode, orgId, results, started, deps, comments, context, config });
+    logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(deps.clock.now() - started)}.`);
+  } finally {
+    await service?.close();
+  }
+}
+
+function forkSkipReason(host: ActionHost, context: RunContext): string | undefined {
+  const pullRequest = context.pullRequest;
+  if (!pullRequest?.isFork || host.readInput("token")) return undefined;
+  if (host.readInput("mode").toLowerCase() === "check") return undefined;
+  return `Pull request #${pullRequest.number} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
+}
+
+function logPlan(logger: Logger, mode: EffectiveMode, prepared: readonly PreparedSpec[]): void {
+  if (prepared.length === 0) {
+    logger.warning("No OpenAPI documents found. Set the 'files' input to the paths or globs of your specs.");
+    return;
+  }
+  const items = prepared.map(
+    (spec) => `${spec.file} → ${spec.slug}${spec.problems.length > 0 ? " (invalid)" : ""}`,
+  );
+  logger.info(
+    `Plan (${mode}, ${prepared.length} spec${prepared.length === 1 ? "" : "s"}): ${items.join(", ")}`,
+  );
+}
+
+function previewsToDelete(prepared: readonly PreparedSpec[], recorded: readonly string[]) {
+  const bySlug = new Map<string, string | undefined>(prepared.map((spec) => [spec.slug, spec.file]));
+  for (const slug of recorded) if (!bySlug.has(slug)) bySlug.set(slug, undefined);
+  return [...bySlug].map(([slug, file]) => ({ slug, file }));
+}
+
+interface FinishInput {
+  mode: EffectiveMode;
+  orgId: string | undefined;
+  results: SpecResult[];
+  started: number;
+  deps: RunDependencies;
+  skippedReason?: string;
+  comments?: PullRequestComments | undefined;
+  context?: RunContext;
+  config?: ActionConfig;
+}
+
+async function finish(host: ActionHost, input: FinishInput): Promise<void> {
+  const { results, mode } = input;
+  const outputs = renderOutputs(results);
+  host.setOutput("results", outputs.results);
+  host.setOutput("published", outputs.published);
+  host.setOutput("failed", outputs.failed);
+  host.setOutput("mode", mode);
+
+  await host.appendSummary(
+    renderJobSummary({
+      mode,
+      organizationId: input.orgId,
+      results,
+      durationMs: input.deps.clock.now() - input.started,
+      ...(input.skippedReason ? { skippedReason: input.skippedReason } : {}),
+    }),
+  );
+
+  if (input.comments && input.context) {
+    const url = await input.comments.publish({
+      mode,
+      results,
+      runUrl: runUrl(input.context),
+    });
+    if (url) host.setOutput("comment-url", url);
+  }
+
+  const failure = finalFailureMessage(results);
+  if (failure) host.setFailed(failure);
+}

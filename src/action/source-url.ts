@@ -1,0 +1,19 @@
+import { InputError } from "../config/errors.ts";
+import type { RunContext } from "../github/context.ts";
+
+/**
+ * For `source: url`: the raw file at this commit on the GitHub server the workflow runs on, which the
+ * service fetches itself (public repositories only).
+ */
+export function rawFileUrlBuilder(context: RunContext): (file: string) => string {
+  const repository = context.repository;
+  if (!repository || !context.sha) {
+    throw new InputError(
+      "source",
+      "'url' needs GITHUB_REPOSITORY and GITHUB_SHA to build the file's raw URL; run it in a GitHub workflow or use 'text'.",
+    );
+  }
+  const sha = context.pullRequest?.headSha || context.sha;
+  const base = `${context.serverUrl}/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.name)}/raw/${sha}`;
+  return (file) => `${base}/${file.split("/").map(encodeURIComponent).join("/")}`;
+}

@@ -1,0 +1,26 @@
+/** The action's settings, read once from its inputs (see action.yml for each input's documentation). */
+export type RequestedMode = "auto" | "publish" | "preview" | "check";
+export type SourceMode = "text" | "url";
+
+export type OrganizationRef = { kind: "id"; id: string } | { kind: "email-domain"; domain: string };
+
+export interface ActionConfig {
+  /** The GitBook API token; undefined only in check mode. */
+  readonly token: string | undefined;
+  /** Undefined only in check mode without a token. */
+  readonly organization: OrganizationRef | undefined;
+  /** Globs relative to the workspace; undefined discovers every OpenAPI document. */
+  readonly files: readonly string[] | undefined;
+  /** Explicit `path: slug` lines, already parsed and checked. */
+  readonly slugMapping: ReadonlyMap<string, string>;
+  readonly slugPrefix: string | undefined;
+  readonly source: SourceMode;
+  readonly mode: RequestedMode;
+  readonly wait: boolean;
+  readonly timeoutSeconds: number;
+  readonly concurrency: number;
+  readonly apiUrl: string;
+  readonly comment: boolean;
+  readonly commentKey: string;
+  readonly githubToken: string | undefined;
+}

@@ -1,0 +1,167 @@
+import { parseSlugMapping } from "../slugs/mapping.ts";
+import type { ActionConfig, OrganizationRef, RequestedMode, SourceMode } from "./config.ts";
+import { InputError } from "./errors.ts";
+
+/** Reads one input as the runner passes it (trimmed; "" when absent). */
+export type InputReader = (name: string) => string;
+
+const MODES: readonly RequestedMode[] = ["auto", "publish", "preview", "check"];
+const SOURCES: readonly SourceMode[] = ["text", "url"];
+const MAX_TIMEOUT_SECONDS = 6 * 60 * 60;
+const MAX_CONCURRENCY = 64;
+
+/**
+ * Parses and checks every input at once, before any request: the run stops here on the first bad
+ * input, with a message that names it.
+ */
+export function readConfig(readInput: InputReader): ActionConfig {
+  const mode = oneOf("mode", readInput("mode") || "auto", MODES);
+  const token = readInput("token") || undefined;
+  if (!token && mode !== "check") {
+    throw new InputError(
+      "token",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression shown to the user
+      "is required to publish. Pass a GitBook API token from a repository secret (for example `token: ${{ secrets.GITBOOK_TOKEN }}`), or use `mode: check` to validate without publishing.",
+    );
+  }
+  const githubToken = readInput("github-token") || undefined;
+  return {
+    token,
+    organization: readOrganization(readInput, token !== undefined),
+    files: readLines(readInput("files")),
+    slugMapping: readSlugMapping(readInput("slugs")),
+    slugPrefix: readSlugPrefix(readInput("slug-prefix")),
+    source: oneOf("source", readInput("source") || "text", SOURCES),
+    mode,
+    wait: readBoolean("wait", readInput("wait"), true),
+    timeoutSeconds: readInteger("timeout", readInput("timeout"), 600, 1, MAX_TIMEOUT_SECONDS),
+    concurrency: readInteger("concurrency", readInput("concurrency"), 4, 1, MAX_CONCURRENCY),
+    apiUrl: readApiUrl(readInput("api-url")),
+    comment: readBoolean("comment", readInput("comment"), true),
+    commentKey: readCommentKey(readInput("comment-key")),
+    githubToken,
+  };
+}
+
+function readOrganization(readInput: InputReader, hasToken: boolean): OrganizationRef | undefined {
+  const id = readInput("organization");
+  const domain = readInput("organization-domain");
+  if (id && domain) {
+    throw new InputError(
+      "organization",
+      "and 'organization-domain' are both set; set exactly one of them (the organization id, or an email domain that resolves to it).",
+    );
+  }
+  if (id) {
+    if (/[\s/?#]/.test(id)) {
+      throw new InputError(
+        "organization",
+        `${JSON.stringify(id)} is not an organization id (it contains spaces, '/', '?' or '#').`,
+      );
+    }
+    return { kind: "id", id };
+  }
+  if (domain) {
+    const normalized = domain.toLowerCase().replace(/^@/, "");
+    if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(normalized)) {
+      throw new InputError(
+        "organization-domain",
+        `${JSON.stringify(domain)} is not an email domain like "example.com".`,
+      );
+    }
+    return { kind: "email-domain", domain: normalized };
+  }
+  if (hasToken) {
+    throw new InputError(
+      "organization",
+      "is required: set 'organization' to your GitBook organization id, or 'organization-domain' to an email domain of the organization.",
+    );
+  }
+  return undefined;
+}
+
+function oneOf<T extends string>(input: string, raw: string, allowed: readonly T[]): T {
+  const value = raw.toLowerCase();
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new InputError(
+    input,
+    `${JSON.stringify(raw)} is not one of ${allowed.map((a) => `'${a}'`).join(", ")}.`,
+  );
+}
+
+function readBoolean(input: string, raw: string, fallback: boolean): boolean {
+  if (raw === "") return fallback;
+  if (/^(true|yes|on|1)$/i.test(raw)) return true;
+  if (/^(false|no|off|0)$/i.test(raw)) return false;
+  throw new InputError(input, `${JSON.stringify(raw)} is not a boolean; use 'true' or 'false'.`);
+}
+
+function readInteger(input: string, raw: string, fallback: number, min: number, max: number): number {
+  if (raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) {
+    throw new InputError(input, `${JSON.stringify(raw)} is not a whole number; expected ${min} to ${max}.`);
+  }
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new InputError(input, `${value} is out of range; expected ${min} to ${max}.`);
+  }
+  return value;
+}
+
+function readLines(raw: string): string[] | undefined {
+  const lines = raw
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  return lines.length > 0 ? lines : undefined;
+}
+
+function readSlugMapping(raw: string): ReadonlyMap<string, string> {
+  if (raw.trim() === "") return new Map();
+  return parseSlugMapping(raw);
+}
+
+function readSlugPrefix(raw: string): string | undefined {
+  if (raw === "") return undefined;
+  if (!/[a-z0-9]/i.test(raw)) {
+    throw new InputError(
+      "slug-prefix",
+      `${JSON.stringify(raw)} has no letter or digit to build a slug from.`,
+    );
+  }
+  return raw;
+}
+
+function readApiUrl(raw: string): string {
+  const value = raw || "https://api.gitbook.com";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError(
+      "api-url",
+      `${JSON.stringify(value)} is not a URL; expected e.g. https://api.gitbook.com.`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InputError("api-url", `${JSON.stringify(value)} must be an http(s) URL.`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new InputError(
+      "api-url",
+      "must not contain credentials, a query or a fragment; pass the token in 'token'.",
+    );
+  }
+  return value.replace(/\/+$/, "").replace(/\/v1$/, "");
+}
+
+function readCommentKey(raw: string): string {
+  const value = raw || "default";
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) {
+    throw new InputError(
+      "comment-key",
+      `${JSON.stringify(raw)} may only contain letters, digits, '.', '_' and '-' (1 to 64).`,
+    );
+  }
+  return value;
+}

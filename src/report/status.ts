@@ -1,0 +1,37 @@
+import type { SpecResult, SpecStatus } from "../sync/result.ts";
+
+export const STATUS_ICONS: Record<SpecStatus, string> = {
+  published: "✅",
+  submitted: "📤",
+  planned: "📝",
+  skipped: "⏭️",
+  deleted: "🧹",
+  failed: "❌",
+  "timed-out": "⏱️",
+};
+
+/** Statuses that fail the job. */
+export function isFailure(result: SpecResult): boolean {
+  return result.status === "failed" || result.status === "timed-out";
+}
+
+export function countBy(results: readonly SpecResult[]): Record<SpecStatus, number> {
+  const counts: Record<SpecStatus, number> = {
+    published: 0,
+    submitted: 0,
+    planned: 0,
+    skipped: 0,
+    deleted: 0,
+    failed: 0,
+    "timed-out": 0,
+  };
+  for (const result of results) counts[result.status]++;
+  return counts;
+}
+
+/** The one-line reason a spec failed, for the final error and tables. */
+export function failureReason(result: SpecResult): string {
+  const code = result.errorCode ? `${result.errorCode}` : result.status;
+  const detail = result.errors.length > 0 ? `: ${result.errors.join("; ")}` : "";
+  return `${code}${detail}`;
+}

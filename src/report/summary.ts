@@ -1,0 +1,64 @@
+import type { SpecResult } from "../sync/result.ts";
+import { codeCell, link, tableCell } from "./markdown.ts";
+import { countBy, failureReason, isFailure, STATUS_ICONS } from "./status.ts";
+
+export interface SummaryInput {
+  mode: string;
+  organizationId: string | undefined;
+  results: readonly SpecResult[];
+  durationMs: number;
+  /** Why nothing was published, when the run skipped on purpose (e.g. a fork's pull request). */
+  skippedReason?: string;
+}
+
+/** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
+export function renderJobSummary(input: SummaryInput): string {
+  const lines = [`## GitBook OpenAPI: ${headline(input)}`, ""];
+  if (input.skippedReason) lines.push(`> ${tableCell(input.skippedReason, 1000)}`, "");
+  if (input.results.length > 0) {
+    const showVersion = input.results.some((r) => r.specVersion !== undefined);
+    lines.push(
+      `| File | Slug | Status |${showVersion ? " Spec version |" : ""} Latest version | Error |`,
+      `| --- | --- | --- |${showVersion ? " --- |" : ""} --- | --- |`,
+    );
+    for (const result of input.results) {
+      const cells = [
+        codeCell(result.file),
+        codeCell(result.slug),
+        `${STATUS_ICONS[result.status]} ${result.status}${operationNote(result)}`,
+        ...(showVersion ? [tableCell(result.specVersion ?? "")] : []),
+        link(result.versionId ?? "open", result.versionUrl) || link("app", result.appUrl),
+        isFailure(result) ? tableCell(failureReason(result)) : "",
+      ];
+      lines.push(`| ${cells.join(" | ")} |`);
+    }
+    lines.push("");
+  }
+  const org = input.organizationId ? ` · organization \`${input.organizationId}\`` : "";
+  lines.push(`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, "");
+  return lines.join("\n");
+}
+
+function operationNote(result: SpecResult): string {
+  if (result.operation === "create") return " (new)";
+  if (result.operation === "update") return " (update)";
+  return "";
+}
+
+export function headline({
+  results,
+  skippedReason,
+}: Pick<SummaryInput, "results" | "skippedReason">): string {
+  if (skippedReason && results.length === 0) return "skipped";
+  if (results.length === 0) return "no OpenAPI specs found";
+  const counts = countBy(results);
+  const failed = counts.failed + counts["timed-out"];
+  const total = results.length;
+  const noun = total === 1 ? "spec" : "specs";
+  if (failed > 0) return `${failed} of ${total} ${noun} failed`;
+  if (counts.deleted === total) return `${total} preview ${noun} deleted`;
+  if (counts.planned === total) return `${total} ${noun} checked`;
+  if (counts.submitted > 0) return `${total} ${noun} submitted`;
+  if (counts.skipped === total) return `${total} ${noun} skipped`;
+  return `all ${total} ${noun} published`;
+}

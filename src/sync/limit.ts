@@ -1,0 +1,17 @@
+import pLimit from "p-limit";
+import type { SpecService } from "./ports.ts";
+
+/**
+ * Wraps a service so that at most `concurrency` of its calls are in flight at once, whichever spec
+ * makes them: specs upload and poll independently, and a sleeping poller holds no slot.
+ */
+export function limitConcurrency(service: SpecService, concurrency: number): SpecService {
+  const limit = pLimit(concurrency);
+  return {
+    putSpec: (orgId, slug, source) => limit(() => service.putSpec(orgId, slug, source)),
+    getSpec: (orgId, slug) => limit(() => service.getSpec(orgId, slug)),
+    getVersion: (orgId, slug, versionId) => limit(() => service.getVersion(orgId, slug, versionId)),
+    getLatestVersion: (orgId, slug) => limit(() => service.getLatestVersion(orgId, slug)),
+    deleteSpec: (orgId, slug) => limit(() => service.deleteSpec(orgId, slug)),
+  };
+}

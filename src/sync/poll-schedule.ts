@@ -1,0 +1,30 @@
+/**
+ * When to look again at a spec the service is processing. The first look comes after
+ * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
+ * so that many specs uploaded together do not poll in lockstep. `bench/sync.ts` measured the
+ * defaults (see README, "Polling schedule").
+ */
+export interface PollSchedule {
+  firstDelayMs: number;
+  growth: number;
+  maxDelayMs: number;
+  jitter: number;
+}
+
+export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
+  firstDelayMs: 1000,
+  growth: 1.5,
+  maxDelayMs: 10_000,
+  jitter: 0.2,
+};
+
+/** Delay before poll number `attempt` (0 for the first poll after the upload). */
+export function pollDelayMs(
+  schedule: PollSchedule,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
+  const base = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * schedule.growth ** attempt);
+  const spread = base * schedule.jitter;
+  return Math.max(0, Math.round(base - spread + 2 * spread * random()));
+}

@@ -1,0 +1,120 @@
+import type { BundledSpec } from "../bundling/index.ts";
+import { BundleError, bundleSpec } from "../bundling/index.ts";
+import type { SpecSource } from "../client/types.ts";
+import type { BrokenSpec, DiscoveredSpec, DiscoveryResult } from "../discovery/index.ts";
+import type { Logger } from "../logger.ts";
+import { assignSlugs, previewSlug } from "../slugs/index.ts";
+import { validateSpecDocument } from "../validation/index.ts";
+import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+
+export interface PrepareOptions {
+  workspace: string;
+  slugMapping: ReadonlyMap<string, string>;
+  slugPrefix: string | undefined;
+  repositoryName: string;
+  /** Publishing to the pull request's preview slugs. */
+  pullRequestNumber: number | undefined;
+  /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
+  sourceUrlFor: ((file: string) => string) | undefined;
+  logger: Logger;
+}
+
+/**
+ * The local half of the pipeline, on discovered files: slug → validate → bundle. Problems of one spec
+ * stay on that spec; only a slug conflict (an input problem) stops the whole run.
+ */
+export async function prepareSpecs(
+  discovery: DiscoveryResult,
+  options: PrepareOptions,
+): Promise<PreparedSpec[]> {
+  const paths = [...discovery.specs.map((s) => s.path), ...discovery.broken.map((b) => b.path)].sort();
+  const slugs = assignSlugs(paths, {
+    mapping: options.slugMapping,
+    ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
+    repositoryName: options.repositoryName,
+  });
+  const slugFor = (file: string): string => {
+    const slug = slugs.get(file) as string;
+    return options.pullRequestNumber === undefined ? slug : previewSlug(slug, options.pullRequestNumber);
+  };
+
+  const prepared: PreparedSpec[] = discovery.broken.map((broken) => brokenSpec(broken, slugFor(broken.path)));
+  for (const spec of discovery.specs) {
+    prepared.push(await prepareOne(spec, slugFor(spec.path), options));
+  }
+  return prepared.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
+  const { file, line, column, message } = broken.problem;
+  return {
+    file: broken.path,
+    slug,
+    problems: [
+      {
+        code: "SYNTAX_ERROR",
+        message: `${broken.path}: ${message}`,
+        location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
+      },
+    ],
+  };
+}
+
+async function prepareOne(
+  spec: DiscoveredSpec,
+  slug: string,
+  options: PrepareOptions,
+): Promise<PreparedSpec> {
+  const specVersion = readInfoVersion(spec.document);
+  const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
+  const problems: LocalProblem[] = validateSpecDocument(spec).map(({ file, line, column, message }) => ({
+    code: "INVALID_SPEC",
+    message: `${spec.path}: ${message}`,
+    location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
+  }));
+
+  let bundled: BundledSpec | undefined;
+  try {
+    bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text);
+  } catch (error) {
+    problems.push(bundleProblem(spec, error));
+  }
+  if (problems.length > 0 || !bundled) return { ...base, problems };
+
+  if (bundled.bundled) {
+    options.logger.debug(
+      `${spec.path}: bundled ${bundled.files.length} files (${bundled.files.join(", ")}).`,
+    );
+  }
+  const source: SpecSource = options.sourceUrlFor
+    ? { url: options.sourceUrlFor(spec.path) }
+    : { text: bundled.text };
+  return { ...base, source, ...(bundled.bundled ? { bundledFiles: bundled.files } : {}), problems };
+}
+
+function bundleProblem(spec: DiscoveredSpec, error: unknown): LocalProblem {
+  if (error instanceof BundleError) {
+    return {
+      code: "BUNDLE_ERROR",
+      message: error.message,
+      location: {
+        file: error.file,
+        ...(error.line ? { line: error.line } : {}),
+        ...(error.column ? { column: error.column } : {}),
+      },
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    code: "BUNDLE_ERROR",
+    message: `${spec.path}: could not bundle: ${message}`,
+    location: { file: spec.path },
+  };
+}
+
+function readInfoVersion(document: Record<string, unknown>): string | undefined {
+  const info = document.info;
+  if (info === null || typeof info !== "object") return undefined;
+  const version = (info as Record<string, unknown>).version;
+  return typeof version === "string" || typeof version === "number" ? String(version) : undefined;
+}

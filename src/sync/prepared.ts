@@ -1,0 +1,23 @@
+import type { SpecSource } from "../client/types.ts";
+import type { SourceLocation } from "../logger.ts";
+
+/** A problem found before any upload, located for a GitHub annotation. */
+export interface LocalProblem {
+  code: "SYNTAX_ERROR" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR";
+  message: string;
+  location: SourceLocation;
+}
+
+/** One spec after the local half of the pipeline: discovered, named, validated and bundled. */
+export interface PreparedSpec {
+  /** Relative to the workspace, `/`-separated. */
+  file: string;
+  slug: string;
+  /** The document's `info.version`. */
+  specVersion?: string;
+  /** What the PUT sends; undefined when a local problem stops this spec. */
+  source?: SpecSource;
+  /** Files bundled into the text, root first, when it had external references. */
+  bundledFiles?: string[];
+  problems: LocalProblem[];
+}

@@ -1,0 +1,141 @@
+import type { Spec, SpecVersion } from "../client/types.ts";
+import type { Logger } from "../logger.ts";
+import { BufferedLogger } from "./buffered-logger.ts";
+import { describeServiceError } from "./describe-error.ts";
+import type { PollSchedule } from "./poll-schedule.ts";
+import type { Clock, SpecService } from "./ports.ts";
+import type { PreparedSpec } from "./prepared.ts";
+import { processingFailure } from "./processing.ts";
+import type { SpecResult } from "./result.ts";
+import { waitForProcessing } from "./wait.ts";
+
+export interface PublishOptions {
+  orgId: string;
+  /** Already limited to the configured number of requests in flight. */
+  service: SpecService;
+  clock: Clock;
+  schedule: PollSchedule;
+  wait: boolean;
+  /** Epoch milliseconds at which waiting for processing stops. */
+  deadline: number;
+  logger: Logger;
+  random?: () => number;
+}
+
+/**
+ * Publishes every spec concurrently (the service wrapper bounds the requests in flight) and returns
+ * one result per spec, in the order given. One spec's failure never stops the others.
+ */
+export async function publishAll(
+  specs: readonly PreparedSpec[],
+  options: PublishOptions,
+): Promise<SpecResult[]> {
+  return Promise.all(
+    specs.map(async (spec) => {
+      const log = new BufferedLogger();
+      const result = await publishOne(spec, { ...options, logger: log });
+      await log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
+      return result;
+    }),
+  );
+}
+
+export async function publishOne(spec: PreparedSpec, options: PublishOptions): Promise<SpecResult> {
+  const started = options.clock.now();
+  const base = baseResult(spec);
+  const finish = (result: Omit<SpecResult, "durationMs">): SpecResult => {
+    const durationMs = options.clock.now() - started;
+    options.logger.info(`Finished in ${formatDuration(durationMs)}.`);
+    return { ...result, durationMs };
+  };
+
+  if (spec.problems.length > 0 || !spec.source) {
+    for (const problem of spec.problems) options.logger.error(problem.message, problem.location);
+    const first = spec.problems[0];
+    return finish({
+      ...base,
+      status: "failed",
+      errorCode: first?.code ?? "INVALID_SPEC",
+      errors: spec.problems.map((p) => p.message),
+    });
+  }
+
+  const { orgId, service, logger } = options;
+  let uploaded: Spec;
+  try {
+    const answer = await service.putSpec(orgId, spec.slug, spec.source);
+    uploaded = answer.spec;
+    base.operation = answer.created ? "create" : "update";
+    base.specId = uploaded.id;
+    base.appUrl = uploaded.urls.app;
+    logger.info(`${answer.created ? "Created" : "Updated"} spec '${spec.slug}' (id ${uploaded.id}).`);
+  } catch (error) {
+    return finish(
+      serviceFailure(base, error, `Upload of ${spec.file} as '${spec.slug}' failed`, spec, logger),
+    );
+  }
+
+  if (!options.wait) {
+    logger.info("Not waiting for processing (wait: false).");
+    return finish({ ...base, status: "submitted" });
+  }
+
+  try {
+    const outcome = await waitForProcessing(orgId, uploaded, options);
+    if (outcome.kind === "timed-out") {
+      const message = `Still ${outcome.spec.processingState} when the timeout ran out; raise the 'timeout' input or check the spec in GitBook.`;
+      logger.error(`${spec.file}: ${message}`, { file: spec.file });
+      return finish({ ...base, status: "timed-out", errorCode: "PROCESSING_TIMEOUT", errors: [message] });
+    }
+    logger.info(`Processing ended after ${outcome.polls} poll(s).`);
+    const failure = processingFailure(outcome.spec);
+    if (failure) {
+      const detail = failure.messages.length > 0 ? `: ${failure.messages.join("; ")}` : "";
+      logger.error(`GitBook could not process ${spec.file} (${failure.code})${detail}`, { file: spec.file });
+      return finish({ ...base, status: "failed", errorCode: failure.code, errors: failure.messages });
+    }
+    const version = await readVersion(service, orgId, outcome.spec);
+    logger.info(`Published version ${version.id}: ${version.url}`);
+    return finish({
+      ...base,
+      status: "published",
+      versionId: version.id,
+      versionUrl: version.url,
+      appUrl: version.urls.app ?? outcome.spec.urls.app,
+    });
+  } catch (error) {
+    return finish(serviceFailure(base, error, `Waiting for '${spec.slug}' failed`, spec, logger));
+  }
+}
+
+function readVersion(service: SpecService, orgId: string, spec: Spec): Promise<SpecVersion> {
+  return spec.lastVersion
+    ? service.getVersion(orgId, spec.slug, spec.lastVersion)
+    : service.getLatestVersion(orgId, spec.slug);
+}
+
+function baseResult(spec: PreparedSpec): SpecResult & { status: SpecResult["status"] } {
+  return {
+    file: spec.file,
+    slug: spec.slug,
+    status: "failed",
+    ...(spec.specVersion !== undefined ? { specVersion: spec.specVersion } : {}),
+    errors: [],
+  };
+}
+
+function serviceFailure(
+  base: SpecResult,
+  error: unknown,
+  context: string,
+  spec: PreparedSpec,
+  logger: Logger,
+): Omit<SpecResult, "durationMs"> {
+  const { code, message } = describeServiceError(error);
+  logger.error(`${context}: ${message}`, { file: spec.file });
+  return { ...base, status: "failed", errorCode: code, errors: [message] };
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

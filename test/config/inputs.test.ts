@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/config/errors.ts";
+import { readConfig } from "../../src/config/inputs.ts";
+
+function reader(inputs: Record<string, string>) {
+  return (name: string) => inputs[name] ?? "";
+}
+
+const minimal = { token: "secret-token", organization: "demo-org" };
+
+describe("readConfig", () => {
+  it("applies the documented defaults", () => {
+    const config = readConfig(reader(minimal));
+    expect(config).toMatchObject({
+      token: "secret-token",
+      organization: { kind: "id", id: "demo-org" },
+      files: undefined,
+      slugPrefix: undefined,
+      source: "text",
+      mode: "auto",
+      wait: true,
+      timeoutSeconds: 600,
+      concurrency: 4,
+      apiUrl: "https://api.gitbook.com",
+      comment: true,
+      commentKey: "default",
+    });
+    expect(config.slugMapping.size).toBe(0);
+  });
+
+  it("reads lists, mappings, booleans and numbers", () => {
+    const config = readConfig(
+      reader({
+        ...minimal,
+        files: "specs/**/*.yaml\n\n# generated\n!specs/internal/**\n",
+        slugs: "specs/a.yaml: alpha\n",
+        wait: "false",
+        timeout: "30",
+        concurrency: "16",
+        "api-url": "http://127.0.0.1:4010/v1/",
+        mode: "Check",
+      }),
+    );
+    expect(config.files).toEqual(["specs/**/*.yaml", "!specs/internal/**"]);
+    expect([...config.slugMapping]).toEqual([["specs/a.yaml", "alpha"]]);
+    expect(config).toMatchObject({ wait: false, timeoutSeconds: 30, concurrency: 16, mode: "check" });
+    expect(config.apiUrl).toBe("http://127.0.0.1:4010");
+  });
+
+  it.each([
+    [{ mode: "deploy" }, "mode", "'auto', 'publish', 'preview', 'check'"],
+    [{ timeout: "ten" }, "timeout", "not a whole number"],
+    [{ timeout: "0" }, "timeout", "out of range"],
+    [{ concurrency: "0" }, "concurrency", "out of range"],
+    [{ wait: "maybe" }, "wait", "not a boolean"],
+    [{ source: "git" }, "source", "'text', 'url'"],
+    [{ "organization-domain": "example.com" }, "organization", "both set"],
+    [{ organization: "" }, "organization", "is required"],
+    [{ token: "" }, "token", "is required to publish"],
+    [{ "api-url": "ftp://x" }, "api-url", "http(s)"],
+    [{ "api-url": "https://user:pw@api.gitbook.com" }, "api-url", "credentials"],
+    [{ "comment-key": "a b" }, "comment-key", "letters, digits"],
+  ])("rejects %o, naming the input '%s'", (override, input, fragment) => {
+    let thrown: unknown;
+    try {
+      readConfig(reader({ ...minimal, ...override }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InputError);
+    expect((thrown as InputError).input).toBe(input);
+    expect((thrown as Error).message).toContain(`Input '${input}'`);
+    expect((thrown as Error).message).toContain(fragment);
+  });
+
+  it("rejects a bad explicit slug, naming the slugs input and the line", () => {
+    expect(() => readConfig(reader({ ...minimal, slugs: "a.yaml: ok\nb.yaml: Not_Valid" }))).toThrow(
+      /`slugs` input, line 2.*not valid/,
+    );
+  });
+
+  it("needs neither token nor organization in check mode", () => {
+    const config = readConfig(reader({ mode: "check" }));
+    expect(config.token).toBeUndefined();
+    expect(config.organization).toBeUndefined();
+  });
+
+  it("accepts an organization email domain", () => {
+    const config = readConfig(reader({ token: "t", "organization-domain": "@Example.COM" }));
+    expect(config.organization).toEqual({ kind: "email-domain", domain: "example.com" });
+  });
+});
