@@ -9,11 +9,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (
-  request: RecordedRequest,
-  response: ServerResponse,
-  index: number,
-) => unknown;
+export type Handler = (request: RecordedRequest, response: ServerResponse, index: number) => unknown;
 
 export interface LoopbackServer {
   url: string;
