@@ -42,7 +42,9 @@ export async function bundleSpec(
   }
 
   const files = await collectSpecFiles(root, workspace, readInsideWorkspace(await realpath(workspace)));
-  const document = canonicalizeInternalRefs(await inlineExternalRefs(files));
+  const document = canonicalizeInternalRefs(
+    await inlineExternalRefs(files).catch(explainLibraryError(rootRelative)),
+  );
   const leftOver = findExternalRefs(document);
   if (leftOver.length > 0) {
     throw new Error(`Bundling ${rootRelative} left external references behind: ${leftOver.join(", ")}`);
@@ -95,6 +97,24 @@ async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
       collected: { order: 1, canParse: true, parse: (file: FileInfo) => file.data },
     },
   });
+}
+
+/**
+ * The checks in `collectSpecFiles` resolve every ref against its file, so the library only fails where it
+ * resolves differently: a schema's absolute `$id` makes the refs inside it resolve against that URL.
+ */
+function explainLibraryError(rootRelative: string): (error: unknown) => never {
+  return (error) => {
+    const source =
+      typeof error === "object" && error !== null && "source" in error ? error.source : undefined;
+    const ref = typeof source === "string" ? source : "";
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new BundleError(
+      `could not be bundled (${detail}). If a schema declares an absolute \`$id\`, the references inside ` +
+        "it resolve against that URL, not the file: remove the `$id` or use the `source: url` input.",
+      { file: rootRelative, ref },
+    );
+  };
 }
 
 function serialize(document: unknown, rootPath: string, rootText: string): string {

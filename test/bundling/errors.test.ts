@@ -138,4 +138,16 @@ describe("bundleSpec refuses", () => {
 
     expect(error).toMatchObject({ file: "openapi.json", line: 3, column: 20 });
   });
+
+  it("a schema whose absolute $id sends its references to a URL", async () => {
+    const error = await bundleError({
+      "openapi.yaml": rootReferring("./pet.yaml"),
+      "pet.yaml":
+        "$id: https://example.com/schemas/pet\ntype: object\nproperties:\n  tag:\n    $ref: ./tag.yaml\n",
+      "tag.yaml": "type: string\n",
+    });
+
+    expect(error).toMatchObject({ file: "openapi.yaml", ref: "https://example.com/schemas/tag.yaml" });
+    expect(error.message).toContain("$id");
+  });
 });
