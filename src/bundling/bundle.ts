@@ -1,5 +1,5 @@
 import { readFile, realpath } from "node:fs/promises";
-import { extname, resolve } from "node:path";
+import { extname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { stringify } from "yaml";
@@ -35,6 +35,12 @@ export async function bundleSpec(
   const workspace = resolve(options.workspace);
   const rootPath = resolve(workspace, absolutePath);
   const rootRelative = workspaceRelative(workspace, rootPath);
+  if (rootRelative.startsWith("../") || rootRelative === ".." || isAbsolute(rootRelative)) {
+    throw new BundleError(`is outside the workspace ${workspace}; specs must be files of the repository.`, {
+      file: rootPath,
+      ref: "",
+    });
+  }
   const text = sourceText ?? (await readFile(rootPath, "utf8"));
   const root: SpecFile = { path: rootPath, relative: rootRelative, source: parseRoot(text, rootRelative) };
   if (!root.source.refs.some((occurrence) => !occurrence.ref.startsWith("#"))) {

@@ -150,4 +150,15 @@ describe("bundleSpec refuses", () => {
     expect(error).toMatchObject({ file: "openapi.yaml", ref: "https://example.com/schemas/tag.yaml" });
     expect(error.message).toContain("$id");
   });
+
+  it("a root outside the workspace", async () => {
+    tree = tempTree();
+    tree.write({ "inside/openapi.yaml": "openapi: 3.1.0\n" });
+    const error = await bundleSpec(tree.path("inside/openapi.yaml"), { workspace: tree.path("other") }).catch(
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(BundleError);
+    expect((error as BundleError).message).toContain("outside the workspace");
+  });
 });
