@@ -1,0 +1,167 @@
+/**
+ * Runs the built action (`dist/index.js`) the way the GitHub runner does: inputs as INPUT_* variables
+ * with action.yml's defaults, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, an event payload file and
+ * GITHUB_WORKSPACE. Used by the end-to-end tests, the demo and the sync benchmark.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface RunnerOptions {
+  workspace: string;
+  /** Inputs as written in a workflow's `with:`; unset inputs get action.yml's defaults. */
+  inputs?: Record<string, string>;
+  /** `github.token`, which action.yml's `github-token` default expands to. */
+  githubToken?: string;
+  eventName?: string;
+  eventPayload?: unknown;
+  /** More environment (GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_API_URL, …). */
+  env?: Record<string, string>;
+  actionPath?: string;
+}
+
+export interface Annotation {
+  level: "error" | "warning" | "notice";
+  file?: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface RunnerResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  annotations: Annotation[];
+  /** Titles of the collapsible log groups, in order. */
+  groups: string[];
+}
+
+export async function runActionLikeRunner(options: RunnerOptions): Promise<RunnerResult> {
+  const actionPath = options.actionPath ?? repositoryRoot;
+  const temp = await mkdtemp(path.join(tmpdir(), "action-run-"));
+  try {
+    const outputFile = path.join(temp, "output");
+    const summaryFile = path.join(temp, "summary.md");
+    const eventFile = path.join(temp, "event.json");
+    await Promise.all([
+      writeFile(outputFile, ""),
+      writeFile(summaryFile, ""),
+      writeFile(eventFile, JSON.stringify(options.eventPayload ?? {})),
+    ]);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? temp,
+      GITHUB_ACTIONS: "true",
+      CI: "true",
+      GITHUB_WORKSPACE: options.workspace,
+      GITHUB_EVENT_NAME: options.eventName ?? "push",
+      GITHUB_EVENT_PATH: eventFile,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_SERVER_URL: "https://github.com",
+      GITHUB_API_URL: "https://api.github.com",
+      RUNNER_TEMP: temp,
+      ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
+      ...options.env,
+    };
+    const { exitCode, stdout, stderr } = await runNode(
+      path.join(actionPath, "dist", "index.js"),
+      options.workspace,
+      env,
+    );
+    return {
+      exitCode,
+      stdout,
+      stderr,
+      outputs: parseOutputFile(await readFile(outputFile, "utf8")),
+      summary: await readFile(summaryFile, "utf8"),
+      annotations: parseAnnotations(stdout),
+      groups: [...stdout.matchAll(/^::group::(.*)$/gm)].map((m) => m[1] ?? ""),
+    };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function inputVariables(actionPath: string, inputs: Record<string, string>, githubToken: string) {
+  const action = parse(await readFile(path.join(actionPath, "action.yml"), "utf8")) as {
+    inputs: Record<string, { default?: string }>;
+  };
+  const variables: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(action.inputs)) {
+    const fallback = String(spec.default ?? "").replace(/\$\{\{\s*github\.token\s*\}\}/g, githubToken);
+    variables[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = inputs[name] ?? fallback;
+  }
+  for (const name of Object.keys(inputs)) {
+    if (!(name in action.inputs)) throw new Error(`action.yml has no input named '${name}'`);
+  }
+  return variables;
+}
+
+function runNode(script: string, cwd: string, env: Record<string, string>) {
+  return new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ exitCode: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Reads the `name<<delimiter … delimiter` blocks that @actions/core writes to GITHUB_OUTPUT. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? "");
+    if (match?.[1] && match[2]) {
+      const end = lines.indexOf(match[2], i + 1);
+      outputs[match[1]] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    } else if (lines[i]?.includes("=")) {
+      const [name, ...rest] = (lines[i] ?? "").split("=");
+      if (name) outputs[name] = rest.join("=");
+    }
+  }
+  return outputs;
+}
+
+const unescapeData = (s: string) => s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+const unescapeProperty = (s: string) => unescapeData(s).replace(/%3A/g, ":").replace(/%2C/g, ",");
+
+export function parseAnnotations(stdout: string): Annotation[] {
+  const annotations: Annotation[] = [];
+  for (const match of stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)) {
+    const properties = Object.fromEntries(
+      (match[2] ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((pair) => {
+          const [key, ...value] = pair.split("=");
+          return [key ?? "", unescapeProperty(value.join("="))];
+        }),
+    );
+    annotations.push({
+      level: match[1] as Annotation["level"],
+      ...(properties.file ? { file: properties.file } : {}),
+      ...(properties.line ? { line: Number(properties.line) } : {}),
+      ...(properties.col ? { column: Number(properties.col) } : {}),
+      message: unescapeData(match[3] ?? ""),
+    });
+  }
+  return annotations;
+}
