@@ -6,6 +6,8 @@ import { stringify } from "yaml";
 import { canonicalizeInternalRefs } from "./canonical-refs.ts";
 import { BundleError } from "./errors.ts";
 import { findExternalRefs } from "./external-refs.ts";
+import { isRecord } from "./pointer.ts";
+import { locateRef } from "./ref-target.ts";
 import { parseSource, SourceSyntaxError } from "./source-file.ts";
 import { collectSpecFiles, readInsideWorkspace, type SpecFile, workspaceRelative } from "./spec-files.ts";
 
@@ -48,9 +50,8 @@ export async function bundleSpec(
   }
 
   const files = await collectSpecFiles(root, workspace, readInsideWorkspace(await realpath(workspace)));
-  const document = canonicalizeInternalRefs(
-    await inlineExternalRefs(files).catch(explainLibraryError(rootRelative)),
-  );
+  const inlined = await inlineExternalRefs(files).catch(explainLibraryError(rootRelative));
+  const document = canonicalizeInternalRefs(pointRootRefsHome(inlined, refsToRoot(files, workspace)));
   const leftOver = findExternalRefs(document);
   if (leftOver.length > 0) {
     throw new Error(`Bundling ${rootRelative} left external references behind: ${leftOver.join(", ")}`);
@@ -103,6 +104,39 @@ async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
       collected: { order: 1, canParse: true, parse: (file: FileInfo) => file.data },
     },
   });
+}
+
+/** The `$ref` strings that, in the file where they are written, point to the root document. */
+function refsToRoot(files: SpecFile[], workspace: string): Set<string> {
+  const [root] = files;
+  const refs = new Set<string>();
+  for (const file of files) {
+    for (const { ref } of file.source.refs) {
+      const target = locateRef(ref, file.path, workspace);
+      if (target.kind === "file" && target.path === root?.path) refs.add(ref);
+    }
+  }
+  return refs;
+}
+
+/**
+ * json-schema-ref-parser leaves a reference from another file back to the root (`../openapi.yaml#/x`)
+ * as it was written. In the bundle it means the bundle itself: `#/x`. Only such refs are left external.
+ */
+function pointRootRefsHome(document: unknown, rootRefs: Set<string>): unknown {
+  const pending = [document];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!isRecord(node) || seen.has(node)) continue;
+    seen.add(node);
+    if (typeof node.$ref === "string" && rootRefs.has(node.$ref)) {
+      const hash = node.$ref.indexOf("#");
+      node.$ref = hash === -1 ? "#" : node.$ref.slice(hash);
+    }
+    pending.push(...Object.values(node));
+  }
+  return document;
 }
 
 /**

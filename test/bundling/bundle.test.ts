@@ -96,6 +96,20 @@ describe("bundleSpec on a multi-file spec", () => {
     expect(result.files).toEqual(["apis/petstore/openapi.yaml", "apis/shared/a.yaml"]);
   });
 
+  it("turns references from other files back to the root into internal ones", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": "openapi: 3.1.0\nx-a:\n  $ref: ./schemas/a.yaml\nx-b:\n  type: string\n",
+      "schemas/a.yaml":
+        "type: object\nproperties:\n  up:\n    $ref: ../openapi.yaml\n  b:\n    $ref: ../openapi.yaml#/x-b\n",
+    });
+    const result = await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root });
+    const document = parse(result.text);
+
+    expect(findExternalRefs(document)).toEqual([]);
+    expect(differenceFromOriginal(tree.path("openapi.yaml"), document)).toBeNull();
+  });
+
   it("resolves percent-encoded file names", async () => {
     tree = tempTree();
     tree.write({
