@@ -7,10 +7,12 @@ export type GitListing = { ok: true; paths: string[] } | { ok: false; reason: st
  * `.gitignore` files honoured), relative to `workspace`. Fails when `workspace` is not a work tree or
  * git is missing. The list can name tracked files deleted from disk, submodule folders and, for
  * untracked nested repositories, folders with a trailing `/`; callers handle those when reading.
+ * `pathspecs` narrow the list inside git (e.g. `:(icase)*.yaml`), which keeps the output small.
  */
-export function listGitFiles(workspace: string): Promise<GitListing> {
+export function listGitFiles(workspace: string, pathspecs: readonly string[] = []): Promise<GitListing> {
+  const args = ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspecs];
   return new Promise((resolve) => {
-    const child = spawn("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    const child = spawn("git", args, {
       cwd: workspace,
       stdio: ["ignore", "pipe", "pipe"],
     });

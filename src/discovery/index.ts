@@ -17,7 +17,7 @@ import { listGitFiles } from "./git-files.ts";
 import { type Inspection, inspectCandidate } from "./inspect.ts";
 import { matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
 import { mapWithConcurrency } from "./pool.ts";
-import { isCandidatePath } from "./prefilter.ts";
+import { CANDIDATE_PATHSPECS, isCandidatePath } from "./prefilter.ts";
 import {
   type BrokenSpec,
   type DiscoveredSpec,
@@ -74,9 +74,20 @@ async function realFolder(workspace: string): Promise<string> {
 }
 
 async function listWorkspaceCandidates(workspace: string, logger: Logger): Promise<string[]> {
-  const listing = await listGitFiles(workspace);
+  const listing = await listGitFiles(workspace, CANDIDATE_PATHSPECS);
   if (!listing.ok) {
-    logger.debug(`Not using git to list files (${listing.reason}); searching every folder instead.`);
+    const isRepository = await fs.stat(path.join(workspace, ".git")).then(
+      () => true,
+      () => false,
+    );
+    const message = `git could not list the files (${listing.reason}); searching every folder instead`;
+    if (isRepository) {
+      logger.warning(
+        `${message}, so files that git ignores are searched too. Use the file patterns input to narrow it.`,
+      );
+    } else {
+      logger.debug(`${message}.`);
+    }
     return walkFiles(workspace, isCandidatePath);
   }
   return listing.paths.filter(

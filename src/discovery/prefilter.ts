@@ -5,6 +5,9 @@ export function isCandidatePath(filePath: string): boolean {
   return /\.(ya?ml|json)$/i.test(filePath);
 }
 
+/** The same selection as git pathspecs, so git lists only candidates. */
+export const CANDIDATE_PATHSPECS: readonly string[] = [":(icase)*.yaml", ":(icase)*.yml", ":(icase)*.json"];
+
 export function formatOf(filePath: string): "yaml" | "json" {
   return /\.json$/i.test(filePath) ? "json" : "yaml";
 }

@@ -145,6 +145,16 @@ describe("discoverSpecs, whole workspace", () => {
     expect(logger.messages("debug")).toContain("Skipped deleted/openapi.yaml: it does not exist.");
   });
 
+  it("warns and searches every folder when the workspace has a .git that git cannot use", async () => {
+    const root = await tree({ ".git": "gitdir: /nonexistent/place\n", "openapi.yaml": OPENAPI_YAML });
+    const logger = new MemoryLogger();
+    const result = await discoverSpecs({ workspace: root, logger });
+    expect(result.specs.map((spec) => spec.path)).toEqual(["openapi.yaml"]);
+    expect(logger.messages("warning")).toEqual([
+      expect.stringMatching(/^git could not list the files .*ignores/),
+    ]);
+  });
+
   it("skips a symbolic link that leads outside the workspace, with a warning, and follows one inside", async () => {
     const outside = await tree({ "secret.yaml": OPENAPI_YAML });
     const root = await tree({ "real/openapi.yaml": OPENAPI_YAML });
