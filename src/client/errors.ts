@@ -236,8 +236,6 @@ export interface ConnectionErrorInit extends RequestErrorInit {
   /** The system or undici error code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`. */
   code: string | undefined;
   detail: string;
-  /** Whether a proxy from HTTPS_PROXY/HTTP_PROXY stood between the client and the service. */
-  viaProxy?: boolean;
 }
 
 /** The request did not get a response because of the network. */

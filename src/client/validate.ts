@@ -96,7 +96,7 @@ export function normalizeBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-/** A token is a single header value: it must be non-empty and free of control characters. */
+/** A token is a single header value: non-empty printable ASCII without spaces. */
 export function assertToken(token: string): void {
   if (typeof token !== "string" || token.trim() === "") {
     throw new InvalidArgumentError(
@@ -109,6 +109,12 @@ export function assertToken(token: string): void {
     throw new InvalidArgumentError(
       "token",
       "The GitBook API token contains a line break or control character; copy it again without them.",
+    );
+  }
+  if (/[^\x21-\x7e]/.test(token)) {
+    throw new InvalidArgumentError(
+      "token",
+      "The GitBook API token contains spaces or non-ASCII characters; copy it again exactly as GitBook shows it.",
     );
   }
 }

@@ -187,6 +187,8 @@ describe("requests", () => {
     })();
     expect(tokenError?.message).toContain("line break");
     expect(tokenError?.message).not.toContain("secret-token");
+    expect(() => new GitBookClient({ token: "gb_api_tökén" })).toThrow("non-ASCII");
+    expect(() => new GitBookClient({ token: " gb_api_padded " })).toThrow("spaces");
   });
 });
 
