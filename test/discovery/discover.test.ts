@@ -73,6 +73,20 @@ describe("discoverSpecs, whole workspace", () => {
     expect(result.specs.map((spec) => spec.path)).toEqual(["late.json"]);
   });
 
+  it("reads files of tens of megabytes and keeps their exact text, byte order mark included", async () => {
+    const paths = Object.fromEntries(
+      Array.from({ length: 40_000 }, (_, i) => [`/items/${i}`, { get: { summary: "x".repeat(300) } }]),
+    );
+    const big = JSON.stringify({ openapi: "3.0.3", info: { title: "Big", version: "1" }, paths });
+    const root = await tree({ "big.json": big, "bom.json": `\uFEFF${SWAGGER_JSON}` });
+    const result = await discoverSpecs({ workspace: root, logger: new MemoryLogger() });
+    expect(big.length).toBeGreaterThan(10_000_000);
+    expect(result.specs.map((spec) => spec.path)).toEqual(["big.json", "bom.json"]);
+    expect(result.specs[0]?.text).toBe(big);
+    expect(Object.keys(result.specs[0]?.document.paths as object)).toHaveLength(40_000);
+    expect(result.specs[1]?.text.startsWith("\uFEFF")).toBe(true);
+  });
+
   it("reports an unparsable file that declares openapi as broken, with the error's position", async () => {
     const root = await tree({
       "broken.yaml": "openapi: 3.0.0\ninfo:\n  title: [unclosed\n  version: 1\n",
