@@ -190,6 +190,12 @@ describe("requests", () => {
     expect(() => new GitBookClient({ token: "gb_api_tökén" })).toThrow("non-ASCII");
     expect(() => new GitBookClient({ token: " gb_api_padded " })).toThrow("spaces");
   });
+  it("does not show the token when the client itself is logged", () => {
+    const client = new GitBookClient({ token: TOKEN });
+    cleanups.push(() => client.close());
+    expect(inspect(client, { depth: 20, showHidden: true })).not.toContain(TOKEN);
+    expect(JSON.stringify(client)).not.toContain(TOKEN);
+  });
 });
 
 describe("responses", () => {
