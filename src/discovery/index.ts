@@ -47,10 +47,11 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
     (relativePath) => inspectCandidate(realWorkspace, workspace, relativePath),
   );
 
-  const specs: DiscoveredSpec[] = [];
+  const specs = new Map<string, DiscoveredSpec>(); // by real path: a linked file is one spec
   const broken: BrokenSpec[] = [];
   for (const inspection of inspections) {
-    if (inspection.kind === "spec") specs.push(inspection.spec);
+    if (inspection.kind === "spec")
+      keepOne(specs, inspection.realPath, inspection.spec, realWorkspace, logger);
     else if (inspection.kind === "broken") broken.push(inspection.broken);
     else report(inspection, logger);
   }
@@ -58,7 +59,7 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
 
   const byPath = (a: { path: string }, b: { path: string }) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-  return { specs: specs.sort(byPath), broken: broken.sort(byPath) };
+  return { specs: [...specs.values()].sort(byPath), broken: broken.sort(byPath) };
 }
 
 async function realFolder(workspace: string): Promise<string> {
@@ -93,6 +94,31 @@ async function listWorkspaceCandidates(workspace: string, logger: Logger): Promi
   return listing.paths.filter(
     (file) => isCandidatePath(file) && !file.split("/").some((segment) => EXCLUDED_FOLDERS.has(segment)),
   );
+}
+
+/**
+ * A symbolic link to a spec inside the workspace and the spec itself are one spec, listed under the
+ * file's real path when that is among the candidates, else under the first link in path order.
+ */
+function keepOne(
+  specs: Map<string, DiscoveredSpec>,
+  realPath: string,
+  spec: DiscoveredSpec,
+  realWorkspace: string,
+  logger: Logger,
+): void {
+  const kept = specs.get(realPath);
+  if (kept === undefined) {
+    specs.set(realPath, spec);
+    return;
+  }
+  const realRelative = toRelative(realWorkspace, realPath);
+  const [winner, loser] =
+    spec.path === realRelative || (kept.path !== realRelative && spec.path < kept.path)
+      ? [spec, kept]
+      : [kept, spec];
+  specs.set(realPath, winner);
+  logger.debug(`Skipped ${loser.path}: it is a symbolic link to ${winner.path}, which is published once.`);
 }
 
 function report(inspection: Exclude<Inspection, { kind: "spec" | "broken" }>, logger: Logger): void {

@@ -7,7 +7,8 @@ import { formatOf, mayDeclareSpec } from "./prefilter.ts";
 import type { BrokenSpec, DiscoveredSpec } from "./types.ts";
 
 export type Inspection =
-  | { kind: "spec"; spec: DiscoveredSpec }
+  /** `realPath`: the file's location with symbolic links resolved. */
+  | { kind: "spec"; spec: DiscoveredSpec; realPath: string }
   | { kind: "broken"; broken: BrokenSpec }
   /** Read, and not an OpenAPI document. `suspicious`: probably meant to be one (logged as a warning). */
   | { kind: "not-spec"; path: string; reason: string; suspicious?: boolean }
@@ -74,6 +75,7 @@ export async function inspectCandidate(
   const { document, flavor, declaredVersion } = classification;
   return {
     kind: "spec",
+    realPath,
     spec: { path: relativePath, absolutePath, format, text, document, flavor, declaredVersion },
   };
 }

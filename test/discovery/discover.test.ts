@@ -169,17 +169,20 @@ describe("discoverSpecs, whole workspace", () => {
     ]);
   });
 
-  it("skips a symbolic link that leads outside the workspace, with a warning, and follows one inside", async () => {
+  it("skips a symbolic link that leads outside the workspace, with a warning, and publishes a linked spec once", async () => {
     const outside = await tree({ "secret.yaml": OPENAPI_YAML });
     const root = await tree({ "real/openapi.yaml": OPENAPI_YAML });
     await fs.symlink(path.join(outside, "secret.yaml"), path.join(root, "leak.yaml"));
     await fs.symlink(path.join(root, "real/openapi.yaml"), path.join(root, "alias.yaml"));
     const logger = new MemoryLogger();
     const result = await discoverSpecs({ workspace: root, logger });
-    expect(result.specs.map((spec) => spec.path)).toEqual(["alias.yaml", "real/openapi.yaml"]);
+    expect(result.specs.map((spec) => spec.path)).toEqual(["real/openapi.yaml"]);
     expect(logger.messages("warning")).toEqual([
       expect.stringMatching(/^Skipped leak\.yaml: .*outside the workspace/),
     ]);
+    expect(logger.messages("debug")).toContain(
+      "Skipped alias.yaml: it is a symbolic link to real/openapi.yaml, which is published once.",
+    );
   });
 
   it("keeps a spec that $refs another whole spec, and the referenced spec, as two specs", async () => {
