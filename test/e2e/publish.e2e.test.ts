@@ -1,0 +1,320 @@
+/**
+ * The built action (dist/index.js) run as the GitHub runner runs it, against the emulator on a real
+ * loopback socket.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator/index.ts";
+import { startEmulator } from "../../src/emulator/index.ts";
+import { runActionLikeRunner } from "../../tools/action-runner.ts";
+import {
+  emptyWorkspace,
+  exampleWorkspace,
+  minimalSpec,
+  removeWorkspace,
+  startRawFileServer,
+} from "./helpers.ts";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
+  const running = await startEmulator({ processing: { pendingMs: 30, progressMs: 30 }, ...options });
+  cleanups.push(() => running.close());
+  return running;
+}
+
+async function workspace(create: Promise<string>): Promise<string> {
+  const dir = await create;
+  cleanups.push(() => removeWorkspace(dir));
+  return dir;
+}
+
+const repo = { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: "a".repeat(40) };
+
+function publishInputs(api: RunningEmulator, extra: Record<string, string> = {}) {
+  return { token: api.token, organization: "demo-org", "api-url": api.baseUrl, ...extra };
+}
+
+/** The log as the runner shows it: it consumes `::add-mask::` commands and hides their values. */
+const visibleLog = (stdout: string) => stdout.replace(/^::add-mask::.*$/gm, "");
+
+type Result = {
+  file: string;
+  slug: string;
+  status: string;
+  errorCode: string | null;
+  errors: string[];
+} & Record<string, unknown>;
+
+describe("the action, end to end", () => {
+  it("publishes every spec of a repository, bundling the multi-file one", async () => {
+    const api = await emulator();
+    const dir = await workspace(exampleWorkspace());
+    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
+    expect(results.map((r) => [r.file, r.slug, r.status])).toEqual([
+      ["api/petstore/openapi.yaml", "api-petstore", "published"],
+      ["openapi.yaml", "widgets", "published"],
+      ["services/payments/openapi.json", "services-payments", "published"],
+      ["specs/billing.openapi.yaml", "specs-billing", "published"],
+    ]);
+    expect(run.outputs).toMatchObject({ published: "4", failed: "0", mode: "publish" });
+
+    for (const result of results) {
+      const spec = api.getSpec("demo-org", result.slug);
+      expect(spec?.processingState).toBe("complete");
+      expect(result.versionId).toBe(spec?.lastVersion);
+      expect(result.specId).toBe(spec?.id);
+      expect(String(result.versionUrl)).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    }
+    const bundled = api.getVersionText("demo-org", "api-petstore", String(results[0]?.versionId)) ?? "";
+    expect(bundled).toContain("listPets");
+    expect(bundled).not.toMatch(/\$ref: *["']?\.{1,2}\//);
+    const original = await readFile(path.join(dir, "openapi.yaml"), "utf8");
+    expect(api.getVersionText("demo-org", "widgets", String(results[1]?.versionId))).toBe(original);
+
+    expect(run.summary).toContain("## GitBook OpenAPI: all 4 specs published");
+    expect(run.summary).toContain(
+      "| `api/petstore/openapi.yaml` | `api-petstore` | ✅ published (new) | 1.0.0 |",
+    );
+    expect(run.groups).toHaveLength(4);
+    expect(run.stdout).toContain("Plan (publish, 4 specs): api/petstore/openapi.yaml → api-petstore");
+    expect(visibleLog(run.stdout)).not.toContain(api.token);
+    const puts = api.requests.filter((r) => r.method === "PUT");
+    expect(puts).toHaveLength(4);
+    expect(puts.every((r) => r.authorization === `Bearer ${api.token}`)).toBe(true);
+  });
+
+  it("updates on a second run and reports it", async () => {
+    const api = await emulator();
+    const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("One") }));
+    const first = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const second = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const [before] = JSON.parse(first.outputs.results ?? "[]") as Result[];
+    const [after] = JSON.parse(second.outputs.results ?? "[]") as Result[];
+    expect([before?.operation, after?.operation]).toEqual(["create", "update"]);
+    expect(after?.versionId).not.toBe(before?.versionId);
+    expect(api.listVersions("demo-org", "widgets")).toHaveLength(2);
+  });
+
+  it("reports local problems as annotations and still publishes the other specs", async () => {
+    const api = await emulator();
+    const dir = await workspace(
+      emptyWorkspace({
+        "good.yaml": minimalSpec("Good"),
+        "broken.yaml": "openapi: 3.0.0\ninfo:\n  title: Broken\n   version: 1\npaths: {}\n",
+        "untitled.json": '{"openapi": "3.0.0", "info": {"version": "1"}, "paths": {}}',
+        "refs/root.yaml":
+          "openapi: 3.0.0\ninfo: {title: R, version: '1'}\npaths:\n  /a:\n    $ref: ./missing.yaml\n",
+      }),
+    );
+    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+
+    expect(run.exitCode).toBe(1);
+    const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
+    expect(results.map((r) => [r.file, r.status, r.errorCode])).toEqual([
+      ["broken.yaml", "failed", "SYNTAX_ERROR"],
+      ["good.yaml", "published", null],
+      ["refs/root.yaml", "failed", "BUNDLE_ERROR"],
+      ["untitled.json", "failed", "INVALID_SPEC"],
+    ]);
+    const errors = run.annotations.filter((a) => a.level === "error");
+    const syntax = errors.find((a) => a.file === "broken.yaml");
+    expect(syntax?.line).toBeGreaterThanOrEqual(3);
+    expect(syntax?.column).toBeGreaterThan(0);
+    expect(errors.find((a) => a.file === "untitled.json")?.message).toContain("info.title");
+    expect(errors.find((a) => a.file === "refs/root.yaml")?.message).toContain("./missing.yaml");
+    expect(api.requests.filter((r) => r.method === "PUT").map((r) => r.path)).toEqual([
+      "/v1/orgs/demo-org/openapi/good",
+    ]);
+    const final = errors.at(-1)?.message ?? "";
+    expect(final).toContain("3 of 4 specs did not publish");
+    for (const file of ["broken.yaml", "refs/root.yaml", "untitled.json"])
+      expect(final).toContain(`- ${file}`);
+    expect(run.outputs).toMatchObject({ published: "1", failed: "3" });
+  });
+
+  it("fails with the service's code for URL sources it cannot fetch or parse", async () => {
+    const files = {
+      "ok.yaml": minimalSpec("Ok"),
+      "login.yaml": minimalSpec("Private"),
+      "slow.yaml": minimalSpec("Slow"),
+    };
+    const dir = await workspace(emptyWorkspace(files));
+    const raw = await startRawFileServer((requested) => {
+      const file = requested.split("/").pop() ?? "";
+      if (file === "slow.yaml") return "hang";
+      if (file === "login.yaml")
+        return { status: 200, body: "<html><body>Sign in</body></html>", type: "text/html" };
+      return { status: 200, body: files[file as keyof typeof files] ?? "" };
+    });
+    cleanups.push(() => raw.close());
+    const api = await emulator({ fetchTimeoutMs: 300 });
+
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { source: "url" }),
+      env: { ...repo, GITHUB_SERVER_URL: raw.serverUrl },
+    });
+
+    expect(run.exitCode).toBe(1);
+    const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
+    expect(results.map((r) => [r.file, r.status, r.errorCode])).toEqual([
+      ["login.yaml", "failed", "PARSE_ERROR"],
+      ["ok.yaml", "published", null],
+      ["slow.yaml", "failed", "FETCH_TIMEOUT"],
+    ]);
+    expect(results[0]?.errors.length).toBeGreaterThan(0);
+    expect(api.getSpec("demo-org", "ok")?.sourceURL).toBe(
+      `${raw.serverUrl}/acme/widgets/raw/${repo.GITHUB_SHA}/ok.yaml`,
+    );
+    const annotation = run.annotations.find((a) => a.level === "error" && a.file === "login.yaml");
+    expect(annotation?.message).toContain("PARSE_ERROR");
+    expect(annotation?.message).toContain(results[0]?.errors[0] ?? "missing");
+  });
+
+  it("times out a spec stuck in pending without holding back the others", async () => {
+    const api = await emulator({ faults: { stuckSlugs: ["stuck"] } });
+    const dir = await workspace(
+      emptyWorkspace({ "stuck.yaml": minimalSpec("Stuck"), "fine.yaml": minimalSpec("Fine") }),
+    );
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { timeout: "2" }),
+      env: repo,
+    });
+
+    expect(run.exitCode).toBe(1);
+    const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
+    expect(results.map((r) => [r.file, r.status])).toEqual([
+      ["fine.yaml", "published"],
+      ["stuck.yaml", "timed-out"],
+    ]);
+    expect(api.getSpec("demo-org", "stuck")?.processingState).toBe("pending");
+    expect(run.summary).toContain("⏱️ timed-out");
+    expect(run.annotations.at(-1)?.message).toContain("stuck.yaml (stuck): timed-out");
+  });
+
+  it("retries through injected 429s and 5xx and still publishes", async () => {
+    const api = await emulator();
+    api.script(
+      {
+        method: "PUT",
+        path: "/v1/orgs/demo-org/openapi/widgets",
+        times: 2,
+        fault: { status: 429, retryAfter: "0" },
+      },
+      { method: "GET", path: "/v1/orgs/demo-org/openapi/widgets", times: 1, fault: { status: 503 } },
+      { method: "PUT", path: "/v1/orgs/demo-org/openapi/other", times: 1, fault: { status: 502 } },
+    );
+    const dir = await workspace(
+      emptyWorkspace({ "openapi.yaml": minimalSpec("W"), "other.yaml": minimalSpec("O") }),
+    );
+    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+
+    expect(run.exitCode).toBe(0);
+    const statuses = (method: string, slug: string) =>
+      api.requests
+        .filter((r) => r.method === method && r.path.endsWith(`/openapi/${slug}`))
+        .map((r) => r.status);
+    expect(statuses("PUT", "widgets")).toEqual([429, 429, 201]);
+    expect(statuses("PUT", "other")).toEqual([502, 201]);
+    expect(statuses("GET", "widgets")[0]).toBe(503);
+    expect(run.stdout).toMatch(/Retrying PUT \/v1\/orgs\/demo-org\/openapi\/widgets/);
+  });
+
+  it.each([
+    [{ mode: "deploy" }, "Input 'mode'"],
+    [{ timeout: "soon" }, "Input 'timeout'"],
+    [{ concurrency: "0" }, "Input 'concurrency'"],
+    [{ "organization-domain": "example.com" }, "'organization-domain' are both set"],
+    [{ slugs: "openapi.yaml: Bad Slug" }, "`slugs` input, line 1"],
+  ])("stops on the bad input %o before any request", async (override, message) => {
+    const api = await emulator();
+    const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, override),
+      env: repo,
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.annotations.find((a) => a.level === "error")?.message).toContain(message);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it("says when the token is refused, without printing it", async () => {
+    const api = await emulator();
+    const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { token: "wrong-token-1234" }),
+      env: repo,
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/401/);
+    expect(run.stdout).toContain("::add-mask::wrong-token-1234");
+    expect(visibleLog(run.stdout)).not.toContain("wrong-token-1234");
+    expect(run.summary).not.toContain("wrong-token-1234");
+  });
+
+  it("checks without a token and writes nothing; with a token it tells create from update", async () => {
+    const api = await emulator();
+    api.seedSpec("demo-org", "widgets", minimalSpec("Existing"));
+    const dir = await workspace(
+      emptyWorkspace({ "openapi.yaml": minimalSpec("W"), "new.yaml": minimalSpec("N") }),
+    );
+
+    const offline = await runActionLikeRunner({ workspace: dir, inputs: { mode: "check" }, env: repo });
+    expect(offline.exitCode).toBe(0);
+    expect(JSON.parse(offline.outputs.results ?? "[]").map((r: Result) => r.status)).toEqual([
+      "planned",
+      "planned",
+    ]);
+
+    const online = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { mode: "check" }),
+      env: repo,
+    });
+    expect(online.exitCode).toBe(0);
+    const results = JSON.parse(online.outputs.results ?? "[]") as Result[];
+    expect(results.map((r) => [r.slug, r.status, r.operation])).toEqual([
+      ["new", "planned", "create"],
+      ["widgets", "planned", "update"],
+    ]);
+    expect(api.requests.every((r) => r.method === "GET")).toBe(true);
+    expect(api.listSpecs("demo-org").map((s) => s.slug)).toEqual(["widgets"]);
+  });
+
+  it("resolves the organization from an email domain", async () => {
+    const api = await emulator();
+    const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { token: api.token, "organization-domain": "example.com", "api-url": api.baseUrl },
+      env: repo,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(api.getSpec("demo-org", "widgets")?.processingState).toBe("complete");
+  });
+
+  it("submits without waiting when wait is false", async () => {
+    const api = await emulator({ processing: { pendingMs: 5000, progressMs: 5000 } });
+    const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { wait: "false" }),
+      env: repo,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.outputs.results ?? "[]")[0].status).toBe("submitted");
+    expect(api.requests.map((r) => r.method)).toEqual(["PUT"]);
+  });
+});
