@@ -7,10 +7,10 @@ import { renderPullRequestComment } from "../report/comment.ts";
 import type { SpecResult } from "../sync/result.ts";
 import type { EffectiveMode } from "./mode.ts";
 
+/** The run's link is left out of the comment on purpose: it changes every run, so an unchanged result would still edit the comment. */
 export interface CommentRun {
   mode: EffectiveMode;
   results: readonly SpecResult[];
-  runUrl: string | undefined;
 }
 
 /** The pull request's one living comment, as the run sees it. */
@@ -67,7 +67,6 @@ export function createPullRequestComments(
         pullRequestNumber: pullRequest.number,
         state: { previews },
         ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
-        ...(run.runUrl ? { runUrl: run.runUrl } : {}),
       });
       try {
         const outcome = await upsertOwnComment(octokit, { ...target, body });

@@ -2,7 +2,7 @@ import type { ActionConfig } from "../config/config.ts";
 import { readConfig } from "../config/inputs.ts";
 import { discoverSpecs } from "../discovery/index.ts";
 import type { RunContext } from "../github/context.ts";
-import { readRunContext, runUrl } from "../github/context.ts";
+import { readRunContext } from "../github/context.ts";
 import type { Logger } from "../logger.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
@@ -204,11 +204,7 @@ async function finish(host: ActionHost, input: FinishInput): Promise<void> {
   );
 
   if (input.comments && input.context) {
-    const url = await input.comments.publish({
-      mode,
-      results,
-      runUrl: runUrl(input.context),
-    });
+    const url = await input.comments.publish({ mode, results });
     if (url) host.setOutput("comment-url", url);
   }
 

@@ -4,7 +4,7 @@ import type { SpecSource } from "../client/types.ts";
 import type { BrokenSpec, DiscoveredSpec, DiscoveryResult } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
-import { validateSpecDocument } from "../validation/index.ts";
+import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
 export interface PrepareOptions {
@@ -65,13 +65,15 @@ async function prepareOne(
   slug: string,
   options: PrepareOptions,
 ): Promise<PreparedSpec> {
-  const specVersion = readInfoVersion(spec.document);
+  const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const problems: LocalProblem[] = validateSpecDocument(spec).map(({ file, line, column, message }) => ({
-    code: "INVALID_SPEC",
-    message: `${spec.path}: ${message}`,
-    location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
-  }));
+  const problems: LocalProblem[] = validateSpecDocument(spec, options.logger).map(
+    ({ file, line, column, message }) => ({
+      code: "INVALID_SPEC",
+      message: `${spec.path}: ${message}`,
+      location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
+    }),
+  );
 
   let bundled: BundledSpec | undefined;
   try {
@@ -110,11 +112,4 @@ function bundleProblem(spec: DiscoveredSpec, error: unknown): LocalProblem {
     message: `${spec.path}: could not bundle: ${message}`,
     location: { file: spec.path },
   };
-}
-
-function readInfoVersion(document: Record<string, unknown>): string | undefined {
-  const info = document.info;
-  if (info === null || typeof info !== "object") return undefined;
-  const version = (info as Record<string, unknown>).version;
-  return typeof version === "string" || typeof version === "number" ? String(version) : undefined;
 }
