@@ -3,11 +3,9 @@ import { extname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { stringify } from "yaml";
-import { canonicalizeInternalRefs } from "./canonical-refs.ts";
 import { BundleError } from "./errors.ts";
 import { findExternalRefs } from "./external-refs.ts";
-import { isRecord } from "./pointer.ts";
-import { locateRef } from "./ref-target.ts";
+import { ownPlaces, treeWithInternalRefs } from "./shared-nodes.ts";
 import { parseSource, SourceSyntaxError } from "./source-file.ts";
 import { collectSpecFiles, readInsideWorkspace, type SpecFile, workspaceRelative } from "./spec-files.ts";
 
@@ -50,8 +48,9 @@ export async function bundleSpec(
   }
 
   const files = await collectSpecFiles(root, workspace, readInsideWorkspace(await realpath(workspace)));
-  const inlined = await inlineExternalRefs(files).catch(explainLibraryError(rootRelative));
-  const document = canonicalizeInternalRefs(pointRootRefsHome(inlined, refsToRoot(files, workspace)));
+  const rootPlaces = ownPlaces(root.source.value);
+  const graph = await dereference(files).catch(explainLibraryError(rootRelative));
+  const document = treeWithInternalRefs(graph, rootPlaces);
   const leftOver = findExternalRefs(document);
   if (leftOver.length > 0) {
     throw new Error(`Bundling ${rootRelative} left external references behind: ${leftOver.join(", ")}`);
@@ -77,10 +76,11 @@ function parseRoot(text: string, rootRelative: string): SpecFile["source"] {
 }
 
 /**
- * json-schema-ref-parser does the inlining. It only sees the files already read and checked by
- * `collectSpecFiles`: its file and HTTP resolvers and its parsers are switched off.
+ * json-schema-ref-parser resolves the references: its dereferenced document holds one shared object per
+ * referenced node, which `treeWithInternalRefs` writes once. It only sees the files already read and
+ * checked by `collectSpecFiles`: its file and HTTP resolvers and its parsers are switched off.
  */
-async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
+async function dereference(files: SpecFile[]): Promise<unknown> {
   const [root] = files;
   if (!root) throw new Error("collectSpecFiles returned no file");
   const values = new Map(files.map((file) => [file.path, file.source.value]));
@@ -89,7 +89,7 @@ async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
     if (!values.has(path)) throw new Error(`${path} was not collected before bundling`);
     return values.get(path);
   };
-  return $RefParser.bundle(root.path, root.source.value, {
+  return $RefParser.dereference(root.path, root.source.value, {
     resolve: {
       external: true,
       file: false,
@@ -103,40 +103,8 @@ async function inlineExternalRefs(files: SpecFile[]): Promise<unknown> {
       binary: false,
       collected: { order: 1, canParse: true, parse: (file: FileInfo) => file.data },
     },
+    dereference: { circular: true, maxDepth: Number.POSITIVE_INFINITY },
   });
-}
-
-/** The `$ref` strings that, in the file where they are written, point to the root document. */
-function refsToRoot(files: SpecFile[], workspace: string): Set<string> {
-  const [root] = files;
-  const refs = new Set<string>();
-  for (const file of files) {
-    for (const { ref } of file.source.refs) {
-      const target = locateRef(ref, file.path, workspace);
-      if (target.kind === "file" && target.path === root?.path) refs.add(ref);
-    }
-  }
-  return refs;
-}
-
-/**
- * json-schema-ref-parser leaves a reference from another file back to the root (`../openapi.yaml#/x`)
- * as it was written. In the bundle it means the bundle itself: `#/x`. Only such refs are left external.
- */
-function pointRootRefsHome(document: unknown, rootRefs: Set<string>): unknown {
-  const pending = [document];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (!isRecord(node) || seen.has(node)) continue;
-    seen.add(node);
-    if (typeof node.$ref === "string" && rootRefs.has(node.$ref)) {
-      const hash = node.$ref.indexOf("#");
-      node.$ref = hash === -1 ? "#" : node.$ref.slice(hash);
-    }
-    pending.push(...Object.values(node));
-  }
-  return document;
 }
 
 /**

@@ -110,6 +110,21 @@ describe("bundleSpec on a multi-file spec", () => {
     expect(differenceFromOriginal(tree.path("openapi.yaml"), document)).toBeNull();
   });
 
+  it("keeps a node whose own file is referenced from inside it (found by the round-trip property test)", async () => {
+    tree = tempTree();
+    tree.write({
+      "f0.yaml": "a:\n  $ref: f1.yaml#/b\n",
+      "f1.yaml": "b:\n  type: object\n  properties:\n    back:\n      $ref: ./f1.yaml\n",
+    });
+    const result = await bundleSpec(tree.path("f0.yaml"), { workspace: tree.root });
+    const document = parse(result.text);
+
+    expect(document).toEqual({
+      a: { type: "object", properties: { back: { b: { $ref: "#/a" } } } },
+    });
+    expect(differenceFromOriginal(tree.path("f0.yaml"), document)).toBeNull();
+  });
+
   it("resolves percent-encoded file names", async () => {
     tree = tempTree();
     tree.write({
