@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import type { ProcessError } from "../client/types.ts";
 
 /** Errors kept in `lastProcessedErrors`; `lastProcessedErrorCount` still counts all of them. */
@@ -66,11 +66,12 @@ function parseJsonOrYaml(text: string): Parsed {
       // Not strict JSON; YAML (a superset) reports the problem with a line and column.
     }
   }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
     return failure(
       doc.errors.map((error) => {
-        const where = error.linePos?.[0];
+        const where = lineCounter.linePos(error.pos[0]);
         const at = where ? ` at line ${where.line}, column ${where.col}` : "";
         return { code: "YAML_SYNTAX", message: `YAML error${at}: ${firstLine(error.message)}` };
       }),
