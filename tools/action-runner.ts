@@ -23,6 +23,8 @@ export interface RunnerOptions {
   /** More environment (GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_API_URL, …). */
   env?: Record<string, string>;
   actionPath?: string;
+  /** Extra arguments for node before the script, e.g. `--import` hooks in benchmarks. */
+  nodeArgs?: string[];
 }
 
 export interface Annotation {
@@ -72,8 +74,9 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
       ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
       ...options.env,
     };
+    const script = path.join(actionPath, "dist", "index.js");
     const { exitCode, stdout, stderr } = await runNode(
-      path.join(actionPath, "dist", "index.js"),
+      [...(options.nodeArgs ?? []), script],
       options.workspace,
       env,
     );
@@ -106,9 +109,9 @@ async function inputVariables(actionPath: string, inputs: Record<string, string>
   return variables;
 }
 
-function runNode(script: string, cwd: string, env: Record<string, string>) {
+function runNode(args: string[], cwd: string, env: Record<string, string>) {
   return new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -1,0 +1,276 @@
+/**
+ * Sync benchmark: 100 specs published against the emulator with 20 ms added latency and 2 s
+ * processing, by the built action (dist/index.js, run as the runner runs it) at concurrency 1, 4 and 16,
+ * and, in the same run, by GitBook's CLI (`gitbook openapi publish`, one process per spec, uploading
+ * only) as the baseline. A second table compares polling schedules in-process at concurrency 4.
+ *
+ * Run with `npx node bench/sync.ts [runs]` (default 3 runs per row; the CLI row runs once per run).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { GitBookClient } from "../src/client/index.ts";
+import { startEmulator } from "../src/emulator/index.ts";
+import { silentLogger } from "../src/logger.ts";
+import { limitConcurrency } from "../src/sync/limit.ts";
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/sync/poll-schedule.ts";
+import { systemClock } from "../src/sync/ports.ts";
+import { publishAll } from "../src/sync/publish.ts";
+import { runActionLikeRunner } from "../tools/action-runner.ts";
+
+const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
+const SPECS = 100;
+const LATENCY_MS = 20;
+const PROCESSING_MS = 2000;
+const MIN_REQUESTS_PER_SPEC = 3; // PUT, the poll that sees `complete`, the version read
+const CLI_PREFIX = path.join(tmpdir(), "gitbook-cli-bench");
+const CLI = path.join(CLI_PREFIX, "node_modules", "@gitbook", "cli", "cli.js");
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const idealMs = (concurrency: number, processingMs = PROCESSING_MS) =>
+  (MIN_REQUESTS_PER_SPEC * LATENCY_MS * SPECS) / concurrency + processingMs;
+
+function writeWorkspace(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-sync-"));
+  for (let i = 0; i < SPECS; i++) {
+    const folder = path.join(dir, "services", `service-${String(i).padStart(3, "0")}`);
+    mkdirSync(folder, { recursive: true });
+    const operations = Array.from(
+      { length: 20 },
+      (_, op) =>
+        `  /items${op}:\n    get:\n      operationId: list${i}x${op}\n      responses:\n        "200":\n          description: ok\n`,
+    ).join("");
+    writeFileSync(
+      path.join(folder, "openapi.yaml"),
+      `openapi: 3.1.0\ninfo:\n  title: Service ${i}\n  version: 1.0.${i}\npaths:\n${operations}`,
+    );
+  }
+  return dir;
+}
+
+async function withEmulator<T>(
+  body: (api: Awaited<ReturnType<typeof startEmulator>>) => Promise<T>,
+  processingMs = PROCESSING_MS,
+): Promise<T> {
+  const api = await startEmulator({
+    processing: { pendingMs: processingMs / 2, progressMs: processingMs / 2 },
+    faults: { latencyMs: LATENCY_MS },
+  });
+  try {
+    return await body(api);
+  } finally {
+    await api.close();
+  }
+}
+
+interface Row {
+  wallMs: number;
+  requestsPerSpec: number;
+  peakRssMb: number;
+  ok: boolean;
+}
+
+const MAX_RSS_HOOK = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss-kb="+process.resourceUsage().maxRSS+"\\n"))`;
+
+async function runAction(workspace: string, concurrency: number): Promise<Row> {
+  return withEmulator(async (api) => {
+    const started = performance.now();
+    const run = await runActionLikeRunner({
+      workspace,
+      inputs: {
+        token: api.token,
+        organization: "demo-org",
+        "api-url": api.baseUrl,
+        concurrency: String(concurrency),
+      },
+      env: { GITHUB_REPOSITORY: "acme/bench" },
+      nodeArgs: ["--import", MAX_RSS_HOOK],
+    });
+    const wallMs = performance.now() - started;
+    const maxRssKb = Number(/maxrss-kb=(\d+)/.exec(run.stderr)?.[1] ?? 0);
+    return {
+      wallMs,
+      requestsPerSpec: api.requests.length / SPECS,
+      peakRssMb: maxRssKb / 1024,
+      ok: run.exitCode === 0 && run.outputs.published === String(SPECS),
+    };
+  });
+}
+
+async function runInProcess(
+  workspace: string,
+  schedule: PollSchedule,
+  concurrency: number,
+  processingMs: number,
+): Promise<Row> {
+  const { discoverSpecs } = await import("../src/discovery/index.ts");
+  const { prepareSpecs } = await import("../src/sync/prepare.ts");
+  const discovery = await discoverSpecs({ workspace, logger: silentLogger });
+  const prepared = await prepareSpecs(discovery, {
+    workspace,
+    slugMapping: new Map(),
+    slugPrefix: undefined,
+    repositoryName: "bench",
+    pullRequestNumber: undefined,
+    sourceUrlFor: undefined,
+    logger: silentLogger,
+  });
+  return withEmulator(async (api) => {
+    const client = new GitBookClient({ token: api.token, baseUrl: api.baseUrl });
+    const started = performance.now();
+    const results = await publishAll(prepared, {
+      orgId: "demo-org",
+      service: limitConcurrency(client, concurrency),
+      clock: systemClock,
+      schedule,
+      wait: true,
+      deadline: Date.now() + 120_000,
+      logger: silentLogger,
+    });
+    const wallMs = performance.now() - started;
+    await client.close();
+    return {
+      wallMs,
+      requestsPerSpec: api.requests.length / SPECS,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      ok: results.every((r) => r.status === "published"),
+    };
+  }, processingMs);
+}
+
+function ensureCli(): void {
+  if (existsSync(CLI)) return;
+  mkdirSync(CLI_PREFIX, { recursive: true });
+  execFileSync(
+    "npm",
+    ["install", "--prefix", CLI_PREFIX, "--no-audit", "--no-fund", "--ignore-scripts", "@gitbook/cli"],
+    {
+      stdio: "ignore",
+    },
+  );
+}
+
+function runProcess(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? -1));
+  });
+}
+
+/** The CLI uploads one spec per process and does not wait for processing. */
+async function runCli(workspace: string): Promise<Row> {
+  return withEmulator(async (api) => {
+    const env = { ...process.env, GITBOOK_ENDPOINT: api.baseUrl, GITBOOK_TOKEN: api.token };
+    const started = performance.now();
+    let failures = 0;
+    for (let i = 0; i < SPECS; i++) {
+      const service = `service-${String(i).padStart(3, "0")}`;
+      const file = path.join(workspace, "services", service, "openapi.yaml");
+      const code = await runProcess(
+        [CLI, "openapi", "publish", "--spec", `services-${service}`, "--organization", "demo-org", file],
+        env,
+      );
+      if (code !== 0) failures++;
+    }
+    return {
+      wallMs: performance.now() - started,
+      requestsPerSpec: api.requests.length / SPECS,
+      peakRssMb: Number.NaN,
+      ok: failures === 0 && api.listSpecs("demo-org").length === SPECS,
+    };
+  });
+}
+
+async function measure(label: string, times: number, once: () => Promise<Row>) {
+  const rows: Row[] = [];
+  for (let i = 0; i < times; i++) rows.push(await once());
+  process.stderr.write(`measured ${label}\n`);
+  return {
+    label,
+    wallMs: median(rows.map((r) => r.wallMs)),
+    requestsPerSpec: median(rows.map((r) => r.requestsPerSpec)),
+    peakRssMb: Math.max(...rows.map((r) => r.peakRssMb)),
+    ok: rows.every((r) => r.ok),
+  };
+}
+
+const workspace = writeWorkspace();
+try {
+  ensureCli();
+  const action = [];
+  for (const concurrency of [1, 4, 16]) {
+    action.push({
+      concurrency,
+      ...(await measure(`action c=${concurrency}`, RUNS, () => runAction(workspace, concurrency))),
+    });
+  }
+  const cli = await measure("gitbook CLI", Math.min(RUNS, 1), () => runCli(workspace));
+
+  console.log(
+    `\n### Publishing ${SPECS} specs (${LATENCY_MS} ms latency, ${PROCESSING_MS / 1000} s processing), median of ${RUNS}\n`,
+  );
+  console.log(
+    "| Publisher | Wall time | Ideal | Ratio to ideal | Requests/spec | Peak RSS | All confirmed |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const row of action) {
+    const ideal = idealMs(row.concurrency);
+    console.log(
+      `| action, concurrency ${row.concurrency} | ${seconds(row.wallMs)} | ${seconds(ideal)} | ${(row.wallMs / ideal).toFixed(2)}× | ${row.requestsPerSpec.toFixed(2)} | ${row.peakRssMb.toFixed(0)} MB | ${row.ok ? "yes" : "NO"} |`,
+    );
+  }
+  console.log(
+    `| gitbook openapi publish (1 process/spec, upload only) | ${seconds(cli.wallMs)} | | | ${cli.requestsPerSpec.toFixed(2)} | | ${cli.ok ? "uploaded only" : "NO"} |`,
+  );
+  const c4 = action.find((r) => r.concurrency === 4);
+  const c16 = action.find((r) => r.concurrency === 16);
+  const speedup4 = cli.wallMs / (c4?.wallMs ?? Number.NaN);
+  const speedup16 = cli.wallMs / (c16?.wallMs ?? Number.NaN);
+  console.log("\nTargets:");
+  console.log(
+    `- within 1.3× of ideal at concurrency 4: ${((c4?.wallMs ?? 0) / idealMs(4)).toFixed(2)}× → ${(c4?.wallMs ?? 0) <= 1.3 * idealMs(4) ? "met" : "NOT met"}`,
+  );
+  console.log(
+    `- within 1.3× of ideal at concurrency 16: ${((c16?.wallMs ?? 0) / idealMs(16)).toFixed(2)}× → ${(c16?.wallMs ?? 0) <= 1.3 * idealMs(16) ? "met" : "NOT met"}`,
+  );
+  for (const [label, speedup] of [
+    ["4", speedup4],
+    ["16", speedup16],
+  ] as const) {
+    console.log(
+      `- ≥10× faster than the CLI's upload alone (concurrency ${label}): ${speedup.toFixed(1)}× → ${speedup >= 10 ? "met" : "NOT met"}`,
+    );
+  }
+
+  const schedules: [string, PollSchedule][] = [
+    ["default: 1 s, ×1.25, ±5 %", DEFAULT_POLL_SCHEDULE],
+    ["1 s, ×1.25, ±10 %", { ...DEFAULT_POLL_SCHEDULE, jitter: 0.1 }],
+    ["1 s, ×1.5, ±20 %", { ...DEFAULT_POLL_SCHEDULE, growth: 1.5, jitter: 0.2 }],
+    ["250 ms, ×1.5, ±20 %", { ...DEFAULT_POLL_SCHEDULE, firstDelayMs: 250, growth: 1.5, jitter: 0.2 }],
+    ["500 ms, ×2, ±20 %", { ...DEFAULT_POLL_SCHEDULE, firstDelayMs: 500, growth: 2, jitter: 0.2 }],
+  ];
+  for (const processingMs of [PROCESSING_MS, 3 * PROCESSING_MS]) {
+    console.log(
+      `\n### Polling schedules, in-process, concurrency 16, ${processingMs / 1000} s processing, median of ${RUNS}\n`,
+    );
+    console.log("| Schedule | Wall time | Ratio to ideal | Requests/spec |");
+    console.log("| --- | ---: | ---: | ---: |");
+    for (const [label, schedule] of schedules) {
+      const row = await measure(`schedule ${label}`, RUNS, () =>
+        runInProcess(workspace, schedule, 16, processingMs),
+      );
+      console.log(
+        `| ${label} | ${seconds(row.wallMs)} | ${(row.wallMs / idealMs(16, processingMs)).toFixed(2)}× | ${row.requestsPerSpec.toFixed(2)} |`,
+      );
+    }
+  }
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}
