@@ -1,42 +1,11 @@
 /**
  * The client's request bodies against the request body schemas of the published OpenAPI description
- * (`@gitbook/api`), captured on a loopback server.
+ * (`@gitbook/api`, through the shared contract helpers), captured on a loopback server.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitBookClient } from "../../src/client/index.ts";
+import { validateRequestBody, validateResponse } from "../contract/published-spec.ts";
 import { type LoopbackServer, sendJson, specBody, startServer } from "./loopback.ts";
-
-const require = createRequire(import.meta.url);
-const published = JSON.parse(readFileSync(require.resolve("@gitbook/api/spec/openapi.json"), "utf8")) as {
-  paths: Record<string, Record<string, { operationId?: string }>>;
-};
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-ajv.addSchema(published, "openapi.json");
-
-function pointerTo(operationId: string): string {
-  const escape = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
-  for (const [path, operations] of Object.entries(published.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      if (operation.operationId === operationId) {
-        return `openapi.json#/paths/${escape(path)}/${method}/requestBody/content/${escape("application/json")}/schema`;
-      }
-    }
-  }
-  throw new Error(`operation ${operationId} is not in the published description`);
-}
-
-/** Problems of `body` against the request body schema of `operationId`; empty when it conforms. */
-function validateRequestBody(operationId: string, body: unknown): string[] {
-  const validate = ajv.compile({ $ref: pointerTo(operationId) });
-  if (validate(body)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`);
-}
 
 let api: LoopbackServer;
 let client: GitBookClient;
@@ -83,5 +52,20 @@ describe("request bodies conform to the published description", () => {
     const body = await bodyOf(() => client.putSpec("acme", "pets-api", source));
     expect(body).toEqual({ source });
     expect(validateRequestBody("createOrUpdateOpenAPISpecBySlug", body)).toEqual([]);
+  });
+});
+
+describe("the loopback fixtures are realistic", () => {
+  it("the specification served by the transport tests conforms to the published response schema", () => {
+    expect(
+      validateResponse("GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", 200, specBody("pets")),
+    ).toEqual([]);
+    expect(
+      validateResponse("GET", "/v1/orgs/{organizationId}/openapi", 200, {
+        items: [specBody("a")],
+        count: 1,
+        next: { page: "p2" },
+      }),
+    ).toEqual([]);
   });
 });
