@@ -94,6 +94,16 @@ function ensureRedocly(): void {
   );
 }
 
+/** Builds bench/bundle-entry.ts with ncc into the temp folder; returns the built script. */
+function buildEntryWithNcc(into: string): string {
+  const out = join(into, "bundle-cli");
+  const entry = fileURLToPath(new URL("./bundle-entry.ts", import.meta.url));
+  const ncc = fileURLToPath(new URL("../node_modules/@vercel/ncc/dist/ncc/cli.js", import.meta.url));
+  execFileSync(process.execPath, [ncc, "build", entry, "-o", out, "--quiet"], { stdio: "ignore" });
+  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
+  return join(out, "index.js");
+}
+
 async function median(measure: () => Promise<void> | void): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -125,6 +135,10 @@ try {
     const script = `const { bundleSpec } = await import(${JSON.stringify(ourEntry)}); await bundleSpec(${JSON.stringify(root)}, { workspace: ${JSON.stringify(workspace)} });`;
     execFileSync(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
   });
+  const builtEntry = buildEntryWithNcc(workspace);
+  const oursBuiltCold = await median(() => {
+    execFileSync(process.execPath, [builtEntry, root, workspace], { stdio: "ignore" });
+  });
   const redocly = await median(() => {
     execFileSync(process.execPath, [redoclyCli, "bundle", root, "-o", join(workspace, "redocly-out.yaml")], {
       stdio: "ignore",
@@ -139,9 +153,14 @@ try {
   console.log("| Bundler | Median | vs redocly CLI |");
   console.log("| --- | ---: | ---: |");
   console.log(`| bundleSpec (in process, as the action runs it) | ${ms(ours)} | ${versus(ours)} |`);
-  console.log(`| bundleSpec (new Node process, like a CLI) | ${ms(oursCold)} | ${versus(oursCold)} |`);
+  console.log(
+    `| bundleSpec (new Node process, bundled with ncc as the action ships) | ${ms(oursBuiltCold)} | ${versus(oursBuiltCold)} |`,
+  );
+  console.log(
+    `| bundleSpec (new Node process, TypeScript sources loaded unbundled) | ${ms(oursCold)} | ${versus(oursCold)} |`,
+  );
   console.log(`| redocly bundle (@redocly/cli ${redoclyVersion}) | ${ms(redocly)} | 1.0× |`);
-  const met = oursCold < redocly && ours < redocly;
+  const met = oursBuiltCold < redocly && ours < redocly;
   console.log(`\nTarget (faster than redocly): ${met ? "met" : "NOT met"}`);
 } finally {
   rmSync(workspace, { recursive: true, force: true });

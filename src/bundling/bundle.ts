@@ -26,11 +26,14 @@ export interface BundledSpec {
 /**
  * Turns the spec at `absolutePath` into one document without external references, in the root's format
  * (YAML or JSON), internal references kept. A spec without external references is returned untouched.
+ * `sourceText` and `rootDocument` (the root already read and parsed, as discovery has them) spare a second
+ * read and parse; a root whose document has no external reference is then returned at once.
  */
 export async function bundleSpec(
   absolutePath: string,
   options: BundleOptions,
   sourceText?: string,
+  rootDocument?: unknown,
 ): Promise<BundledSpec> {
   const workspace = resolve(options.workspace);
   const rootPath = resolve(workspace, absolutePath);
@@ -42,6 +45,9 @@ export async function bundleSpec(
     });
   }
   const text = sourceText ?? (await readFile(rootPath, "utf8"));
+  if (sourceText !== undefined && rootDocument !== undefined && findExternalRefs(rootDocument).length === 0) {
+    return { text, bundled: false, files: [rootRelative] };
+  }
   const root: SpecFile = { path: rootPath, relative: rootRelative, source: parseRoot(text, rootRelative) };
   if (!root.source.refs.some((occurrence) => !occurrence.ref.startsWith("#"))) {
     return { text, bundled: false, files: [rootRelative] };

@@ -12,11 +12,11 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import pLimit from "p-limit";
 import type { Logger } from "../logger.ts";
 import { listGitFiles } from "./git-files.ts";
 import { type Inspection, inspectCandidate } from "./inspect.ts";
 import { matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
-import { mapWithConcurrency } from "./pool.ts";
 import { CANDIDATE_PATHSPECS, isCandidatePath } from "./prefilter.ts";
 import {
   type BrokenSpec,
@@ -41,9 +41,8 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
     lines.length === 0
       ? await listWorkspaceCandidates(workspace, logger)
       : (await matchPatternFiles(workspace, lines)).map((file) => toRelative(workspace, file));
-  const inspections = await mapWithConcurrency(
+  const inspections = await pLimit(options.concurrency ?? DEFAULT_CONCURRENCY).map(
     candidates.filter(isCandidatePath),
-    options.concurrency ?? DEFAULT_CONCURRENCY,
     (relativePath) => inspectCandidate(realWorkspace, workspace, relativePath),
   );
 

@@ -77,7 +77,7 @@ async function prepareOne(
 
   let bundled: BundledSpec | undefined;
   try {
-    bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text);
+    bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text, spec.document);
   } catch (error) {
     problems.push(bundleProblem(spec, error));
   }

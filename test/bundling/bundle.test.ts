@@ -177,6 +177,26 @@ describe("bundleSpec on a single-file spec", () => {
   });
 });
 
+describe("bundleSpec with the root already parsed", () => {
+  it("returns the text at once when the parsed root has no external reference", async () => {
+    tree = tempTree();
+    const given = "openapi: 3.1.0\npaths: {}\n";
+    // The file on disk is not even valid: a root without external references is neither read nor parsed again.
+    tree.write({ "spec.yaml": "openapi: [" });
+    const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root }, given, parse(given));
+    expect(result).toEqual({ text: given, bundled: false, files: ["spec.yaml"] });
+  });
+
+  it("still bundles when the parsed root refers to another file", async () => {
+    tree = tempTree();
+    tree.write({ "spec.yaml": "openapi: 3.1.0\n", "a.json": '{"type": "boolean"}' });
+    const given = "openapi: 3.1.0\nx-a:\n  $ref: a.json\n";
+    const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root }, given, parse(given));
+    expect(result.bundled).toBe(true);
+    expect(parse(result.text)).toEqual({ openapi: "3.1.0", "x-a": { type: "boolean" } });
+  });
+});
+
 describe("findExternalRefs", () => {
   it("lists each reference to another file once and ignores internal ones", () => {
     const document = {

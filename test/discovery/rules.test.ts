@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { classifyDocument } from "../../src/discovery/classify.ts";
 import { declaresSpecKey } from "../../src/discovery/declares.ts";
 import { lineAndColumn, parseText } from "../../src/discovery/parse.ts";
-import { mapWithConcurrency } from "../../src/discovery/pool.ts";
 import { isCandidatePath, mayDeclareSpec } from "../../src/discovery/prefilter.ts";
 
 describe("classifyDocument", () => {
@@ -112,21 +111,5 @@ describe("lineAndColumn", () => {
     expect(lineAndColumn("ab\ncd", 0)).toEqual({ line: 1, column: 1 });
     expect(lineAndColumn("ab\ncd", 4)).toEqual({ line: 2, column: 2 });
     expect(lineAndColumn("ab\ncd", 99)).toEqual({ line: 2, column: 3 });
-  });
-});
-
-describe("mapWithConcurrency", () => {
-  it("keeps order and never runs more than the limit at once", async () => {
-    let running = 0;
-    let peak = 0;
-    const results = await mapWithConcurrency([5, 1, 4, 2, 3, 0], 2, async (n) => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      running -= 1;
-      return n * 10;
-    });
-    expect(results).toEqual([50, 10, 40, 20, 30, 0]);
-    expect(peak).toBe(2);
   });
 });
