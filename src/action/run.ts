@@ -103,6 +103,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       logger,
     }),
   );
+  if (prepared.length === 0 && mode !== "cleanup") throw noSpecsError(context.workspace, config.files);
   logPlan(logger, mode, prepared);
 
   const service = config.token ? deps.createService(config, logger) : undefined;
@@ -154,11 +155,17 @@ function forkSkipReason(host: ActionHost, context: RunContext): string | undefin
   return `Pull request #${pullRequest.number} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
 }
 
+function noSpecsError(workspace: string, files: readonly string[] | undefined): Error {
+  const where = files
+    ? `the 'files' input (${files.join(", ")}) matched no OpenAPI document`
+    : `no OpenAPI document was found in ${workspace}`;
+  return new Error(
+    `Nothing to publish: ${where}. Check that the workflow checks out the repository (actions/checkout) before this step, and that each spec has a top-level \`openapi: "3.x"\` or \`swagger: "2.0"\`; set 'files' to your specs' paths or globs if they live elsewhere.`,
+  );
+}
+
 function logPlan(logger: Logger, mode: EffectiveMode, prepared: readonly PreparedSpec[]): void {
-  if (prepared.length === 0) {
-    logger.warning("No OpenAPI documents found. Set the 'files' input to the paths or globs of your specs.");
-    return;
-  }
+  if (prepared.length === 0) return;
   const items = prepared.map(
     (spec) => `${spec.file} → ${spec.slug}${spec.problems.length > 0 ? " (invalid)" : ""}`,
   );

@@ -249,6 +249,28 @@ describe("the action, end to end", () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it("fails with a hint when there is nothing to publish, e.g. a forgotten checkout", async () => {
+    const api = await emulator();
+    const dir = await workspace(
+      emptyWorkspace({ "README.md": "# nothing here\n", "config.yaml": "openapi: true\n" }),
+    );
+    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    expect(run.exitCode).toBe(1);
+    const message = run.annotations.find((a) => a.level === "error")?.message ?? "";
+    expect(message).toContain("Nothing to publish");
+    expect(message).toContain("actions/checkout");
+    const withFiles = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { files: "specs/**/*.yaml" }),
+      env: repo,
+    });
+    expect(withFiles.exitCode).toBe(1);
+    expect(withFiles.annotations.find((a) => a.level === "error")?.message).toContain(
+      "the 'files' input (specs/**/*.yaml) matched no OpenAPI document",
+    );
+    expect(api.requests).toHaveLength(0);
+  });
+
   it("says when the token is refused, without printing it", async () => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
