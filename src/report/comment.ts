@@ -1,5 +1,6 @@
 import { type CommentState, commentMarker, renderCommentState } from "../github/comment-marker.ts";
 import type { SpecResult, SpecStatus } from "../sync/result.ts";
+import { escapeCell, escapeText, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
 
 /** GitHub rejects comment bodies longer than this many characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -124,7 +125,7 @@ function resultRow(result: SpecResult): string {
   const link = url ? `[${result.specVersion ? escapeCell(result.specVersion) : "view"}](${url})` : "";
   return [
     "",
-    escapeCell(result.file),
+    result.file ? escapeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
     escapeCell(result.slug),
     STATUS_LABELS[result.status],
     link,
@@ -148,47 +149,6 @@ function errorCell(result: SpecResult): string {
 function footer(input: PullRequestCommentInput): string[] {
   const url = safeUrl(input.runUrl);
   return url ? [`<sub>[View the workflow run](${url})</sub>`] : [];
-}
-
-/**
- * Text that renders literally: HTML is neutralised (so nothing can open or close the hidden comments),
- * Markdown punctuation is backslash-escaped, and `@` cannot mention anyone.
- */
-function escapeText(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/[\\`*_[\]{}()#+!|~]/g, "\\$&")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/@/g, "&#64;");
-}
-
-/** {@link escapeText}, and never empty, so the table keeps its shape. */
-function escapeCell(text: string): string {
-  return escapeText(text) || " ";
-}
-
-/** Only absolute http(s) URLs, with the characters that would end a Markdown link or cell encoded. */
-function safeUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
-  return url.href.replace(
-    /[()|<>\s\\[\]]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
-  );
-}
-
-function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
 function compareResults(a: SpecResult, b: SpecResult): number {

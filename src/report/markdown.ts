@@ -1,15 +1,55 @@
-/** Makes text safe inside a Markdown table cell: no row breaks, no column breaks, no raw HTML. */
-export function tableCell(text: string, maxLength = 500): string {
-  const flat = text.replace(/\r?\n/g, " ").replace(/\s+/g, " ").trim();
-  const cut = flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
-  return cut.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/**
+ * Text that renders literally in GitHub Markdown: HTML is neutralised (so nothing can open or close a
+ * hidden comment), Markdown punctuation is backslash-escaped, whitespace runs (newlines included) become
+ * one space, and `@` cannot mention anyone.
+ */
+export function escapeText(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\\`*_[\]{}()#+!|~]/g, "\\$&")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/@/g, "&#64;");
 }
 
+/** {@link escapeText}, and never empty, so a table keeps its shape. */
+export function escapeCell(text: string): string {
+  return escapeText(text) || " ";
+}
+
+/** A path or slug in a table cell, as code. */
 export function codeCell(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
+  return text === "" ? " " : `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\s+/g, " ")}\``;
 }
 
-export function link(label: string, url: string | undefined): string {
-  if (!url || !/^https?:\/\//.test(url)) return "";
-  return `[${tableCell(label, 80)}](${url.replace(/\)/g, "%29").replace(/ /g, "%20")})`;
+/** Only absolute http(s) URLs, with the characters that would end a Markdown link or cell encoded. */
+export function safeUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  return url.href.replace(
+    /[()|<>\s\\[\]]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
 }
+
+/** A Markdown link, or "" when the URL is not a safe http(s) URL. */
+export function markdownLink(label: string, url: string | undefined): string {
+  const safe = safeUrl(url);
+  return safe ? `[${escapeText(label)}](${safe})` : "";
+}
+
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+/** What a table shows as the file of a preview that only an earlier run's record names. */
+export const REMOVED_FILE_LABEL = "no longer in the repository";

@@ -1,5 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
-import { codeCell, link, tableCell } from "./markdown.ts";
+import { codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL, truncate } from "./markdown.ts";
 import { countBy, failureReason, isFailure, STATUS_ICONS } from "./status.ts";
 
 export interface SummaryInput {
@@ -14,7 +14,7 @@ export interface SummaryInput {
 /** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
 export function renderJobSummary(input: SummaryInput): string {
   const lines = [`## GitBook OpenAPI: ${headline(input)}`, ""];
-  if (input.skippedReason) lines.push(`> ${tableCell(input.skippedReason, 1000)}`, "");
+  if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
   if (input.results.length > 0) {
     const showVersion = input.results.some((r) => r.specVersion !== undefined);
     lines.push(
@@ -23,12 +23,12 @@ export function renderJobSummary(input: SummaryInput): string {
     );
     for (const result of input.results) {
       const cells = [
-        codeCell(result.file),
+        result.file ? codeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
         codeCell(result.slug),
         `${STATUS_ICONS[result.status]} ${result.status}${operationNote(result)}`,
-        ...(showVersion ? [tableCell(result.specVersion ?? "")] : []),
-        link(result.versionId ?? "open", result.versionUrl) || link("app", result.appUrl),
-        isFailure(result) ? tableCell(failureReason(result)) : "",
+        ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
+        markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
+        isFailure(result) ? escapeCell(truncate(failureReason(result), 500)) : " ",
       ];
       lines.push(`| ${cells.join(" | ")} |`);
     }

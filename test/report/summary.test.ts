@@ -33,12 +33,22 @@ describe("job summary", () => {
     });
     expect(markdown).toContain("## GitBook OpenAPI: 1 of 2 specs failed");
     expect(markdown).toContain(
-      "| `api/pets.yaml` | `api-pets` | ✅ published (new) | 1.2.0 | [v9](https://api.test/pets/v9) |  |",
+      "| `api/pets.yaml` | `api-pets` | ✅ published (new) | 1.2.0 | [v9](https://api.test/pets/v9) |   |",
     );
     expect(markdown).toContain("`billing\\|v2.yaml`");
-    expect(markdown).toContain("PARSE_ERROR: line 1 bad &lt;b&gt;value&lt;/b&gt;");
+    expect(markdown).toContain("PARSE\\_ERROR: line 1 bad &lt;b&gt;value&lt;/b&gt;");
     expect(markdown).not.toContain("<b>");
     expect(markdown).toContain("organization `demo-org`");
+  });
+
+  it("names a preview that only an earlier run recorded", () => {
+    const markdown = renderJobSummary({
+      mode: "cleanup",
+      organizationId: "demo-org",
+      results: [{ file: "", slug: "old-pr-3", status: "deleted", operation: "delete", errors: [] }],
+      durationMs: 10,
+    });
+    expect(markdown).toContain("| no longer in the repository | `old-pr-3` | 🧹 deleted |");
   });
 
   it("headlines each kind of run", () => {
