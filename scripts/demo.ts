@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { startEmulator } from "../src/emulator/index.ts";
-import { repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
+import { renderLogAsRunner, repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
 
 const emulator = await startEmulator({ processing: { pendingMs: 300, progressMs: 500 } });
 try {
@@ -18,7 +18,7 @@ try {
     env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: "0000000000000000000000000000000000000000" },
   });
   console.log("── The action's log ──");
-  console.log(run.stdout.replace(/^::debug::.*\n/gm, "").trimEnd());
+  console.log(renderLogAsRunner(run.stdout));
   if (run.stderr.trim()) console.log(run.stderr.trimEnd());
   console.log("\n── Job summary (GITHUB_STEP_SUMMARY) ──");
   console.log(run.summary.trimEnd());

@@ -168,3 +168,27 @@ export function parseAnnotations(stdout: string): Annotation[] {
   }
   return annotations;
 }
+
+/**
+ * The log roughly as the Actions UI shows it: masked values hidden, groups as headings, annotations as
+ * labelled lines, debug lines dropped (they show only when step debugging is on).
+ */
+export function renderLogAsRunner(stdout: string): string {
+  const masks = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1] ?? "").filter(Boolean);
+  const lines: string[] = [];
+  for (const line of stdout.split("\n")) {
+    if (line.startsWith("::add-mask::") || line.startsWith("::debug::") || line === "::endgroup::") continue;
+    const group = /^::group::(.*)$/.exec(line);
+    const annotation = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
+    let shown = line;
+    if (group) shown = `▸ ${group[1]}`;
+    else if (annotation) {
+      const [, level = "", properties = "", message = ""] = annotation;
+      const where = properties ? ` (${unescapeProperty(properties)})` : "";
+      shown = `${level.toUpperCase()}${where}: ${unescapeData(message)}`;
+    } else if (line !== "") shown = `  ${line}`;
+    for (const secret of masks) shown = shown.split(secret).join("***");
+    lines.push(shown);
+  }
+  return lines.join("\n").trimEnd();
+}

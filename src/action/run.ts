@@ -166,12 +166,16 @@ function noSpecsError(workspace: string, files: readonly string[] | undefined): 
 
 function logPlan(logger: Logger, mode: EffectiveMode, prepared: readonly PreparedSpec[]): void {
   if (prepared.length === 0) return;
-  const items = prepared.map(
-    (spec) => `${spec.file} → ${spec.slug}${spec.problems.length > 0 ? " (invalid)" : ""}`,
-  );
+  const items = prepared.map((spec) => `${spec.file} → ${spec.slug}${planNote(spec)}`);
   logger.info(
     `Plan (${mode}, ${prepared.length} spec${prepared.length === 1 ? "" : "s"}): ${items.join(", ")}`,
   );
+}
+
+function planNote(spec: PreparedSpec): string {
+  if (spec.problems.length > 0) return " (invalid)";
+  if (spec.bundledFiles) return ` (${spec.bundledFiles.length} files bundled)`;
+  return "";
 }
 
 function previewsToDelete(prepared: readonly PreparedSpec[], recorded: readonly string[]) {

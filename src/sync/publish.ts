@@ -61,6 +61,11 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
   }
 
   const { orgId, service, logger } = options;
+  if (spec.bundledFiles) {
+    logger.info(
+      `Bundled ${spec.bundledFiles.length} files into one document: ${spec.bundledFiles.join(", ")}.`,
+    );
+  }
   let uploaded: Spec;
   try {
     const answer = await service.putSpec(orgId, spec.slug, spec.source);
