@@ -13,6 +13,12 @@ export function rawFileUrlBuilder(context: RunContext): (file: string) => string
       "'url' needs GITHUB_REPOSITORY and GITHUB_SHA to build the file's raw URL; run it in a GitHub workflow or use 'text'.",
     );
   }
+  if (context.repositoryVisibility === "private") {
+    throw new InputError(
+      "source",
+      `'url' makes GitBook fetch each spec from ${context.serverUrl}/${repository.fullName}, which it cannot do for a private repository; use 'text' (the default), which uploads the bundled document.`,
+    );
+  }
   const sha = context.pullRequest?.headSha || context.sha;
   const base = `${context.serverUrl}/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.name)}/raw/${sha}`;
   return (file) => `${base}/${file.split("/").map(encodeURIComponent).join("/")}`;

@@ -50,6 +50,8 @@ export interface RunContext {
   release?: { tagName: string };
   /** Set for `pull_request` and `pull_request_target` events. */
   pullRequest?: PullRequestContext;
+  /** From the payload's `repository.private`; "unknown" when the payload does not say. */
+  repositoryVisibility: "public" | "private" | "unknown";
 }
 
 /** The event payload a run needs cannot be read or does not have the expected shape. */
@@ -78,10 +80,15 @@ export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) 
     workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
     runId: nonEmpty(env.GITHUB_RUN_ID),
     isTagPush: eventName === "push" && ref.startsWith("refs/tags/"),
+    repositoryVisibility: "unknown",
   };
-  if (!EVENTS_NEEDING_PAYLOAD.has(eventName)) return context;
+  if (!EVENTS_NEEDING_PAYLOAD.has(eventName)) {
+    context.repositoryVisibility = visibilityOf(readOptionalPayload(env.GITHUB_EVENT_PATH, readFile));
+    return context;
+  }
 
   const payload = readPayload(env.GITHUB_EVENT_PATH, eventName, readFile);
+  context.repositoryVisibility = visibilityOf(payload);
   if (PULL_REQUEST_EVENTS.has(eventName)) {
     context.pullRequest = parsePullRequest(payload, eventName);
   } else {
@@ -94,6 +101,26 @@ export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) 
 export function runUrl(context: RunContext): string | undefined {
   if (!context.repository || !context.runId) return undefined;
   return `${context.serverUrl}/${context.repository.fullName}/actions/runs/${context.runId}`;
+}
+
+/** The payload of an event that does not need one; undefined when it is missing or unreadable. */
+function readOptionalPayload(
+  path: string | undefined,
+  readFile: (path: string) => string,
+): Record<string, unknown> | undefined {
+  if (!path) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(readFile(path));
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function visibilityOf(payload: Record<string, unknown> | undefined): RunContext["repositoryVisibility"] {
+  const repository = payload?.repository;
+  if (!isRecord(repository) || typeof repository.private !== "boolean") return "unknown";
+  return repository.private ? "private" : "public";
 }
 
 function parseRepository(value: string | undefined): RepositoryRef | undefined {

@@ -15,6 +15,7 @@ const push: RunContext = {
   workspace: "/w",
   runId: "1",
   isTagPush: false,
+  repositoryVisibility: "public",
 };
 const pr = (action: string): RunContext => ({
   ...push,

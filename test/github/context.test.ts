@@ -156,3 +156,14 @@ describe("readRunContext", () => {
     expect(() => readRunContext(env("release"), files({ release: {} }))).toThrow(/release\.tag_name/);
   });
 });
+
+describe("repository visibility", () => {
+  it("comes from the payload's repository.private, for any event, and is unknown without it", () => {
+    const push = { repository: { full_name: "acme/api", private: true } };
+    expect(readRunContext(env("push"), files(push)).repositoryVisibility).toBe("private");
+    const release = { release: { tag_name: "v1" }, repository: { private: false } };
+    expect(readRunContext(env("release"), files(release)).repositoryVisibility).toBe("public");
+    expect(readRunContext(env("push"), files({})).repositoryVisibility).toBe("unknown");
+    expect(readRunContext(env("workflow_dispatch"), noFiles).repositoryVisibility).toBe("unknown");
+  });
+});
