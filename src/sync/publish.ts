@@ -95,8 +95,10 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
     logger.info(`Processing ended after ${outcome.polls} poll(s).`);
     const failure = processingFailure(outcome.spec);
     if (failure) {
-      const detail = failure.messages.length > 0 ? `: ${failure.messages.join("; ")}` : "";
-      logger.error(`GitBook could not process ${spec.file} (${failure.code})${detail}`, { file: spec.file });
+      const detail = failure.messages.map((message) => `\n- ${message}`).join("");
+      logger.error(`GitBook could not process ${spec.file} (${failure.code})${detail ? `:${detail}` : "."}`, {
+        file: spec.file,
+      });
       return finish({ ...base, status: "failed", errorCode: failure.code, errors: failure.messages });
     }
     const version = await readVersion(service, orgId, outcome.spec);
