@@ -62,7 +62,7 @@ export function createPullRequestComments(
       const previews = nextRecordedPreviews(run, earlier);
       const body = renderPullRequestComment({
         key: config.commentKey,
-        results: [...run.results],
+        results: run.mode === "cleanup" ? [] : [...run.results],
         mode: run.mode === "cleanup" ? "preview" : run.mode,
         pullRequestNumber: pullRequest.number,
         state: { previews },
