@@ -23,6 +23,7 @@ export async function waitForProcessing(
   uploaded: Spec,
   { service, clock, schedule, deadline, random }: WaitOptions,
 ): Promise<WaitOutcome> {
+  if (isResultOfUpload(uploaded, uploaded)) return { kind: "processed", spec: uploaded, polls: 0 };
   let latest = uploaded;
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - clock.now();

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { Spec } from "../../src/client/types.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../../src/sync/poll-schedule.ts";
+import { waitForProcessing } from "../../src/sync/wait.ts";
+import { FakeSpecService, InstantClock } from "../support/fake-spec-service.ts";
+
+const base: Spec = {
+  object: "openapi-spec",
+  id: "s",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-02T00:00:00.000Z",
+  slug: "pets",
+  processingState: "complete",
+  permissions: { edit: true },
+  urls: { location: "l", app: "a" },
+};
+
+describe("waitForProcessing", () => {
+  it("needs no poll when the upload's answer already shows this upload processed", async () => {
+    const service = new FakeSpecService();
+    const clock = new InstantClock();
+    const uploaded = { ...base, lastProcessedAt: "2026-01-02T00:00:00.500Z", lastVersion: "v2" };
+    const outcome = await waitForProcessing("org", uploaded, {
+      service,
+      clock,
+      schedule: DEFAULT_POLL_SCHEDULE,
+      deadline: clock.now() + 10_000,
+    });
+    expect(outcome).toEqual({ kind: "processed", spec: uploaded, polls: 0 });
+    expect(service.calls).toEqual([]);
+  });
+
+  it("polls when the answer is complete but shows the previous processing", async () => {
+    const service = new FakeSpecService({ pollsToFinish: 1 });
+    service.seed("pets", {
+      ...base,
+      lastProcessedAt: "2026-01-01T00:00:00.000Z",
+      processingState: "pending",
+    });
+    const clock = new InstantClock();
+    const uploaded = { ...base, lastProcessedAt: "2026-01-01T00:00:00.000Z" };
+    const outcome = await waitForProcessing("org", uploaded, {
+      service,
+      clock,
+      schedule: DEFAULT_POLL_SCHEDULE,
+      deadline: clock.now() + 10_000,
+      random: () => 0.5,
+    });
+    expect(outcome.kind).toBe("processed");
+    expect(outcome.polls).toBe(1);
+    expect(clock.sleeps).toEqual([DEFAULT_POLL_SCHEDULE.firstDelayMs]);
+  });
+
+  it("gives up at the deadline, with a last look at it", async () => {
+    const service = new FakeSpecService({ outcomes: { pets: { kind: "stuck" } } });
+    service.seed("pets", { ...base, processingState: "pending" });
+    const clock = new InstantClock();
+    const start = clock.now();
+    const outcome = await waitForProcessing(
+      "org",
+      { ...base, processingState: "pending" },
+      {
+        service,
+        clock,
+        schedule: DEFAULT_POLL_SCHEDULE,
+        deadline: start + 5_000,
+        random: () => 0.5,
+      },
+    );
+    expect(outcome.kind).toBe("timed-out");
+    expect(clock.now()).toBe(start + 5_000);
+    expect(service.calls.at(-1)).toBe("GET org/pets");
+  });
+});
