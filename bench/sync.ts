@@ -250,12 +250,13 @@ try {
   }
 
   const schedules: [string, PollSchedule][] = [
-    ["default: 1 s, ×1.25, ±5 %", DEFAULT_POLL_SCHEDULE],
-    ["1 s, ×1.25, ±10 %", { ...DEFAULT_POLL_SCHEDULE, jitter: 0.1 }],
+    ["default: 1 s, ×1.2, ±5 %", DEFAULT_POLL_SCHEDULE],
+    ["1 s, ×1.25, ±5 %", { ...DEFAULT_POLL_SCHEDULE, growth: 1.25 }],
     ["1 s, ×1.5, ±20 %", { ...DEFAULT_POLL_SCHEDULE, growth: 1.5, jitter: 0.2 }],
     ["250 ms, ×1.5, ±20 %", { ...DEFAULT_POLL_SCHEDULE, firstDelayMs: 250, growth: 1.5, jitter: 0.2 }],
     ["500 ms, ×2, ±20 %", { ...DEFAULT_POLL_SCHEDULE, firstDelayMs: 500, growth: 2, jitter: 0.2 }],
   ];
+
   for (const processingMs of [PROCESSING_MS, 3 * PROCESSING_MS]) {
     console.log(
       `\n### Polling schedules, in-process, concurrency 16, ${processingMs / 1000} s processing, median of ${RUNS}\n`,

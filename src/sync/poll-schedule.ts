@@ -1,8 +1,8 @@
 /**
  * When to look again at a spec the service is processing. The first look comes after
  * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
- * so that many specs uploaded together do not poll in lockstep. A growth of 1.25 keeps the wait past
- * the end of processing under about a quarter of the time already spent, at a few more reads than
+ * so that many specs uploaded together do not poll in lockstep. A growth of 1.2 keeps the wait past
+ * the end of processing under about a fifth of the time already spent, at a few more reads than
  * 1.5 or 2; `bench/sync.ts` compares the candidates (see README, "Polling schedule").
  */
 export interface PollSchedule {
@@ -14,7 +14,7 @@ export interface PollSchedule {
 
 export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
   firstDelayMs: 1000,
-  growth: 1.25,
+  growth: 1.2,
   maxDelayMs: 10_000,
   jitter: 0.05,
 };
