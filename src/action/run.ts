@@ -106,10 +106,11 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
   if (prepared.length === 0 && mode !== "cleanup") throw noSpecsError(context.workspace, config.files);
   logPlan(logger, mode, prepared);
 
-  const service = config.token ? deps.createService(config, logger) : undefined;
+  const client = config.token ? deps.createService(config, logger) : undefined;
   try {
+    const service = client && limitConcurrency(client, config.concurrency);
     const orgId =
-      service && config.organization ? await resolveOrganizationId(config.organization, service) : undefined;
+      client && config.organization ? await resolveOrganizationId(config.organization, client) : undefined;
     const comments =
       context.pullRequest && config.comment ? deps.createComments(config, context, logger) : undefined;
 
@@ -121,17 +122,13 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
     } else if (mode === "cleanup") {
       const recorded = (await comments?.recordedPreviews()) ?? [];
       results = await timed("cleanup", () =>
-        deletePreviews(previewsToDelete(prepared, recorded), {
-          orgId,
-          service: limitConcurrency(service, config.concurrency),
-          logger,
-        }),
+        deletePreviews(previewsToDelete(prepared, recorded), { orgId, service, logger }),
       );
     } else {
       results = await timed("publishing", () =>
         publishAll(prepared, {
           orgId,
-          service: limitConcurrency(service, config.concurrency),
+          service,
           clock: deps.clock,
           schedule: DEFAULT_POLL_SCHEDULE,
           wait: config.wait,
@@ -144,7 +141,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
     await finish(host, { mode, orgId, results, started, deps, comments, context, config });
     logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(deps.clock.now() - started)}.`);
   } finally {
-    await service?.close();
+    await client?.close();
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Logger } from "../logger.ts";
-import { BufferedLogger } from "./buffered-logger.ts";
-import { describeServiceError } from "./describe-error.ts";
+import { describeServiceError, isNotFound } from "./describe-error.ts";
 import type { SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
-import type { SpecOperation, SpecResult } from "./result.ts";
+import type { SpecResult } from "./result.ts";
+import { isReadyToUpload, localFailure, resultOf, runEachInGroup } from "./spec-results.ts";
 
 export interface CheckOptions {
   /** With a token: read-only lookups tell whether each slug would be created or updated. */
@@ -12,15 +12,8 @@ export interface CheckOptions {
 }
 
 /** `check` mode: reports what a publish would do, writing nothing. */
-export async function checkAll(specs: readonly PreparedSpec[], options: CheckOptions): Promise<SpecResult[]> {
-  return Promise.all(
-    specs.map(async (spec) => {
-      const log = new BufferedLogger();
-      const result = await checkOne(spec, options.lookup, log);
-      await log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
-      return result;
-    }),
-  );
+export function checkAll(specs: readonly PreparedSpec[], options: CheckOptions): Promise<SpecResult[]> {
+  return runEachInGroup(specs, options.logger, (spec, log) => checkOne(spec, options.lookup, log));
 }
 
 async function checkOne(
@@ -28,42 +21,23 @@ async function checkOne(
   lookup: CheckOptions["lookup"],
   logger: Logger,
 ): Promise<SpecResult> {
-  const base = {
-    file: spec.file,
-    slug: spec.slug,
-    ...(spec.specVersion !== undefined ? { specVersion: spec.specVersion } : {}),
-  };
-  if (spec.problems.length > 0) {
-    for (const problem of spec.problems) logger.error(problem.message, problem.location);
-    return {
-      ...base,
-      status: "failed",
-      errorCode: spec.problems[0]?.code,
-      errors: spec.problems.map((p) => p.message),
-    };
-  }
+  if (!isReadyToUpload(spec)) return localFailure(spec, logger);
+  const planned = { ...resultOf(spec), status: "planned" } as const;
   if (!lookup) {
     logger.info("Valid. No token given, so whether the slug would be created or updated is unknown.");
-    return { ...base, status: "planned", operation: "unknown", errors: [] };
+    return { ...planned, operation: "unknown" };
   }
   try {
     const existing = await lookup.service.getSpec(lookup.orgId, spec.slug);
     logger.info(`Valid. Would update spec '${spec.slug}' (id ${existing.id}).`);
-    return {
-      ...base,
-      status: "planned",
-      operation: "update",
-      specId: existing.id,
-      appUrl: existing.urls.app,
-      errors: [],
-    };
+    return { ...planned, operation: "update", specId: existing.id, appUrl: existing.urls.app };
   } catch (error) {
-    if ((error as { status?: unknown }).status === 404) {
+    if (isNotFound(error)) {
       logger.info(`Valid. Would create spec '${spec.slug}'.`);
-      return { ...base, status: "planned", operation: "create" satisfies SpecOperation, errors: [] };
+      return { ...planned, operation: "create" };
     }
     const { code, message } = describeServiceError(error);
     logger.error(`Looking up '${spec.slug}' failed: ${message}`, { file: spec.file });
-    return { ...base, status: "failed", errorCode: code, errors: [message] };
+    return { ...resultOf(spec), status: "failed", errorCode: code, errors: [message] };
   }
 }

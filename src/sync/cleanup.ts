@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.ts";
-import { describeServiceError } from "./describe-error.ts";
+import { describeServiceError, isNotFound } from "./describe-error.ts";
 import type { SpecService } from "./ports.ts";
 import type { SpecResult } from "./result.ts";
 
@@ -22,7 +22,7 @@ export async function deletePreviews(
         options.logger.info(`Deleted preview spec '${slug}'.`);
         return { ...base, status: "deleted", errors: [] };
       } catch (error) {
-        if ((error as { status?: unknown }).status === 404) {
+        if (isNotFound(error)) {
           options.logger.info(`Preview spec '${slug}' was already deleted.`);
           return { ...base, status: "deleted", errors: [] };
         }

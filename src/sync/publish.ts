@@ -1,12 +1,12 @@
 import type { Spec, SpecVersion } from "../client/types.ts";
 import type { Logger } from "../logger.ts";
-import { BufferedLogger } from "./buffered-logger.ts";
 import { describeServiceError } from "./describe-error.ts";
 import type { PollSchedule } from "./poll-schedule.ts";
 import type { Clock, SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { processingFailure } from "./processing.ts";
 import type { SpecResult } from "./result.ts";
+import { isReadyToUpload, localFailure, resultOf, runEachInGroup } from "./spec-results.ts";
 import { waitForProcessing } from "./wait.ts";
 
 export interface PublishOptions {
@@ -30,37 +30,21 @@ export async function publishAll(
   specs: readonly PreparedSpec[],
   options: PublishOptions,
 ): Promise<SpecResult[]> {
-  return Promise.all(
-    specs.map(async (spec) => {
-      const log = new BufferedLogger();
-      const result = await publishOne(spec, { ...options, logger: log });
-      await log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
-      return result;
-    }),
-  );
+  return runEachInGroup(specs, options.logger, (spec, log) => publishOne(spec, { ...options, logger: log }));
 }
 
 export async function publishOne(spec: PreparedSpec, options: PublishOptions): Promise<SpecResult> {
   const started = options.clock.now();
-  const base = baseResult(spec);
   const finish = (result: Omit<SpecResult, "durationMs">): SpecResult => {
     const durationMs = options.clock.now() - started;
     options.logger.info(`Finished in ${formatDuration(durationMs)}.`);
     return { ...result, durationMs };
   };
 
-  if (spec.problems.length > 0 || !spec.source) {
-    for (const problem of spec.problems) options.logger.error(problem.message, problem.location);
-    const first = spec.problems[0];
-    return finish({
-      ...base,
-      status: "failed",
-      errorCode: first?.code ?? "INVALID_SPEC",
-      errors: spec.problems.map((p) => p.message),
-    });
-  }
+  if (!isReadyToUpload(spec)) return finish(localFailure(spec, options.logger));
 
   const { orgId, service, logger } = options;
+  const base: SpecResult = { ...resultOf(spec), status: "failed" };
   if (spec.bundledFiles) {
     logger.info(
       `Bundled ${spec.bundledFiles.length} files into one document: ${spec.bundledFiles.join(", ")}.`,
@@ -119,16 +103,6 @@ function readVersion(service: SpecService, orgId: string, spec: Spec): Promise<S
   return spec.lastVersion
     ? service.getVersion(orgId, spec.slug, spec.lastVersion)
     : service.getLatestVersion(orgId, spec.slug);
-}
-
-function baseResult(spec: PreparedSpec): SpecResult & { status: SpecResult["status"] } {
-  return {
-    file: spec.file,
-    slug: spec.slug,
-    status: "failed",
-    ...(spec.specVersion !== undefined ? { specVersion: spec.specVersion } : {}),
-    errors: [],
-  };
 }
 
 function serviceFailure(

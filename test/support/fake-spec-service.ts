@@ -1,3 +1,4 @@
+import { createApiError } from "../../src/client/errors.ts";
 import type { Spec, SpecSource, SpecVersion } from "../../src/client/types.ts";
 import type { Clock, SpecService } from "../../src/sync/ports.ts";
 
@@ -105,6 +106,12 @@ export class FakeSpecService implements SpecService {
     );
   }
 
+  listOrganizationsByEmailDomain(domain: string) {
+    return this.call(`GET email-domains/${domain}`, () => []);
+  }
+
+  async close(): Promise<void> {}
+
   deleteSpec(orgId: string, slug: string) {
     return this.call(`DELETE ${orgId}/${slug}`, () => {
       if (!this.specs.delete(slug)) throw httpError(404);
@@ -143,8 +150,15 @@ function makeVersion(slug: string, id: string): SpecVersion {
   };
 }
 
-export function httpError(status: number): Error & { status: number } {
-  return Object.assign(new Error(`HTTP ${status} from the fake service`), { status });
+/** The error the real client throws for `status`. */
+export function httpError(status: number): Error {
+  return createApiError({
+    status,
+    request: { method: "GET", url: "http://fake.test/v1/fake", path: "/v1/fake", headers: {} },
+    subject: { operation: "fake" },
+    attempts: 1,
+    retryable: false,
+  });
 }
 
 /** A clock whose sleeps pass instantly but advance its time, so tests never wait. */
