@@ -1,19 +1,17 @@
-import type { ActionConfig } from "../config/config.ts";
 import { readConfig } from "../config/inputs.ts";
 import { discoverSpecs } from "../discovery/index.ts";
-import type { RunContext } from "../github/context.ts";
 import { readRunContext } from "../github/context.ts";
 import type { Logger } from "../logger.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
 import { repositoryNameFrom } from "../slugs/index.ts";
 import { checkAll } from "../sync/check.ts";
-import { deletePreviews } from "../sync/cleanup.ts";
+import { deletePreviews, type PreviewToDelete } from "../sync/cleanup.ts";
 import { limitConcurrency } from "../sync/limit.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../sync/poll-schedule.ts";
 import type { Clock } from "../sync/ports.ts";
 import { systemClock } from "../sync/ports.ts";
-import { prepareSpecs } from "../sync/prepare.ts";
+import { assignRunSlugs, prepareSpecs } from "../sync/prepare.ts";
 import type { PreparedSpec } from "../sync/prepared.ts";
 import { formatDuration, publishAll } from "../sync/publish.ts";
 import type { SpecResult } from "../sync/result.ts";
@@ -66,24 +64,29 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
   };
 
   const context = readRunContext(host.env, host.readFile);
-  const forkReason = forkSkipReason(host, context);
-  if (forkReason) {
-    logger.notice(forkReason);
+  const config = readConfig(host.readInput, { tokenOptional: context.pullRequest?.isFork === true });
+  if (!config.token && config.mode !== "check") {
+    const reason = forkSkipReason(context.pullRequest?.number);
+    logger.notice(reason);
     await finish(host, {
       mode: "preview",
       orgId: undefined,
       results: [],
       started,
       deps,
-      skippedReason: forkReason,
+      skippedReason: reason,
     });
     return;
   }
-
-  const config = readConfig(host.readInput);
   const mode = resolveMode(config.mode, context);
   const pullRequestNumber =
     mode === "preview" || mode === "cleanup" ? context.pullRequest?.number : undefined;
+  const slugOptions = {
+    slugMapping: config.slugMapping,
+    slugPrefix: config.slugPrefix,
+    repositoryName: repositoryNameFrom(host.env, context.workspace),
+    pullRequestNumber,
+  };
 
   const discovery = await timed("discovery", () =>
     discoverSpecs({
@@ -92,17 +95,19 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       logger,
     }),
   );
-  const prepared = await timed("validation and bundling", () =>
-    prepareSpecs(discovery, {
-      workspace: context.workspace,
-      slugMapping: config.slugMapping,
-      slugPrefix: config.slugPrefix,
-      repositoryName: repositoryNameFrom(host.env, context.workspace),
-      pullRequestNumber,
-      sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
-      logger,
-    }),
-  );
+  // A closed pull request only needs the slugs of its previews: nothing is validated or bundled.
+  const derivedPreviews = mode === "cleanup" ? [...assignRunSlugs(discovery, slugOptions)] : [];
+  const prepared =
+    mode === "cleanup"
+      ? []
+      : await timed("validation and bundling", () =>
+          prepareSpecs(discovery, {
+            ...slugOptions,
+            workspace: context.workspace,
+            sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
+            logger,
+          }),
+        );
   if (prepared.length === 0 && mode !== "cleanup") throw noSpecsError(context.workspace, config.files);
   logPlan(logger, mode, prepared);
 
@@ -120,10 +125,9 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
         checkAll(prepared, { lookup: service && orgId ? { orgId, service } : undefined, logger }),
       );
     } else if (mode === "cleanup") {
-      const recorded = (await comments?.recordedPreviews()) ?? [];
-      results = await timed("cleanup", () =>
-        deletePreviews(previewsToDelete(prepared, recorded), { orgId, service, logger }),
-      );
+      const previews = previewsToDelete(derivedPreviews, (await comments?.recordedPreviews()) ?? []);
+      logger.info(`Plan (cleanup): delete ${previews.map((p) => p.slug).join(", ") || "nothing"}`);
+      results = await timed("cleanup", () => deletePreviews(previews, { orgId, service, logger }));
     } else {
       results = await timed("publishing", () =>
         publishAll(prepared, {
@@ -138,18 +142,15 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       );
     }
 
-    await finish(host, { mode, orgId, results, started, deps, comments, context, config });
+    await finish(host, { mode, orgId, results, started, deps, comments });
     logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(deps.clock.now() - started)}.`);
   } finally {
     await client?.close();
   }
 }
 
-function forkSkipReason(host: ActionHost, context: RunContext): string | undefined {
-  const pullRequest = context.pullRequest;
-  if (!pullRequest?.isFork || host.readInput("token")) return undefined;
-  if (host.readInput("mode").toLowerCase() === "check") return undefined;
-  return `Pull request #${pullRequest.number} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
+function forkSkipReason(pullRequestNumber: number | undefined): string {
+  return `Pull request #${pullRequestNumber} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
 }
 
 function noSpecsError(workspace: string, files: readonly string[] | undefined): Error {
@@ -175,10 +176,14 @@ function planNote(spec: PreparedSpec): string {
   return "";
 }
 
-function previewsToDelete(prepared: readonly PreparedSpec[], recorded: readonly string[]) {
-  const bySlug = new Map<string, string | undefined>(prepared.map((spec) => [spec.slug, spec.file]));
-  for (const slug of recorded) if (!bySlug.has(slug)) bySlug.set(slug, undefined);
-  return [...bySlug].map(([slug, file]) => ({ slug, file }));
+/** The previews derivable from the files now (slug by file), then those only an earlier run recorded. */
+function previewsToDelete(
+  derived: readonly [string, string][],
+  recorded: readonly string[],
+): PreviewToDelete[] {
+  const fileBySlug = new Map<string, string | undefined>(derived.map(([file, slug]) => [slug, file]));
+  for (const slug of recorded) if (!fileBySlug.has(slug)) fileBySlug.set(slug, undefined);
+  return [...fileBySlug].map(([slug, file]) => ({ slug, file }));
 }
 
 interface FinishInput {
@@ -189,8 +194,6 @@ interface FinishInput {
   deps: RunDependencies;
   skippedReason?: string;
   comments?: PullRequestComments | undefined;
-  context?: RunContext;
-  config?: ActionConfig;
 }
 
 async function finish(host: ActionHost, input: FinishInput): Promise<void> {
@@ -211,7 +214,7 @@ async function finish(host: ActionHost, input: FinishInput): Promise<void> {
     }),
   );
 
-  if (input.comments && input.context) {
+  if (input.comments) {
     const url = await input.comments.publish({ mode, results });
     if (url) host.setOutput("comment-url", url);
   }

@@ -5,7 +5,7 @@ export type SourceMode = "text" | "url";
 export type OrganizationRef = { kind: "id"; id: string } | { kind: "email-domain"; domain: string };
 
 export interface ActionConfig {
-  /** The GitBook API token; undefined only in check mode. */
+  /** The GitBook API token; undefined only in check mode or a fork's pull request. */
   readonly token: string | undefined;
   /** Undefined only in check mode without a token. */
   readonly organization: OrganizationRef | undefined;

@@ -12,12 +12,13 @@ const MAX_CONCURRENCY = 64;
 
 /**
  * Parses and checks every input at once, before any request: the run stops here on the first bad
- * input, with a message that names it.
+ * input, with a message that names it. `tokenOptional` is for runs that may lack secrets (a fork's pull
+ * request): the token may then be missing, and the caller decides what to skip.
  */
-export function readConfig(readInput: InputReader): ActionConfig {
+export function readConfig(readInput: InputReader, options: { tokenOptional?: boolean } = {}): ActionConfig {
   const mode = oneOf("mode", readInput("mode") || "auto", MODES);
   const token = readInput("token") || undefined;
-  if (!token && mode !== "check") {
+  if (!token && mode !== "check" && !options.tokenOptional) {
     throw new InputError(
       "token",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression shown to the user

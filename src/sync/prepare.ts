@@ -7,13 +7,16 @@ import { assignSlugs, previewSlug } from "../slugs/index.ts";
 import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
-export interface PrepareOptions {
-  workspace: string;
+export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
   slugPrefix: string | undefined;
   repositoryName: string;
   /** Publishing to the pull request's preview slugs. */
   pullRequestNumber: number | undefined;
+}
+
+export interface PrepareOptions extends SlugOptions {
+  workspace: string;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
   sourceUrlFor: ((file: string) => string) | undefined;
   logger: Logger;
@@ -27,22 +30,30 @@ export async function prepareSpecs(
   discovery: DiscoveryResult,
   options: PrepareOptions,
 ): Promise<PreparedSpec[]> {
-  const paths = [...discovery.specs.map((s) => s.path), ...discovery.broken.map((b) => b.path)].sort();
-  const slugs = assignSlugs(paths, {
-    mapping: options.slugMapping,
-    ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
-    repositoryName: options.repositoryName,
-  });
-  const slugFor = (file: string): string => {
-    const slug = slugs.get(file) as string;
-    return options.pullRequestNumber === undefined ? slug : previewSlug(slug, options.pullRequestNumber);
-  };
+  const slugs = assignRunSlugs(discovery, options);
+  const slugFor = (file: string): string => slugs.get(file) as string;
 
   const prepared: PreparedSpec[] = discovery.broken.map((broken) => brokenSpec(broken, slugFor(broken.path)));
   for (const spec of discovery.specs) {
     prepared.push(await prepareOne(spec, slugFor(spec.path), options));
   }
   return prepared.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/**
+ * The slug of every discovered file, broken ones included, by path in path order: the slug rule, then
+ * the pull request's preview suffix. Throws on a slug conflict, an input problem that stops the run.
+ */
+export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions): Map<string, string> {
+  const paths = [...discovery.specs.map((s) => s.path), ...discovery.broken.map((b) => b.path)].sort();
+  const slugs = assignSlugs(paths, {
+    mapping: options.slugMapping,
+    ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
+    repositoryName: options.repositoryName,
+  });
+  const { pullRequestNumber } = options;
+  if (pullRequestNumber === undefined) return slugs;
+  return new Map([...slugs].map(([file, slug]) => [file, previewSlug(slug, pullRequestNumber)]));
 }
 
 function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {

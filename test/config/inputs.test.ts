@@ -85,6 +85,12 @@ describe("readConfig", () => {
     expect(config.organization).toBeUndefined();
   });
 
+  it("lets a run without secrets go on without a token when asked to", () => {
+    const config = readConfig(reader({ mode: "auto", organization: "demo-org" }), { tokenOptional: true });
+    expect(config.token).toBeUndefined();
+    expect(() => readConfig(reader({ mode: "deploy" }), { tokenOptional: true })).toThrow(/Input 'mode'/);
+  });
+
   it("accepts an organization email domain", () => {
     const config = readConfig(reader({ token: "t", "organization-domain": "@Example.COM" }));
     expect(config.organization).toEqual({ kind: "email-domain", domain: "example.com" });
