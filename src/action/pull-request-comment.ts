@@ -1,5 +1,11 @@
 import type { ActionConfig } from "../config/config.ts";
-import { findOwnComment, readCommentState, upsertOwnComment } from "../github/comment.ts";
+import {
+  type FoundComment,
+  findOwnComment,
+  readCommentState,
+  upsertOwnComment,
+  writeOwnComment,
+} from "../github/comment.ts";
 import type { RunContext } from "../github/context.ts";
 import { createGitHubClient } from "../github/octokit.ts";
 import type { Logger } from "../logger.ts";
@@ -40,19 +46,21 @@ export function createPullRequestComments(
     issueNumber: pullRequest.number,
     key: config.commentKey,
   };
-  let previous: string[] | undefined;
+  // Looked up once per run: finding the comment pages through every comment of the pull request.
+  let lookup: Promise<FoundComment | undefined> | undefined;
+  const ownComment = () => {
+    lookup ??= findOwnComment(octokit, target);
+    return lookup;
+  };
 
   const recordedPreviews = async (): Promise<string[]> => {
-    if (previous === undefined) {
-      try {
-        const found = await findOwnComment(octokit, target);
-        previous = (found && readCommentState(found.body, config.commentKey)?.previews) || [];
-      } catch (error) {
-        logger.warning(`Could not read the pull request comment: ${(error as Error).message}`);
-        previous = [];
-      }
+    try {
+      const found = await ownComment();
+      return (found && readCommentState(found.body, config.commentKey)?.previews) || [];
+    } catch (error) {
+      logger.warning(`Could not read the pull request comment: ${(error as Error).message}`);
+      return [];
     }
-    return previous;
   };
 
   return {
@@ -69,7 +77,11 @@ export function createPullRequestComments(
         ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
       });
       try {
-        const outcome = await upsertOwnComment(octokit, { ...target, body });
+        const outcome = await ownComment().then(
+          (existing) => writeOwnComment(octokit, { ...target, body }, existing),
+          // The lookup failed earlier: one more try, which reports why (e.g. a 403) as upserting does.
+          () => upsertOwnComment(octokit, { ...target, body }),
+        );
         if (outcome.action === "forbidden") {
           logger.warning(`Could not write the pull request comment: ${outcome.message}`);
           return undefined;

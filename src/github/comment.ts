@@ -68,14 +68,25 @@ export async function upsertOwnComment(
   octokit: GitHubClient,
   target: CommentTarget & { body: string },
 ): Promise<UpsertResult> {
-  const where = `${target.owner}/${target.repo}#${target.issueNumber}`;
   let existing: FoundComment | undefined;
   try {
     existing = await findOwnComment(octokit, target);
   } catch (error) {
-    return handle(error, `list the comments of ${where}`);
+    return handle(error, `list the comments of ${describeTarget(target)}`);
   }
+  return writeOwnComment(octokit, target, existing);
+}
 
+/**
+ * {@link upsertOwnComment} for a caller that has already looked for the comment (`existing`, undefined
+ * when there is none), so that the comments are not paged through twice.
+ */
+export async function writeOwnComment(
+  octokit: GitHubClient,
+  target: CommentTarget & { body: string },
+  existing: FoundComment | undefined,
+): Promise<UpsertResult> {
+  const where = describeTarget(target);
   if (existing && existing.body === target.body) {
     return { action: "unchanged", url: existing.url, id: existing.id };
   }
@@ -103,6 +114,10 @@ export async function upsertOwnComment(
   } catch (error) {
     return handle(error, `create a comment on ${where}`);
   }
+}
+
+function describeTarget(target: CommentTarget): string {
+  return `${target.owner}/${target.repo}#${target.issueNumber}`;
 }
 
 function handle(error: unknown, call: string): { action: "forbidden"; message: string } {

@@ -1,6 +1,7 @@
 import { type CommentState, commentMarker, renderCommentState } from "../github/comment-marker.ts";
-import type { SpecResult, SpecStatus } from "../sync/result.ts";
+import type { SpecResult } from "../sync/result.ts";
 import { escapeCell, escapeText, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
+import { isFailure, statusLabel } from "./status.ts";
 
 /** GitHub rejects comment bodies longer than this many characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -24,16 +25,6 @@ export interface PullRequestCommentInput {
   /** Why nothing was published, for example "pull request from a fork". */
   skippedReason?: string;
 }
-
-const STATUS_LABELS: Record<SpecStatus, string> = {
-  published: "✅ published",
-  failed: "❌ failed",
-  "timed-out": "⏱️ timed out",
-  submitted: "📤 submitted",
-  planned: "📝 planned",
-  skipped: "⏭️ skipped",
-  deleted: "🗑️ deleted",
-};
 
 /**
  * The body of the action's single pull request comment. Pure and deterministic: the same input gives
@@ -70,7 +61,7 @@ function headline(input: PullRequestCommentInput): string {
     return `🧹 Preview specs of ${pr} deleted`;
   }
   const total = input.results.length;
-  const failures = input.results.filter((r) => r.status === "failed" || r.status === "timed-out").length;
+  const failures = input.results.filter(isFailure).length;
   if (total === 0) return "ℹ️ No OpenAPI specs found";
   if (failures > 0) return `❌ ${failures} of ${total} ${plural(total, "spec")} failed`;
   const specs = `${total} OpenAPI ${plural(total, "spec")}`;
@@ -90,7 +81,7 @@ function verb(results: SpecResult[]): string {
 
 function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>): string[] {
   const rows = [
-    ...[...cleanup.deleted].sort().map((slug) => `| ${escapeCell(slug)} | 🗑️ deleted |`),
+    ...[...cleanup.deleted].sort().map((slug) => `| ${escapeCell(slug)} | ${statusLabel("deleted")} |`),
     ...[...cleanup.failed]
       .sort((a, b) => compareStrings(a.slug, b.slug))
       .map((f) => `| ${escapeCell(f.slug)} | ❌ ${escapeCell(truncate(f.error, MAX_MESSAGE_LENGTH))} |`),
@@ -127,7 +118,7 @@ function resultRow(result: SpecResult): string {
     "",
     result.file ? escapeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
     escapeCell(result.slug),
-    STATUS_LABELS[result.status],
+    statusLabel(result.status),
     link,
     errorCell(result),
     "",

@@ -10,6 +10,11 @@ export const STATUS_ICONS: Record<SpecStatus, string> = {
   "timed-out": "⏱️",
 };
 
+/** A status as the summary and the comment show it, e.g. "✅ published". */
+export function statusLabel(status: SpecStatus): string {
+  return `${STATUS_ICONS[status]} ${status}`;
+}
+
 /** Statuses that fail the job. */
 export function isFailure(result: SpecResult): boolean {
   return result.status === "failed" || result.status === "timed-out";

@@ -1,6 +1,6 @@
 import type { SpecResult } from "../sync/result.ts";
 import { codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL, truncate } from "./markdown.ts";
-import { countBy, failureReason, isFailure, STATUS_ICONS } from "./status.ts";
+import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
   mode: string;
@@ -25,7 +25,7 @@ export function renderJobSummary(input: SummaryInput): string {
       const cells = [
         result.file ? codeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
         codeCell(result.slug),
-        `${STATUS_ICONS[result.status]} ${result.status}${operationNote(result)}`,
+        `${statusLabel(result.status)}${operationNote(result)}`,
         ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
         markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
         isFailure(result) ? escapeCell(truncate(failureReason(result), 500)) : " ",

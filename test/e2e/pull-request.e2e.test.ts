@@ -129,6 +129,9 @@ describe("pull requests, end to end", () => {
     expect(
       setup.github.requests.filter((r) => r.method === "GET" && r.url.includes("page=2")).length,
     ).toBeGreaterThan(0);
+    // Each run pages through the comments once, so the first page is read once per run.
+    const firstPages = setup.github.requests.filter((r) => r.method === "GET" && !/[?&]page=/.test(r.url));
+    expect(firstPages).toHaveLength(2);
   });
 
   it("keeps a separate comment per comment-key", async () => {
