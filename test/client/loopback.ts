@@ -1,6 +1,7 @@
 /** A tiny HTTP server on 127.0.0.1 that records what it receives, for the client's transport tests. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closedPortUrl } from "../support/emulator-fixtures.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -75,11 +76,7 @@ export function sendJson(
 
 /** A port nothing listens on: bind, read the port, close. */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return Number(new URL(await closedPortUrl()).port);
 }
 
 export function specBody(slug: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -97,14 +94,5 @@ export function specBody(slug: string, overrides: Record<string, unknown> = {}):
   };
 }
 
-/** A deterministic random source (mulberry32), so backoff delays are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic random source, so backoff delays are reproducible: the emulator's seeded PRNG. */
+export { mulberry32 as seededRandom } from "../../src/emulator/faults.ts";

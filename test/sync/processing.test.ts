@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Spec } from "../../src/client/types.ts";
 import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from "../../src/sync/poll-schedule.ts";
 import { isResultOfUpload, processingFailure } from "../../src/sync/processing.ts";
+import { specFixture } from "../support/spec-fixture.ts";
 
-function spec(fields: Partial<Spec>): Spec {
-  return {
-    object: "openapi-spec",
-    id: "s",
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-02T00:00:00.000Z",
-    slug: "pets",
-    processingState: "complete",
-    permissions: { edit: true },
-    urls: { location: "l", app: "a" },
-    ...fields,
-  };
-}
+const spec = specFixture;
 
 describe("isResultOfUpload", () => {
   const previous = { lastProcessedAt: "2026-01-01T00:00:00.000Z", lastVersion: "old" };

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Spec } from "../../src/client/types.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../../src/sync/poll-schedule.ts";
 import { waitForProcessing } from "../../src/sync/wait.ts";
 import { FakeSpecService, InstantClock } from "../support/fake-spec-service.ts";
+import { specFixture } from "../support/spec-fixture.ts";
 
-const base: Spec = {
-  object: "openapi-spec",
-  id: "s",
-  createdAt: "2026-01-01T00:00:00.000Z",
-  updatedAt: "2026-01-02T00:00:00.000Z",
-  slug: "pets",
-  processingState: "complete",
-  permissions: { edit: true },
-  urls: { location: "l", app: "a" },
-};
+const base = specFixture();
 
 describe("waitForProcessing", () => {
   it("needs no poll when the upload's answer already shows this upload processed", async () => {
