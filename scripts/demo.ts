@@ -23,12 +23,18 @@ try {
   console.log("\n── Job summary (GITHUB_STEP_SUMMARY) ──");
   console.log(run.summary.trimEnd());
   console.log("\n── Outputs ──");
-  for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(run.outputs)) {
+    console.log(`${name}: ${name === "results" ? JSON.stringify(JSON.parse(value), null, 2) : value}`);
+  }
   console.log("\n── The emulator now holds ──");
   for (const spec of emulator.listSpecs("demo-org")) {
     console.log(`${spec.slug}: ${spec.processingState}, last version ${spec.lastVersion ?? "none"}`);
   }
   console.log(`\nExit code: ${run.exitCode}`);
+  console.log(
+    "\nThe emulator stops with the demo, so the links above no longer answer. Run it yourself with" +
+      " `npm run emulator`, and see README.md for the workflows to add to a repository.",
+  );
   process.exitCode = run.exitCode;
 } finally {
   await emulator.close();

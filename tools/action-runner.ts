@@ -176,19 +176,31 @@ export function parseAnnotations(stdout: string): Annotation[] {
 export function renderLogAsRunner(stdout: string): string {
   const masks = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1] ?? "").filter(Boolean);
   const lines: string[] = [];
+  let inGroup = false;
   for (const line of stdout.split("\n")) {
-    if (line.startsWith("::add-mask::") || line.startsWith("::debug::") || line === "::endgroup::") continue;
+    if (line.startsWith("::add-mask::") || line.startsWith("::debug::")) continue;
+    if (line === "::endgroup::") {
+      inGroup = false;
+      continue;
+    }
     const group = /^::group::(.*)$/.exec(line);
+    if (group) {
+      inGroup = true;
+      lines.push(hideMasked(`▸ ${group[1]}`, masks));
+      continue;
+    }
     const annotation = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
     let shown = line;
-    if (group) shown = `▸ ${group[1]}`;
-    else if (annotation) {
+    if (annotation) {
       const [, level = "", properties = "", message = ""] = annotation;
       const where = properties ? ` (${unescapeProperty(properties)})` : "";
       shown = `${level.toUpperCase()}${where}: ${unescapeData(message)}`;
-    } else if (line !== "") shown = `  ${line}`;
-    for (const secret of masks) shown = shown.split(secret).join("***");
-    lines.push(shown);
+    }
+    lines.push(hideMasked(inGroup && shown !== "" ? `  ${shown}` : shown, masks));
   }
   return lines.join("\n").trimEnd();
+}
+
+function hideMasked(line: string, masks: readonly string[]): string {
+  return masks.reduce((shown, secret) => shown.split(secret).join("***"), line);
 }
