@@ -65,7 +65,7 @@ function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
       {
         code: "SYNTAX_ERROR",
         message: `${broken.path}: ${message}`,
-        location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
+        location: { file, line, column },
       },
     ],
   };
@@ -82,7 +82,7 @@ async function prepareOne(
     ({ file, line, column, message }) => ({
       code: "INVALID_SPEC",
       message: `${spec.path}: ${message}`,
-      location: { file, ...(line ? { line } : {}), ...(column ? { column } : {}) },
+      location: { file, line, column },
     }),
   );
 
@@ -94,11 +94,6 @@ async function prepareOne(
   }
   if (problems.length > 0 || !bundled) return { ...base, problems };
 
-  if (bundled.bundled) {
-    options.logger.debug(
-      `${spec.path}: bundled ${bundled.files.length} files (${bundled.files.join(", ")}).`,
-    );
-  }
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
     : { text: bundled.text };
@@ -110,11 +105,7 @@ function bundleProblem(spec: DiscoveredSpec, error: unknown): LocalProblem {
     return {
       code: "BUNDLE_ERROR",
       message: error.message,
-      location: {
-        file: error.file,
-        ...(error.line ? { line: error.line } : {}),
-        ...(error.column ? { column: error.column } : {}),
-      },
+      location: { file: error.file, line: error.line, column: error.column },
     };
   }
   const message = error instanceof Error ? error.message : String(error);
