@@ -65,11 +65,12 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
 
   const context = readRunContext(host.env, host.readFile);
   const config = readConfig(host.readInput, { tokenOptional: context.pullRequest?.isFork === true });
-  if (!config.token && config.mode !== "check") {
+  const mode = resolveMode(config.mode, context);
+  if (!config.token && mode !== "check") {
     const reason = forkSkipReason(context.pullRequest?.number);
     logger.notice(reason);
     await finish(host, {
-      mode: "preview",
+      mode,
       orgId: undefined,
       results: [],
       started,
@@ -78,7 +79,6 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
     });
     return;
   }
-  const mode = resolveMode(config.mode, context);
   const pullRequestNumber =
     mode === "preview" || mode === "cleanup" ? context.pullRequest?.number : undefined;
   const slugOptions = {
