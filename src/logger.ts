@@ -1,3 +1,6 @@
+import { defuseCommands, defuseSingleLine } from "./text/log-protocol.ts";
+import type { Redact } from "./text/redact.ts";
+
 /** Where a problem is in a file, for GitHub annotations. Lines and columns start at 1. */
 export interface SourceLocation {
   file: string;
@@ -64,3 +67,23 @@ export const silentLogger: Logger = {
   error() {},
   group: (_title, body) => body(),
 };
+
+/**
+ * The logger the action writes through: every message, group title and annotation file has the
+ * secrets redacted (`redact`) and is defused for the runner's log protocol, so that no line it writes
+ * can be read as a workflow command that the action did not issue. Our own multi-line messages keep
+ * their lines; group titles and file properties stay on one line.
+ */
+export function guardedLogger(inner: Logger, redact: Redact): Logger {
+  const text = (message: string) => defuseCommands(redact(message));
+  const where = (location: SourceLocation | undefined) =>
+    location ? { ...location, file: defuseSingleLine(redact(location.file)) } : undefined;
+  return {
+    debug: (message) => inner.debug(text(message)),
+    info: (message) => inner.info(text(message)),
+    notice: (message, location) => inner.notice(text(message), where(location)),
+    warning: (message, location) => inner.warning(text(message), where(location)),
+    error: (message, location) => inner.error(text(message), where(location)),
+    group: (title, body) => inner.group(defuseSingleLine(redact(title)), body),
+  };
+}

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { parseRunnerCommands } from "./runner-commands.ts";
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -87,7 +88,9 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
       outputs: parseOutputFile(await readFile(outputFile, "utf8")),
       summary: await readFile(summaryFile, "utf8"),
       annotations: parseAnnotations(stdout),
-      groups: [...stdout.matchAll(/^::group::(.*)$/gm)].map((m) => m[1] ?? ""),
+      groups: parseRunnerCommands(stdout)
+        .filter((c) => c.command === "group")
+        .map((c) => c.data),
     };
   } finally {
     await rm(temp, { recursive: true, force: true });
@@ -146,24 +149,17 @@ export function parseOutputFile(text: string): Record<string, string> {
 const unescapeData = (s: string) => s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
 const unescapeProperty = (s: string) => unescapeData(s).replace(/%3A/g, ":").replace(/%2C/g, ",");
 
+/** The annotations the runner would create from `stdout`, read by its own rules (runner-commands.ts). */
 export function parseAnnotations(stdout: string): Annotation[] {
   const annotations: Annotation[] = [];
-  for (const match of stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)) {
-    const properties = Object.fromEntries(
-      (match[2] ?? "")
-        .split(",")
-        .filter(Boolean)
-        .map((pair) => {
-          const [key, ...value] = pair.split("=");
-          return [key ?? "", unescapeProperty(value.join("="))];
-        }),
-    );
+  for (const { command, properties, data } of parseRunnerCommands(stdout)) {
+    if (command !== "error" && command !== "warning" && command !== "notice") continue;
     annotations.push({
-      level: match[1] as Annotation["level"],
+      level: command,
       ...(properties.file ? { file: properties.file } : {}),
       ...(properties.line ? { line: Number(properties.line) } : {}),
       ...(properties.col ? { column: Number(properties.col) } : {}),
-      message: unescapeData(match[3] ?? ""),
+      message: data,
     });
   }
   return annotations;

@@ -15,6 +15,8 @@ import { assignRunSlugs, prepareSpecs } from "../sync/prepare.ts";
 import type { PreparedSpec } from "../sync/prepared.ts";
 import { formatDuration, publishAll } from "../sync/publish.ts";
 import type { SpecResult } from "../sync/result.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import { createRedactor, type Redact, redactStrings } from "../text/redact.ts";
 import type { ActionHost } from "./host.ts";
 import type { EffectiveMode } from "./mode.ts";
 import { resolveMode } from "./mode.ts";
@@ -42,17 +44,19 @@ export async function runAction(
   host: ActionHost,
   deps: RunDependencies = defaultDependencies,
 ): Promise<void> {
-  for (const secret of [host.readInput("token"), host.readInput("github-token")]) {
-    if (secret) host.setSecret(secret);
-  }
+  // Before anything else: both tokens are masked by the runner and redacted (whole or in pieces) from
+  // every text that came from outside, before it is shown or cut.
+  const secrets = [host.readInput("token"), host.readInput("github-token")].filter((secret) => secret);
+  for (const secret of secrets) host.setSecret(secret);
+  const redact = createRedactor(secrets);
   try {
-    await runSteps(host, deps);
+    await runSteps(host, deps, redact);
   } catch (error) {
-    host.setFailed(error instanceof Error ? error.message : String(error));
+    host.setFailed(redact(error instanceof Error ? error.message : String(error)));
   }
 }
 
-async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> {
+async function runSteps(host: ActionHost, deps: RunDependencies, redact: Redact): Promise<void> {
   const { logger } = host;
   const started = deps.clock.now();
   const timings: string[] = [];
@@ -75,6 +79,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       results: [],
       started,
       deps,
+      redact,
       skippedReason: reason,
     });
     return;
@@ -126,7 +131,8 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       );
     } else if (mode === "cleanup") {
       const previews = previewsToDelete(derivedPreviews, (await comments?.recordedPreviews()) ?? []);
-      logger.info(`Plan (cleanup): delete ${previews.map((p) => p.slug).join(", ") || "nothing"}`);
+      const slugs = previews.map((p) => escapeUntrusted(p.slug));
+      logger.info(`Plan (cleanup): delete ${slugs.join(", ") || "nothing"}`);
       results = await timed("cleanup", () => deletePreviews(previews, { orgId, service, logger }));
     } else {
       results = await timed("publishing", () =>
@@ -142,7 +148,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
       );
     }
 
-    await finish(host, { mode, orgId, results, started, deps, comments });
+    await finish(host, { mode, orgId, results, started, deps, redact, comments });
     logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(deps.clock.now() - started)}.`);
   } finally {
     await client?.close();
@@ -164,7 +170,7 @@ function noSpecsError(workspace: string, files: readonly string[] | undefined): 
 
 function logPlan(logger: Logger, mode: EffectiveMode, prepared: readonly PreparedSpec[]): void {
   if (prepared.length === 0) return;
-  const items = prepared.map((spec) => `${spec.file} → ${spec.slug}${planNote(spec)}`);
+  const items = prepared.map((spec) => `${escapeUntrusted(spec.file)} → ${spec.slug}${planNote(spec)}`);
   logger.info(
     `Plan (${mode}, ${prepared.length} spec${prepared.length === 1 ? "" : "s"}): ${items.join(", ")}`,
   );
@@ -192,12 +198,15 @@ interface FinishInput {
   results: SpecResult[];
   started: number;
   deps: RunDependencies;
+  /** Applied to every result before it is rendered (summary, outputs, comment) or cut. */
+  redact: Redact;
   skippedReason?: string;
   comments?: PullRequestComments | undefined;
 }
 
 async function finish(host: ActionHost, input: FinishInput): Promise<void> {
-  const { results, mode } = input;
+  const { mode } = input;
+  const results = redactStrings(input.results, input.redact);
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
   host.setOutput("published", outputs.published);

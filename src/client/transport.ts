@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { type Dispatcher, request } from "undici";
+import { createRedactor, type Redact } from "../text/redact.ts";
 import {
   createApiError,
   GitBookConnectionError,
@@ -209,11 +210,11 @@ export class Transport {
       });
     const contentType = firstHeader(result.headers["content-type"]) ?? "";
     if (contentType !== "" && !/[/+]json\b/i.test(contentType)) {
-      throw fail(`the content type is ${JSON.stringify(contentType)}, expected JSON`);
+      throw fail(`the content type is ${JSON.stringify(this.#redact(contentType))}, expected JSON`);
     }
     let json: unknown;
     try {
-      json = JSON.parse(result.text);
+      json = this.#parseRedacted(result.text);
     } catch {
       throw fail(result.text === "" ? "the body is empty, expected JSON" : "the body is not valid JSON");
     }
@@ -225,8 +226,23 @@ export class Transport {
     }
   }
 
+  #redactor: Redact | undefined;
+
+  /** The text without the token, whole or in pieces of 8+ characters (see redact.ts). */
   #redact(text: string): string {
-    return text.split(this.#options.token).join("[REDACTED]");
+    this.#redactor ??= createRedactor([this.#options.token]);
+    return this.#redactor(text);
+  }
+
+  /**
+   * Parses a response body with the token removed first from the raw text and then from every string
+   * value (a service may echo the token with JSON escapes), so that no field, message or error detail
+   * built from the body can carry it.
+   */
+  #parseRedacted(text: string): unknown {
+    return JSON.parse(this.#redact(text), (_key, value: unknown) =>
+      typeof value === "string" ? this.#redact(value) : value,
+    );
   }
 
   #errorOf(
@@ -260,14 +276,14 @@ export class Transport {
     }
     let parsed: { code?: number | string; message?: string } = {};
     try {
-      parsed = parseErrorBody(JSON.parse(result.text));
+      parsed = parseErrorBody(this.#parseRedacted(result.text));
     } catch {
       // Not JSON (a proxy's HTML page, an empty body): the status says enough.
     }
     const location = firstHeader(result.headers.location);
     const redirectOrigin =
       location !== undefined && URL.canParse(location, request.url)
-        ? new URL(location, request.url).origin
+        ? this.#redact(new URL(location, request.url).origin)
         : undefined;
     return createApiError({
       request,

@@ -19,12 +19,18 @@ export function escapeCell(text: string): string {
   return escapeText(text) || " ";
 }
 
-/** A path or slug in a table cell, as code. */
+/**
+ * A path or slug in a table cell, as code: backticks cannot close the code span, `|` cannot end the
+ * cell, and line breaks cannot end the row. Inside a code span `<` and `&` are shown as they are.
+ */
 export function codeCell(text: string): string {
   return text === "" ? " " : `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\s+/g, " ")}\``;
 }
 
-/** Only absolute http(s) URLs, with the characters that would end a Markdown link or cell encoded. */
+/**
+ * Only absolute http(s) URLs, with the characters that would end a Markdown link or cell, or open a
+ * code span across it, encoded.
+ */
 export function safeUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   let url: URL;
@@ -35,7 +41,7 @@ export function safeUrl(value: string | undefined): string | undefined {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
   return url.href.replace(
-    /[()|<>\s\\[\]]/g,
+    /[()|<>\s\\[\]`]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
   );
 }

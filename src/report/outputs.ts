@@ -1,4 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { countBy, failureReason, isFailure } from "./status.ts";
 
 export interface ActionOutputs {
@@ -34,11 +35,16 @@ function toOutputRecord(result: SpecResult): Record<string, unknown> {
   };
 }
 
-/** The job's final error: every spec that failed, each with its reason; undefined when none did. */
+/**
+ * The job's final error: every spec that failed, with its reason; undefined when none did. File names
+ * and slugs are escaped, so that each failure starts a line of its own.
+ */
 export function finalFailureMessage(results: readonly SpecResult[]): string | undefined {
   const failures = results.filter(isFailure);
   if (failures.length === 0) return undefined;
-  const lines = failures.map((r) => `- ${r.file} (${r.slug}): ${r.status}, ${failureReason(r)}`);
+  const lines = failures.map(
+    (r) => `- ${escapeUntrusted(r.file)} (${escapeUntrusted(r.slug)}): ${r.status}, ${failureReason(r)}`,
+  );
   const noun = failures.length === 1 ? "spec" : "specs";
   return `${failures.length} of ${results.length} ${noun} did not publish:\n${lines.join("\n")}`;
 }

@@ -34,7 +34,7 @@ export function renderJobSummary(input: SummaryInput): string {
     }
     lines.push("");
   }
-  const org = input.organizationId ? ` · organization \`${input.organizationId}\`` : "";
+  const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
   lines.push(`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, "");
   return lines.join("\n");
 }
