@@ -235,14 +235,19 @@ export class Transport {
   }
 
   /**
-   * Parses a response body with the token removed first from the raw text and then from every string
-   * value (a service may echo the token with JSON escapes), so that no field, message or error detail
-   * built from the body can carry it.
+   * Parses a response body, removing the token from every string and key as it is decoded, before
+   * anything reads it: JSON escapes (`\/`, `\u0067`) cannot hide the token, and no field, message or
+   * error detail built from the body can carry it. (Replacing it in the raw text instead can split an
+   * escape — `\/` before a piece that starts with `/` — and turn a valid answer into invalid JSON.)
    */
   #parseRedacted(text: string): unknown {
-    return JSON.parse(this.#redact(text), (_key, value: unknown) =>
-      typeof value === "string" ? this.#redact(value) : value,
-    );
+    return JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === "string") return this.#redact(value);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+      const keys = Object.keys(value);
+      if (keys.every((key) => this.#redact(key) === key)) return value;
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.#redact(key), item]));
+    });
   }
 
   #errorOf(

@@ -4,6 +4,7 @@
  * service's own formatting, keeps a part of it that masking cannot hide. A {@link Redactor} therefore
  * replaces every run of text made of pieces of a secret at least {@link FRAGMENT_LENGTH} characters
  * long — the whole secret, a prefix left by a cut, any 8 characters of it — with {@link REDACTED}.
+ * ASCII letters match in either case: a URL's host name, for one, comes back in lower case.
  *
  * Linear in the text: every window of {@link FRAGMENT_LENGTH} characters is looked up, by a rolling
  * hash, in the set of the secrets' windows (a k-gram set), and confirmed by comparison on a hit.
@@ -35,11 +36,12 @@ export class Redactor {
 
   /** Adds a secret; empty and very short values (under {@link MIN_SECRET_LENGTH}) are ignored. */
   add(secret: string): void {
-    if (secret.length < MIN_SECRET_LENGTH || this.#secrets.includes(secret)) return;
-    this.#secrets.push(secret);
-    if (secret.length < FRAGMENT_LENGTH) this.#short.push(secret);
-    for (let i = 0; i + FRAGMENT_LENGTH <= secret.length; i++) {
-      const window = secret.slice(i, i + FRAGMENT_LENGTH);
+    const folded = foldCase(secret);
+    if (folded.length < MIN_SECRET_LENGTH || this.#secrets.includes(folded)) return;
+    this.#secrets.push(folded);
+    if (folded.length < FRAGMENT_LENGTH) this.#short.push(folded);
+    for (let i = 0; i + FRAGMENT_LENGTH <= folded.length; i++) {
+      const window = folded.slice(i, i + FRAGMENT_LENGTH);
       this.#windows.add(window);
       this.#hashes.add(hashOf(window));
     }
@@ -49,7 +51,7 @@ export class Redactor {
   /** The text with every piece of every secret replaced; the same string when there is none. */
   readonly redact: Redact = (text) => {
     if (this.#secrets.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    const covered = this.#coveredRanges(text);
+    const covered = this.#coveredRanges(foldCase(text));
     if (covered.length === 0) return text;
     let out = "";
     let at = 0;
@@ -60,7 +62,7 @@ export class Redactor {
     return out + text.slice(at);
   };
 
-  /** Start and end of every run of the text covered by a secret's window or short secret, merged. */
+  /** Start and end of every run of the (case-folded) text covered by a secret's piece, merged. */
   #coveredRanges(text: string): [number, number][] {
     const ranges: [number, number][] = [];
     const cover = (start: number, end: number) => {
@@ -124,8 +126,9 @@ export function redactStrings<T>(value: T, redact: Redact): T {
  * window across the marker can be a piece of a secret.
  */
 function markerFor(secrets: readonly string[]): string {
+  const marker = foldCase(REDACTED);
   const unsafe = secrets.some(
-    (secret) => /[[\]]/.test(secret) || secret.includes("REDACTED") || REDACTED.includes(secret),
+    (secret) => /[[\]]/.test(secret) || secret.includes("redacted") || marker.includes(secret),
   );
   if (!unsafe) return REDACTED;
   for (let code = 0x2a; ; code++) {
@@ -133,6 +136,11 @@ function markerFor(secrets: readonly string[]): string {
     if (/[\w\s]/.test(char)) continue;
     if (!secrets.some((secret) => secret.includes(char))) return char.repeat(3);
   }
+}
+
+/** ASCII letters in lower case; the length stays the same, so positions carry over. */
+function foldCase(text: string): string {
+  return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : text;
 }
 
 function hashOf(window: string): number {

@@ -1,0 +1,92 @@
+/**
+ * The GitBook client removes its token from everything a service answers before it parses it, so no
+ * field, message or error built from an answer can carry the token, whole or in pieces of 8+ characters
+ * (issue 8, item 9). Over real loopback sockets.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { GitBookClient } from "../../src/client/index.ts";
+import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { type Handler, type LoopbackServer, sendJson, specBody, startServer } from "./loopback.ts";
+
+const TOKEN = "gb_api_Zq8x/Yp3LmN7vR2tK9wB4cD6fH1jS5uE0x7Ww";
+
+const servers: LoopbackServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function clientAnswering(handler: Handler): Promise<GitBookClient> {
+  const server = await startServer(handler);
+  servers.push(server);
+  return new GitBookClient({ token: TOKEN, baseUrl: server.url, retry: { maxRetries: 0 } });
+}
+
+function pieces(value: unknown): string[] {
+  const text = typeof value === "string" ? value : JSON.stringify(value, Object.getOwnPropertyNames(value));
+  const found: string[] = [];
+  for (let i = 0; i + FRAGMENT_LENGTH <= TOKEN.length; i++) {
+    const piece = TOKEN.slice(i, i + FRAGMENT_LENGTH);
+    if (text.includes(piece)) found.push(piece);
+  }
+  return found;
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** The token as a JSON encoder that escapes every character (or only `/`, as PHP does) writes it. */
+const unicodeEscaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+const slashEscaped = TOKEN.replace(/\//g, "\\/");
+
+describe("a service that echoes the token", () => {
+  it("has it removed from every field of an answer, however the JSON escapes it", async () => {
+    const client = await clientAnswering((_request, response) => {
+      const body = JSON.stringify(
+        specBody("pets", {
+          id: "ID",
+          urls: { location: `https://api.example/${TOKEN}`, app: "APP" },
+          lastProcessedErrors: [{ message: `cut at ${TOKEN.slice(0, 11)}` }, { message: "SLASH" }],
+          lastProcessErrorCode: "E",
+        }),
+      )
+        .replace('"ID"', `"${unicodeEscaped}"`)
+        .replace('"APP"', `"https://app.example/${slashEscaped}"`)
+        .replace('"SLASH"', `"${slashEscaped.slice(0, 14)}"`);
+      response.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+
+    const spec = await client.getSpec("acme", "pets");
+
+    expect(spec.id).toBe("[REDACTED]");
+    expect(spec.urls).toEqual({
+      location: "https://api.example/[REDACTED]",
+      app: "https://app.example/[REDACTED]",
+    });
+    expect(spec.lastProcessedErrors?.map((e) => e.message)).toEqual(["cut at [REDACTED]", "[REDACTED]"]);
+    expect(pieces(spec)).toEqual([]);
+  });
+
+  it("has it removed from wrong-shaped answers, error bodies, content types and redirects", async () => {
+    const answers: Handler[] = [
+      (_q, r) => sendJson(r, 200, { ...specBody("pets"), object: TOKEN }),
+      (_q, r) => sendJson(r, 200, { ...specBody("pets"), slug: 7, object: `${TOKEN.slice(0, 20)}` }),
+      (_q, r) => sendJson(r, 400, { error: { code: 400, message: `bad token ${TOKEN.slice(3)}` } }),
+      (_q, r) =>
+        r.writeHead(422, { "content-type": "application/json" }).end(`{"message":"${unicodeEscaped}"}`),
+      (_q, r) => r.writeHead(200, { "content-type": `text/${TOKEN}` }).end("ok"),
+      (_q, r) => r.writeHead(302, { location: `https://${TOKEN.replace("/", "")}.example/` }).end(),
+    ];
+    for (const answer of answers) {
+      const client = await clientAnswering(answer);
+      const error = await failure(client.getSpec("acme", "pets"));
+      expect(error.message).toContain("[REDACTED]");
+      expect(pieces(error)).toEqual([]);
+    }
+  });
+});
