@@ -7,7 +7,8 @@
  * ASCII letters match in either case: a URL's host name, for one, comes back in lower case.
  *
  * Linear in the text: every window of {@link FRAGMENT_LENGTH} characters is looked up, by a rolling
- * hash, in the set of the secrets' windows (a k-gram set), and confirmed by comparison on a hit.
+ * hash and a bit filter, in the set of the secrets' windows (a k-gram set), and confirmed by comparison
+ * on a hit.
  */
 
 /** The shortest piece of a secret that is removed wherever it appears. */
@@ -21,13 +22,15 @@ export type Redact = (text: string) => string;
 const BASE = 0x01000193;
 /** BASE^(FRAGMENT_LENGTH - 1) modulo 2^32, to take the oldest character out of a rolling hash. */
 const OUTGOING = power(BASE, FRAGMENT_LENGTH - 1);
+const FILTER_SIZE = 1 << 16;
 
 export class Redactor {
   readonly #secrets: string[] = [];
   /** Secrets shorter than FRAGMENT_LENGTH: only their whole occurrences are removed. */
   readonly #short: string[] = [];
   readonly #windows = new Set<string>();
-  readonly #hashes = new Set<number>();
+  /** A one-bit-per-bucket filter of the windows' hashes: most windows of a text stop here. */
+  readonly #filter = new Uint8Array(FILTER_SIZE);
   #marker = REDACTED;
 
   constructor(secrets: Iterable<string> = []) {
@@ -43,7 +46,7 @@ export class Redactor {
     for (let i = 0; i + FRAGMENT_LENGTH <= folded.length; i++) {
       const window = folded.slice(i, i + FRAGMENT_LENGTH);
       this.#windows.add(window);
-      this.#hashes.add(hashOf(window));
+      this.#filter[bucketOf(hashOf(window))] = 1;
     }
     this.#marker = markerFor(this.#secrets);
   }
@@ -51,7 +54,7 @@ export class Redactor {
   /** The text with every piece of every secret replaced; the same string when there is none. */
   readonly redact: Redact = (text) => {
     if (this.#secrets.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    const covered = this.#coveredRanges(foldCase(text));
+    const covered = this.#coveredRanges(text);
     if (covered.length === 0) return text;
     let out = "";
     let at = 0;
@@ -62,7 +65,7 @@ export class Redactor {
     return out + text.slice(at);
   };
 
-  /** Start and end of every run of the (case-folded) text covered by a secret's piece, merged. */
+  /** Start and end of every run of the text covered by a secret's piece (case folded), merged. */
   #coveredRanges(text: string): [number, number][] {
     const ranges: [number, number][] = [];
     const cover = (start: number, end: number) => {
@@ -71,8 +74,9 @@ export class Redactor {
       else ranges.push([start, end]);
     };
     const short: [number, number][] = [];
+    const folded = this.#short.length > 0 ? foldCase(text) : text;
     for (const secret of this.#short) {
-      for (let i = text.indexOf(secret); i >= 0; i = text.indexOf(secret, i + 1)) {
+      for (let i = folded.indexOf(secret); i >= 0; i = folded.indexOf(secret, i + 1)) {
         short.push([i, i + secret.length]);
       }
     }
@@ -85,17 +89,19 @@ export class Redactor {
       }
     };
     if (this.#windows.size > 0 && text.length >= FRAGMENT_LENGTH) {
+      const filter = this.#filter;
       let hash = 0;
-      for (let i = 0; i < FRAGMENT_LENGTH; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+      for (let i = 0; i < FRAGMENT_LENGTH; i++)
+        hash = (Math.imul(hash, BASE) + foldCode(text.charCodeAt(i))) | 0;
       for (let start = 0; ; start++) {
         const end = start + FRAGMENT_LENGTH;
-        if (this.#hashes.has(hash) && this.#windows.has(text.slice(start, end))) {
+        if (filter[bucketOf(hash)] === 1 && this.#windows.has(foldCase(text.slice(start, end)))) {
           coverShortBefore(start);
           cover(start, end);
         }
         if (end >= text.length) break;
-        const outgoing = Math.imul(text.charCodeAt(start), OUTGOING);
-        hash = (Math.imul((hash - outgoing) | 0, BASE) + text.charCodeAt(end)) | 0;
+        const outgoing = Math.imul(foldCode(text.charCodeAt(start)), OUTGOING);
+        hash = (Math.imul((hash - outgoing) | 0, BASE) + foldCode(text.charCodeAt(end))) | 0;
       }
     }
     coverShortBefore(text.length);
@@ -143,10 +149,20 @@ function foldCase(text: string): string {
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : text;
 }
 
+/** A character code with ASCII upper-case letters in lower case. */
+function foldCode(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** The rolling hash of a (folded) window: the sum of its codes times BASE^(k-1-i), modulo 2^32. */
 function hashOf(window: string): number {
   let hash = 0;
   for (let i = 0; i < window.length; i++) hash = (Math.imul(hash, BASE) + window.charCodeAt(i)) | 0;
   return hash;
+}
+
+function bucketOf(hash: number): number {
+  return (hash ^ (hash >>> 16)) & (FILTER_SIZE - 1);
 }
 
 function power(base: number, exponent: number): number {
