@@ -84,6 +84,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies): Promise<void> 
   const slugOptions = {
     slugMapping: config.slugMapping,
     slugPrefix: config.slugPrefix,
+    filePatterns: config.files,
     repositoryName: repositoryNameFrom(host.env, context.workspace),
     pullRequestNumber,
   };
