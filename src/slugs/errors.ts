@@ -79,21 +79,22 @@ function describeCollisions(collisions: readonly SlugCollision[], filesInputSet:
 }
 
 function describeCollision({ slug, keeps, fixes }: SlugCollision): string {
-  const what = fixes.map((fix) => {
-    switch (fix.kind) {
-      case "exclude":
-        return (
-          `exclude ${quote(fix.file)} (same document as ${quote(fix.sameAs)}` +
-          (fix.mapped ? "; remove its `slugs` line)" : ")")
-        );
-      case "slug":
-        return (
-          `give ${quote(fix.file)} the slug ${quote(fix.slug)}` +
-          (fix.mapped ? " (replacing its `slugs` line)" : "")
-        );
-      case "rename":
-        return `rename ${quote(fix.file)} (${fix.reason})`;
-    }
-  });
-  return `${quote(slug)}: ${quote(keeps)} keeps it; ${what.join("; ")}.`;
+  return `${quote(slug)}: ${quote(keeps)} keeps it; ${fixes.map(describeFix).join("; ")}.`;
+}
+
+function describeFix(fix: SlugFix): string {
+  switch (fix.kind) {
+    case "exclude":
+      return (
+        `exclude ${quote(fix.file)} (same document as ${quote(fix.sameAs)}` +
+        (fix.mapped ? "; remove its `slugs` line)" : ")")
+      );
+    case "slug":
+      return (
+        `give ${quote(fix.file)} the slug ${quote(fix.slug)}` +
+        (fix.mapped ? " (replacing its `slugs` line)" : "")
+      );
+    case "rename":
+      return `rename ${quote(fix.file)} (${fix.reason})`;
+  }
 }

@@ -65,7 +65,7 @@ export function formatSlugLine(filePath: string, slug: string): string | undefin
  * Characters a line of an input cannot carry: line breaks end it, and YAML (the workflow file the
  * line is pasted into) refuses control characters other than tab, byte order marks and non-characters.
  */
-export const UNWRITABLE_IN_INPUT = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\uFEFF\uFFFE\uFFFF]|\p{Cs}/u;
+export const UNWRITABLE_IN_INPUT = /(?!\t)\p{Cc}|[\uFEFF\uFFFE\uFFFF]|\p{Cs}/u;
 
 function readsBackAs(line: string, filePath: string, slug: string): boolean {
   if (UNWRITABLE_IN_INPUT.test(line)) return false;
