@@ -9,9 +9,9 @@ import { locateKeyPath } from "./locate.ts";
  * number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
  * Each problem points at the field, else at `info`, else at line 1.
  *
- * Valid OpenAPI that GitBook may still refuse is published with a warning, and GitBook decides: an
- * empty `info.title` or `info.version` (`""`), and a version written as a number (`swagger: 2.0`), whose
- * text is uploaded as written; the warning quotes it.
+ * What the action would have refused before and GitBook may accept is uploaded with a warning, and
+ * GitBook decides: an empty `info.title` or `info.version` (`""`, valid OpenAPI), and a version written
+ * as a number (`swagger: 2.0`), whose text is uploaded as written; the warning quotes it.
  */
 export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = silentLogger): LocatedProblem[] {
   warnAboutNumericVersion(spec, logger);
@@ -54,8 +54,8 @@ function warnAboutNumericVersion(spec: DiscoveredSpec, logger: Logger): void {
     spec.format === "json" ? `"${key}": "${spec.declaredVersion}"` : `${key}: "${spec.declaredVersion}"`;
   logger.warning(
     `${spec.path}: \`${written}\` is read as the number ${String(value)} by YAML and JSON parsers, not as ` +
-      `the version ${JSON.stringify(spec.declaredVersion)}. It is published as written and GitBook decides ` +
-      `whether it accepts it; write \`${quoted}\` so that every tool reads the version.`,
+      `the version ${JSON.stringify(spec.declaredVersion)}. It is uploaded as written and GitBook decides; ` +
+      `its parser wants a string there and may refuse it. Write \`${quoted}\` so that every tool reads the version.`,
     { file: spec.path, ...(found ? { line: found.line, column: found.column } : { line: 1 }) },
   );
 }

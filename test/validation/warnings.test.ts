@@ -84,8 +84,8 @@ describe("a version written as a number", () => {
     expect(warnings).toHaveLength(1);
     const [warning] = warnings;
     expect(warning?.message).toContain(`${written} is read as ${number}`);
-    expect(warning?.message).toContain("published as written and GitBook decides");
-    expect(warning?.message).toContain(`write \`${quoted}\``);
+    expect(warning?.message).toContain("uploaded as written and GitBook decides");
+    expect(warning?.message).toContain(`Write \`${quoted}\``);
     expect(warning?.location).toEqual({ file: spec.path, line: 1, column: format === "json" ? 2 : 1 });
   });
 
