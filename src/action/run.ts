@@ -89,6 +89,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies, redact: Redact)
   const slugOptions = {
     slugMapping: config.slugMapping,
     slugPrefix: config.slugPrefix,
+    filePatterns: config.files,
     repositoryName: repositoryNameFrom(host.env, context.workspace),
     pullRequestNumber,
   };

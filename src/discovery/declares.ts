@@ -1,4 +1,7 @@
+import { isMap, isScalar, parseDocument } from "yaml";
 import { findObjectKey } from "./json-keys.ts";
+import { lineAndColumn } from "./parse.ts";
+import type { SpecFormat } from "./types.ts";
 
 const SPEC_KEYS: ReadonlySet<string> = new Set(["openapi", "swagger"]);
 
@@ -10,4 +13,71 @@ const SPEC_KEYS: ReadonlySet<string> = new Set(["openapi", "swagger"]);
 export function declaresSpecKey(text: string): boolean {
   if (/^(["']?)(openapi|swagger)\1[ \t]*:/m.test(text)) return true;
   return findObjectKey(text, SPEC_KEYS) !== undefined;
+}
+
+/** A top-level version written as a number (`swagger: 2.0`), as the file writes it. */
+export interface NumericVersion {
+  /** The number's source text: `2.0`, where the parsed value is 2. */
+  source: string;
+  /** The key and the number as the user wrote them, spacing aside: `swagger: 2.0`, `"swagger": 2.0`. */
+  written: string;
+  line: number;
+  column: number;
+}
+
+/** A plain number literal, the only source text a number-valued version can have that we quote back. */
+const NUMBER_LITERAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The source text of the top-level `key` whose parsed value is the number `value`, or undefined when it
+ * cannot be found or is not a plain number literal of that value. Only called for files whose version
+ * parsed as a number, which are rare: JSON is scanned, YAML is matched line by line (block style) and
+ * only parsed again, without the duplicate-key check, when the key is written another way.
+ */
+export function numericVersionOf(
+  text: string,
+  format: SpecFormat,
+  key: "openapi" | "swagger",
+  value: number,
+): NumericVersion | undefined {
+  const found = format === "json" ? findInJson(text, key) : (findOnLine(text, key) ?? findInYaml(text, key));
+  if (found === undefined || !NUMBER_LITERAL.test(found.source) || Number(found.source) !== value) {
+    return undefined;
+  }
+  const written = format === "json" ? `"${key}": ${found.source}` : `${key}: ${found.source}`;
+  return { source: found.source, written, ...lineAndColumn(text, found.keyOffset) };
+}
+
+interface Found {
+  source: string;
+  keyOffset: number;
+}
+
+function findInJson(text: string, key: string): Found | undefined {
+  const start = text.startsWith("\uFEFF") ? 1 : 0;
+  const hit = findObjectKey(text, new Set([key]), start);
+  if (hit === undefined) return undefined;
+  const literal = /^[-+\d.eE]+/.exec(text.slice(hit.valueOffset, hit.valueOffset + 64));
+  return literal ? { source: literal[0], keyOffset: hit.keyOffset } : undefined;
+}
+
+/** `key: 3.1` at the start of a line, key quoted or not, a comment allowed after the value. */
+function findOnLine(text: string, key: string): Found | undefined {
+  const pattern = new RegExp(
+    `^(\uFEFF?)(["']?)${key}\\2[ \\t]*:[ \\t]*([^\\s#,{}\\[\\]]+)[ \\t]*(?:#.*)?\\r?$`,
+    "m",
+  );
+  const match = pattern.exec(text);
+  if (!match) return undefined;
+  return { source: match[3] as string, keyOffset: match.index + (match[1] as string).length };
+}
+
+function findInYaml(text: string, key: string): Found | undefined {
+  const document = parseDocument(text, { uniqueKeys: false, keepSourceTokens: false });
+  if (!isMap(document.contents)) return undefined;
+  const pair = document.contents.items.find((item) => isScalar(item.key) && item.key.value === key);
+  if (!pair || !isScalar(pair.key) || !isScalar(pair.value) || typeof pair.value.source !== "string") {
+    return undefined;
+  }
+  return { source: pair.value.source, keyOffset: pair.key.range?.[0] ?? 0 };
 }

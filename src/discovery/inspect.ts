@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { classifyDocument } from "./classify.ts";
-import { declaresSpecKey } from "./declares.ts";
+import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
 import type { BrokenSpec, DiscoveredSpec } from "./types.ts";
@@ -63,7 +63,9 @@ export async function inspectCandidate(
       broken: { path: relativePath, absolutePath, problem: { file: relativePath, ...parsed.problem } },
     };
   }
-  const classification = classifyDocument(parsed.value);
+  const classification = classifyDocument(parsed.value, (key, value) =>
+    numericVersionOf(text, format, key, value),
+  );
   if (classification.kind === "other") {
     return {
       kind: "not-spec",

@@ -11,8 +11,11 @@ export interface DeriveSlugOptions {
 /** Base names that say nothing about the API; dropped so `payments/openapi.yaml` becomes `payments`. */
 const GENERIC_BASE_NAMES = new Set(["openapi", "swagger", "spec", "api", "index", "schema"]);
 
+/** Length of the hash tail that keeps long slugs apart: `-` and 8 hex characters. */
+const HASH_TAIL_LENGTH = 9;
+
 /**
- * Derives a slug from a workspace-relative path (README: "How slugs are chosen"):
+ * Derives a slug from a workspace-relative path (README: "Slugs"):
  * drop the extension and a trailing `.openapi`/`.swagger`, drop a generic base name, fall back to the
  * repository name, put the prefix in front, then normalize with {@link slugify}.
  */
@@ -29,8 +32,9 @@ export function deriveSlug(relativePath: string, options: DeriveSlugOptions): st
 }
 
 /**
- * Lowercases, strips accents, turns every run of other characters into one `-`, trims `-` and cuts to
- * {@link SLUG_MAX_LENGTH}. Returns "" when nothing is left.
+ * Lowercases, strips accents, turns every run of other characters into one `-` and trims `-`; a result
+ * longer than {@link SLUG_MAX_LENGTH} is shortened with {@link fitSlug}, so two long names stay apart.
+ * Returns "" when nothing is left.
  */
 export function slugify(text: string): string {
   const words = text
@@ -38,23 +42,43 @@ export function slugify(text: string): string {
     .replace(/\p{M}/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-");
-  return cutSlug(words.replace(/^-+|-+$/g, ""), SLUG_MAX_LENGTH);
+  return fitSlug(words.replace(/^-+|-+$/g, ""), SLUG_MAX_LENGTH);
 }
 
-/** A slug for a pull request's preview: `<slug>-pr-<N>`, the base cut so the whole fits. */
+/**
+ * A slug for a pull request's preview: `<slug>-pr-<N>`. A base too long for the suffix to fit is
+ * shortened with {@link fitSlug}, so two long slugs keep distinct previews.
+ */
 export function previewSlug(slug: string, pullRequestNumber: number): string {
   if (!Number.isSafeInteger(pullRequestNumber) || pullRequestNumber < 1) {
     throw new RangeError(`A pull request number is a positive integer, not ${pullRequestNumber}`);
   }
   const suffix = `-pr-${pullRequestNumber}`;
-  const base = cutSlug(slugify(slug), SLUG_MAX_LENGTH - suffix.length) || "spec";
+  const base = fitSlug(slugify(slug), SLUG_MAX_LENGTH - suffix.length) || "spec";
   return `${base}${suffix}`;
 }
 
-function cutSlug(slug: string, maxLength: number): string {
-  return slug.slice(0, maxLength).replace(/-+$/, "");
+/**
+ * Shortens a normalized slug to at most `maxLength` characters. One that fits is returned as it is;
+ * a longer one keeps its start (no trailing `-`) and ends with `-` and 8 hex characters of the SHA-256
+ * of the whole slug, so slugs that differ only after the cut stay distinct.
+ */
+export function fitSlug(slug: string, maxLength: number): string {
+  if (slug.length <= maxLength) return slug;
+  const head = cutSlug(slug, maxLength - HASH_TAIL_LENGTH);
+  const tail = shortHash(slug);
+  return head === "" ? tail : `${head}-${tail}`;
+}
+
+/** The first `maxLength` characters of a slug, without a trailing `-`. */
+export function cutSlug(slug: string, maxLength: number): string {
+  return slug.slice(0, Math.max(0, maxLength)).replace(/-+$/, "");
+}
+
+function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 8);
 }
 
 function fallbackSlug(relativePath: string): string {
-  return `spec-${createHash("sha256").update(relativePath).digest("hex").slice(0, 8)}`;
+  return `spec-${shortHash(relativePath)}`;
 }

@@ -47,3 +47,32 @@ export function normalizeMappedPath(raw: string): string {
     .replace(/\/{2,}/g, "/")
     .replace(/^(\.\/)+/, "");
 }
+
+/**
+ * The `slugs` input line that maps `filePath` to `slug`, written so that {@link parseSlugMapping} reads
+ * back exactly this path: as it is when that works, else in double quotes. Undefined when no line can
+ * name the path (a line break or a backslash in it, which the input's syntax cannot carry).
+ */
+export function formatSlugLine(filePath: string, slug: string): string | undefined {
+  for (const written of [filePath, `"${filePath}"`]) {
+    const line = `${written}: ${slug}`;
+    if (readsBackAs(line, filePath, slug)) return line;
+  }
+  return undefined;
+}
+
+/**
+ * Characters a line of an input cannot carry: line breaks end it, and YAML (the workflow file the
+ * line is pasted into) refuses control characters other than tab, byte order marks and non-characters.
+ */
+export const UNWRITABLE_IN_INPUT = /(?!\t)\p{Cc}|[\uFEFF\uFFFE\uFFFF]|\p{Cs}/u;
+
+function readsBackAs(line: string, filePath: string, slug: string): boolean {
+  if (UNWRITABLE_IN_INPUT.test(line)) return false;
+  try {
+    const entries = [...parseSlugMapping(line)];
+    return entries.length === 1 && entries[0]?.[0] === filePath && entries[0][1] === slug;
+  } catch {
+    return false;
+  }
+}

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { BundledSpec } from "../bundling/index.ts";
 import { BundleError, bundleSpec } from "../bundling/index.ts";
 import type { SpecSource } from "../client/types.ts";
@@ -13,6 +14,8 @@ export interface SlugOptions {
   repositoryName: string;
   /** Publishing to the pull request's preview slugs. */
   pullRequestNumber: number | undefined;
+  /** The `files` input, when set: a collision's fix adds `!` lines to it. */
+  filePatterns?: readonly string[] | undefined;
 }
 
 export interface PrepareOptions extends SlugOptions {
@@ -42,18 +45,26 @@ export async function prepareSpecs(
 
 /**
  * The slug of every discovered file, broken ones included, by path in path order: the slug rule, then
- * the pull request's preview suffix. Throws on a slug conflict, an input problem that stops the run.
+ * the pull request's preview suffix. Throws on slug collisions, an input problem that stops the run;
+ * the error lists them all, and files that parse to the same document are fixed by excluding all but one.
  */
 export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions): Map<string, string> {
   const paths = [...discovery.specs.map((s) => s.path), ...discovery.broken.map((b) => b.path)].sort();
-  const slugs = assignSlugs(paths, {
+  const documents = new Map(discovery.specs.map((spec) => [spec.path, spec.document]));
+  const { pullRequestNumber } = options;
+  return assignSlugs(paths, {
     mapping: options.slugMapping,
     ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
     repositoryName: options.repositoryName,
+    ...(pullRequestNumber !== undefined
+      ? { publishedSlug: (slug: string) => previewSlug(slug, pullRequestNumber) }
+      : {}),
+    sameDocument: (first, second) => {
+      const [a, b] = [documents.get(first), documents.get(second)];
+      return a !== undefined && b !== undefined && isDeepStrictEqual(a, b);
+    },
+    filePatterns: options.filePatterns,
   });
-  const { pullRequestNumber } = options;
-  if (pullRequestNumber === undefined) return slugs;
-  return new Map([...slugs].map(([file, slug]) => [file, previewSlug(slug, pullRequestNumber)]));
 }
 
 function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {

@@ -1,14 +1,20 @@
+import { numericVersionOf } from "../discovery/declares.ts";
 import type { DiscoveredSpec, LocatedProblem } from "../discovery/types.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { locateKeyPath } from "./locate.ts";
 
 /**
  * Checks what the service needs from a document before anything is uploaded: `info.title` and
- * `info.version` as non-empty strings. A number is accepted as `info.version` (YAML reads `version: 1.0`
- * as a number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
+ * `info.version` as strings. A number is accepted as `info.version` (YAML reads `version: 1.0` as a
+ * number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
  * Each problem points at the field, else at `info`, else at line 1.
+ *
+ * What the action would have refused before and GitBook may accept is uploaded with a warning, and
+ * GitBook decides: an empty `info.title` or `info.version` (`""`, valid OpenAPI), and a version written
+ * as a number (`swagger: 2.0`), whose text is uploaded as written; the warning quotes it.
  */
 export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = silentLogger): LocatedProblem[] {
+  warnAboutNumericVersion(spec, logger);
   const problems: LocatedProblem[] = [];
   const info = spec.document.info;
   if (typeof info !== "object" || info === null || Array.isArray(info)) {
@@ -19,7 +25,9 @@ export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = sile
     return [problemAt(spec, ["info"], message)];
   }
   const { title, version } = info as Record<string, unknown>;
-  if (!isNonEmptyString(title)) {
+  if (isBlankString(title)) {
+    warnAt(spec, ["info", "title"], logger, emptyFieldWarning("info.title", "Payments API"));
+  } else if (typeof title !== "string") {
     problems.push(problemAt(spec, ["info", "title"], describeBadField("info.title", title, "Payments API")));
   }
   if (typeof version === "number" && Number.isFinite(version)) {
@@ -27,10 +35,47 @@ export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = sile
       `${spec.path}: info.version is the number ${infoVersionOf(spec)}; it is used as written. ` +
         'Quote it (version: "1.0") if a tool reads it differently.',
     );
-  } else if (!isNonEmptyString(version)) {
+  } else if (isBlankString(version)) {
+    warnAt(spec, ["info", "version"], logger, emptyFieldWarning("info.version", "1.0.0"));
+  } else if (typeof version !== "string") {
     problems.push(problemAt(spec, ["info", "version"], describeBadField("info.version", version, "1.0.0")));
   }
   return problems;
+}
+
+/** `swagger: 2.0` read as the number 2: discovery took it for its text; say so, quoting the file. */
+function warnAboutNumericVersion(spec: DiscoveredSpec, logger: Logger): void {
+  const key = spec.flavor;
+  const value = spec.document[key];
+  if (typeof value !== "number") return;
+  const found = numericVersionOf(spec.text, spec.format, key, value);
+  const written = found?.written ?? `${key}: ${spec.declaredVersion}`;
+  const quoted =
+    spec.format === "json" ? `"${key}": "${spec.declaredVersion}"` : `${key}: "${spec.declaredVersion}"`;
+  logger.warning(
+    `${spec.path}: \`${written}\` is read as the number ${String(value)} by YAML and JSON parsers, not as ` +
+      `the version ${JSON.stringify(spec.declaredVersion)}. It is uploaded as written and GitBook decides; ` +
+      `its parser wants a string there and may refuse it. Write \`${quoted}\` so that every tool reads the version.`,
+    { file: spec.path, ...(found ? { line: found.line, column: found.column } : { line: 1 }) },
+  );
+}
+
+function emptyFieldWarning(field: string, example: string): string {
+  const key = field.split(".")[1] as string;
+  return (
+    `\`${field}\` is an empty string. OpenAPI allows it, so the spec is published and GitBook decides ` +
+    `whether it accepts it; readers will see no ${key === "title" ? "name" : "version"} ` +
+    `(for example ${key}: ${example}).`
+  );
+}
+
+function warnAt(spec: DiscoveredSpec, keyPath: readonly string[], logger: Logger, message: string): void {
+  const { position } = locateKeyPath(spec.text, spec.format, keyPath);
+  logger.warning(`${spec.path}: ${message}`, {
+    file: spec.path,
+    line: position.line,
+    column: position.column,
+  });
 }
 
 /** `info.version` as written in the file, numbers included (`1.10` stays "1.10"); undefined when absent. */
@@ -44,8 +89,8 @@ export function infoVersionOf(spec: DiscoveredSpec): string | undefined {
   return raw !== undefined && /^[+-]?[\d.]/.test(raw) ? raw : String(version);
 }
 
-function isNonEmptyString(value: unknown): value is string {
-  return typeof value === "string" && value.trim() !== "";
+function isBlankString(value: unknown): value is string {
+  return typeof value === "string" && value.trim() === "";
 }
 
 function describeBadField(field: string, value: unknown, example: string): string {

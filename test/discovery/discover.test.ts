@@ -108,7 +108,7 @@ describe("discoverSpecs, whole workspace", () => {
   });
 
   it("warns about a version written as a number and does not publish it", async () => {
-    const root = await tree({ "unquoted.yaml": "swagger: 2.0\ninfo:\n  title: x\n  version: 1\n" });
+    const root = await tree({ "unquoted.yaml": "swagger: 2\ninfo:\n  title: x\n  version: 1\n" });
     const logger = new MemoryLogger();
     const result = await discoverSpecs({ workspace: root, logger });
     expect(result.specs).toEqual([]);

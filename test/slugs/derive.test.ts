@@ -46,10 +46,49 @@ describe("deriveSlug", () => {
     expect(deriveSlug("openapi.yaml", { repositoryName: "---" })).toMatch(/^spec-[0-9a-f]{8}$/);
   });
 
-  it("cuts long paths to 100 characters without a trailing '-'", () => {
+  it("shortens a slug over 100 characters to 91 and a hash of the whole, keeping long paths apart", () => {
     const slug = deriveSlug(`${"a".repeat(99)}/b.yaml`, widgets);
-    expect(slug).toBe("a".repeat(99));
+    expect(slug).toMatch(new RegExp(`^${"a".repeat(91)}-[0-9a-f]{8}$`));
     expect(deriveSlug(`${"x".repeat(150)}.yaml`, widgets)).toHaveLength(SLUG_MAX_LENGTH);
+    expect(deriveSlug(`${"a".repeat(100)}.yaml`, widgets)).toBe("a".repeat(100));
+    // Two paths that differ only after the 100th character (item 7 of issue 9).
+    const long = `${"services/payments/".repeat(6)}openapi`;
+    const [v1, v2] = [`${long}-v1.yaml`, `${long}-v2.yaml`].map((file) => deriveSlug(file, widgets));
+    expect(v1).not.toBe(v2);
+    for (const s of [v1, v2]) {
+      expect(s).toMatch(SLUG_PATTERN);
+      expect(s?.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+    }
+    // The cut never leaves a '-' before the hash's own '-'.
+    expect(deriveSlug(`${"a".repeat(90)}/${"b".repeat(20)}.yaml`, widgets)).toMatch(
+      new RegExp(`^${"a".repeat(90)}-[0-9a-f]{8}$`),
+    );
+  });
+
+  it("gives distinct valid slugs to any set of distinct long names (property)", () => {
+    const name = fc.stringMatching(/^[a-z0-9]{1,4}(-[a-z0-9]{1,4}){0,60}$/);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { minLength: 2, maxLength: 20 }),
+        fc.string({ maxLength: 120 }),
+        (names, stem) => {
+          const slugs = names.map((n) => slugify(`${stem}-${n}`));
+          const full = names.map((n) =>
+            `${stem}-${n}`
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, "-")
+              .replace(/^-+|-+$/g, ""),
+          );
+          for (const s of slugs) {
+            expect(s).toMatch(SLUG_PATTERN);
+            expect(s.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+          }
+          // Names that differ before the cut give different slugs.
+          expect(new Set(slugs).size).toBe(new Set(full).size);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it("always yields a valid slug, for any path and prefix (property)", () => {
@@ -97,11 +136,13 @@ describe("previewSlug", () => {
     expect(previewSlug("payments", 42)).toBe("payments-pr-42");
   });
 
-  it("cuts the base so the whole stays within 100 characters, with no '-' before -pr-", () => {
-    const base = `${"a".repeat(94)}-bbbbbb`;
+  it("shortens a base too long for the suffix with a hash, so long slugs keep distinct previews", () => {
+    const base = `${"a".repeat(93)}-bbbbbb`;
     const slug = previewSlug(base, 7);
-    expect(slug).toBe(`${"a".repeat(94)}-pr-7`);
+    expect(slug).toMatch(new RegExp(`^${"a".repeat(86)}-[0-9a-f]{8}-pr-7$`));
     expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+    expect(previewSlug(`${"a".repeat(93)}-bbbbbc`, 7)).not.toBe(slug);
+    expect(previewSlug("a".repeat(95), 7)).toBe(`${"a".repeat(95)}-pr-7`);
   });
 
   it("rejects numbers that are not pull request numbers", () => {

@@ -60,9 +60,9 @@ describe("assignSlugs", () => {
     }
     expect(error).toBeInstanceOf(DuplicateSlugError);
     const message = (error as Error).message;
-    expect(message).toContain("payments/openapi.json");
-    expect(message).toContain("payments/openapi.yaml");
-    expect(message).toContain("`slugs` input");
+    expect(message).toContain('"payments": "payments/openapi.json" keeps it');
+    expect(message).toContain('give "payments/openapi.yaml" the slug "payments-yaml"');
+    expect(message).toContain("  slugs: |\n    payments/openapi.yaml: payments-yaml");
   });
 
   it("detects a mapped slug that collides with a derived one", () => {

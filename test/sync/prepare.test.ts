@@ -103,7 +103,7 @@ describe("prepareSpecs", () => {
       DuplicateSlugError,
     );
     await expect(prepare({ "a/b.yaml": spec("1"), "a-b.yaml": spec("1") })).rejects.toThrow(
-      /a-b\.yaml and a\/b\.yaml/,
+      /"a-b": "a-b\.yaml" keeps it; exclude "a\/b\.yaml"/,
     );
   });
 });

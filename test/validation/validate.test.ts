@@ -47,13 +47,13 @@ describe("validateSpecDocument", () => {
   });
 
   it("points at the info key for a missing field and at the field for a bad value (YAML)", () => {
-    const text = "openapi: 3.1.0\ninfo:\n  title: ''\n  description: x\n";
+    const text = "openapi: 3.1.0\ninfo:\n  title: [A]\n  description: x\n";
     expect(validateSpecDocument(spec(text, "yaml"))).toEqual([
       {
         file: "api/openapi.yaml",
         line: 3,
         column: 3,
-        message: expect.stringMatching(/`info.title` .*empty string/),
+        message: expect.stringMatching(/`info.title` .*a list/),
       },
       {
         file: "api/openapi.yaml",
