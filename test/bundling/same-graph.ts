@@ -30,6 +30,14 @@ export function memoryLoader(url: string, document: unknown): DocumentLoader {
   };
 }
 
+/**
+ * Where a bundle may hold keys its source has not: the new named components, under `components` (and a
+ * `components` key at the top) in OpenAPI 3, under `definitions`, `parameters`, `responses` in Swagger 2.0.
+ */
+export function mayHoldNewComponents(path: string): boolean {
+  return /^(|\/components(\/[^/]+)?|\/definitions|\/parameters|\/responses)$/.test(path);
+}
+
 /** Null when both graphs dereference to the same value, otherwise the path of the first difference. */
 export function firstDifference(
   a: Located,
