@@ -165,6 +165,46 @@ describe("bundleSpec on a multi-file spec", () => {
     expect(differenceFromOriginal(tree.path("f0.yaml"), document)).toBeNull();
   });
 
+  it("gives a reference with siblings a copy with its siblings over it; a node inside is written once", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": [
+        "openapi: 3.1.0",
+        "x-a: { $ref: ./f.yaml, description: mine }",
+        "x-z: { deep: { $ref: ./f.yaml#/inner } }",
+        "",
+      ].join("\n"),
+      "f.yaml": "description: theirs\ninner: { type: string }\n",
+    });
+    const document = parse((await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root })).text);
+
+    expect(document).toEqual({
+      openapi: "3.1.0",
+      "x-a": { description: "mine", inner: { type: "string" } },
+      "x-z": { deep: { $ref: "#/x-a/inner" } },
+    });
+  });
+
+  it("resolves a schema's references against its file, whatever its $id says", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": "openapi: 3.1.0\ncomponents:\n  schemas:\n    Pet:\n      $ref: ./pet.yaml\n",
+      "pet.yaml":
+        "$id: https://example.com/schemas/pet\ntype: object\nproperties:\n  tag:\n    $ref: ./tag.yaml\n",
+      "tag.yaml": "type: string\n",
+    });
+    const document = parse((await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root })).text);
+
+    expect(document.components.schemas).toEqual({
+      Pet: {
+        $id: "https://example.com/schemas/pet",
+        type: "object",
+        properties: { tag: { $ref: "#/components/schemas/tag" } },
+      },
+      tag: { type: "string" },
+    });
+  });
+
   it("resolves percent-encoded file names", async () => {
     tree = tempTree();
     tree.write({

@@ -51,6 +51,14 @@ export function firstDifference(
   const compare = (left: Located, right: Located, path: string): string | null => {
     const l = followRefs(left, loadA);
     const r = followRefs(right, loadB);
+    if (isMappingReference(path, l.value) && typeof r.value === "string") {
+      // A discriminator mapping value that names a schema by reference: compare the schemas it names.
+      return compare(
+        { url: l.url, value: { $ref: l.value } },
+        { url: r.url, value: { $ref: r.value } },
+        `${path}→`,
+      );
+    }
     if (!isObject(l.value) || !isObject(r.value)) {
       return Object.is(l.value, r.value)
         ? null
@@ -78,6 +86,14 @@ export function firstDifference(
     return null;
   };
   return compare(a, b, "");
+}
+
+function isMappingReference(path: string, value: unknown): value is string {
+  return (
+    /\/discriminator\/mapping\/[^/]+$/.test(path) &&
+    typeof value === "string" &&
+    (/[/#]/.test(value) || /\.(ya?ml|json)$/i.test(value))
+  );
 }
 
 function followRefs(node: Located, load: DocumentLoader): Located {
