@@ -1,6 +1,5 @@
 import { readFile, realpath } from "node:fs/promises";
 import { extname, isAbsolute, resolve } from "node:path";
-import { dump } from "js-yaml";
 import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
 import { findExternalRefs } from "./external-refs.ts";
@@ -14,6 +13,7 @@ import {
   workspaceRelative,
 } from "./spec-files.ts";
 import { writeBundle } from "./write.ts";
+import { toYaml } from "./yaml-text.ts";
 
 export interface BundleOptions {
   /** Absolute; no reference may lead outside it. */
@@ -106,7 +106,7 @@ function parseRoot(text: string, rootPath: string, rootRelative: string): unknow
 
 function serialize(document: unknown, rootPath: string, rootText: string): string {
   if (isJson(rootPath, rootText)) return `${JSON.stringify(document, null, 2)}\n`;
-  return dump(document, { noRefs: true, lineWidth: -1 });
+  return toYaml(document);
 }
 
 function isJson(path: string, text: string): boolean {

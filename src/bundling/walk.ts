@@ -29,20 +29,23 @@ export function walkReferences(
   walked: WeakMap<object, Set<NodeType>>,
   visitor: WalkVisitor,
 ): void {
-  const stack: [unknown, readonly string[], NodeType][] = [[node, tokens, type]];
-  const children: [unknown, readonly string[], NodeType][] = [];
+  // Paths are kept as parent links and only spelled out as tokens where a reference is found.
+  const stack: Frame[] = [{ value: node, type, parent: undefined, key: "" }];
+  const children: Frame[] = [];
+  const tokensOf = (frame: Frame) => {
+    const keys: string[] = [];
+    for (let at: Frame | undefined = frame; at?.parent; at = at.parent) keys.push(at.key);
+    return tokens.concat(keys.reverse());
+  };
   while (stack.length > 0) {
-    const [value, at, valueType] = stack.pop() as [unknown, readonly string[], NodeType];
-    if (
-      valueType.example &&
-      isRecord(value) &&
-      typeof value.$ref === "string" &&
-      Object.keys(value).length === 1
-    ) {
-      visitor.ref(value, at, value.$ref, anyNode, true);
+    const frame = stack.pop() as Frame;
+    const { value, type: valueType } = frame;
+    if (!isRecord(value)) continue;
+    if (valueType.example && typeof value.$ref === "string" && Object.keys(value).length === 1) {
+      visitor.ref(value, tokensOf(frame), value.$ref, anyNode, true);
       continue;
     }
-    if (valueType.data || !isRecord(value)) continue;
+    if (valueType.data) continue;
     const seen = walked.get(value);
     if (seen?.has(valueType)) continue;
     if (seen) seen.add(valueType);
@@ -51,20 +54,32 @@ export function walkReferences(
     children.length = 0;
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        children.push([value[index], [...at, String(index)], valueType]);
+        const item: unknown = value[index];
+        if (typeof item === "object" && item !== null) {
+          children.push({ value: item, type: valueType, parent: frame, key: String(index) });
+        }
       }
     } else {
       const ref = value.$ref;
       const isRef = typeof ref === "string";
-      if (isRef) visitor.ref(value, at, ref, valueType, false);
+      if (isRef) visitor.ref(value, tokensOf(frame), ref, valueType, false);
       if (valueType.discriminator && isRecord(value.mapping) && !Array.isArray(value.mapping)) {
-        visitor.mapping(value.mapping, [...at, "mapping"]);
+        visitor.mapping(value.mapping, [...tokensOf(frame), "mapping"]);
       }
-      for (const key of Object.keys(value)) {
-        if (isRef && key === "$ref") continue;
-        children.push([value[key], [...at, key], childType(valueType, key)]);
+      for (const key in value) {
+        const child = value[key];
+        if (typeof child === "object" && child !== null && Object.hasOwn(value, key)) {
+          children.push({ value: child, type: childType(valueType, key), parent: frame, key });
+        }
       }
     }
-    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as never);
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Frame);
   }
+}
+
+interface Frame {
+  value: unknown;
+  type: NodeType;
+  parent: Frame | undefined;
+  key: string;
 }
