@@ -128,19 +128,8 @@ try {
     samples.inProcess?.push({ ms: performance.now() - start });
     samples.cold?.push(timeProcess([builtEntry, root, workspace, oursOut], hook));
     if (haveAction) {
-      const started = performance.now();
-      const run = await runActionLikeRunner({
-        workspace,
-        inputs: { mode: "check", files: rootRelative },
-        env: { GITHUB_REPOSITORY: "digitalocean/openapi" },
-        nodeArgs: ["--import", hook],
-      });
-      if (run.exitCode !== 0) throw new Error(`the action failed:\n${run.stdout}\n${run.stderr}`);
-      const peak = peakOf(run.stderr);
-      samples.action?.push({
-        ms: performance.now() - started,
-        ...(peak === undefined ? {} : { peakMiB: peak }),
-      });
+      samples.action?.push(await timeAction(workspace, { mode: "check", files: rootRelative }, hook));
+      samples.actionScan?.push(await timeAction(workspace, { mode: "check" }, hook));
     }
     samples.redocly?.push(timeProcess([redoclyCli, "bundle", root, "-o", redoclyOut], hook));
   }
