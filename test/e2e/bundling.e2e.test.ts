@@ -86,10 +86,9 @@ describe("the action bundling split specs, end to end", () => {
 
     expect(run.exitCode).toBe(0);
     const [result] = JSON.parse(run.outputs.results ?? "[]") as { slug: string; versionId: string }[];
+    const text = api.getVersionText("demo-org", String(result?.slug), String(result?.versionId)) ?? "";
     // biome-ignore lint/suspicious/noExplicitAny: reading into the published document.
-    const published = load(
-      api.getVersionText("demo-org", String(result?.slug), String(result?.versionId)) ?? "",
-    ) as any;
+    const published = load(text) as any;
     expect(published.info.description).toBe("# The café\n\nOrder **coffee**.\n");
     const get = published.paths["/menu"].get;
     expect(get.parameters).toEqual([{ $ref: "#/components/parameters/Limit" }]);
