@@ -405,7 +405,9 @@ export async function loadFile(
     if (text.includes("\u0000") || text.includes("\uFFFD")) {
       return `points to ${relativePath}, which is neither YAML, JSON nor UTF-8 text.`;
     }
-    return { path, relative: relativePath, text, value: text, isText: true };
+    // A byte order mark is how the file was saved, not part of its text.
+    const value = text.startsWith("\ufeff") ? text.slice(1) : text;
+    return { path, relative: relativePath, text, value, isText: true };
   }
   try {
     return { path, relative: relativePath, text, value: parseSource(text, isJsonPath(path)), isText: false };

@@ -33,9 +33,10 @@ export function writeBundle(
   version: SpecVersion,
 ): unknown {
   const homes = new Map(placement.homes);
-  const targets = new Map<unknown, Target>();
-  for (const target of graph.targets.values())
-    if (!targets.has(target.node)) targets.set(target.node, target);
+  const targets = new Map<object, Target>();
+  for (const target of graph.targets.values()) {
+    if (isRecord(target.node) && !targets.has(target.node)) targets.set(target.node, target);
+  }
   const queue: Copy[] = [];
 
   const addressOf = (target: Target): string | undefined => {

@@ -13,7 +13,7 @@ const csharp = 'using var client = new HttpClient();\nvar menu = await client.Ge
 const markdown = "# Introduction\n\nThe **menu** of the café: `GET /menu`.\n";
 
 describe("a $ref to a file that is not YAML or JSON", () => {
-  it("is inlined as a string: Markdown descriptions and code samples, as `redocly bundle` does", async () => {
+  it("is inlined as a string (without a byte order mark): Markdown and code samples, as `redocly bundle` does", async () => {
     tree = tempTree();
     tree.write({
       "openapi/openapi.yaml": [
@@ -38,7 +38,7 @@ describe("a $ref to a file that is not YAML or JSON", () => {
         "",
       ].join("\n"),
       "openapi/code_samples/C_sharp/menu/get.cs": csharp,
-      "openapi/code_samples/notes": "No extension at all.\n",
+      "openapi/code_samples/notes": "\ufeffNo extension at all.\n",
     });
     const result = await bundleSpec(tree.path("openapi/openapi.yaml"), { workspace: tree.root });
     const document = parse(result.text);
