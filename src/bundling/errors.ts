@@ -16,3 +16,15 @@ export class BundleError extends Error {
     if (where.column !== undefined) this.column = where.column;
   }
 }
+
+/** Every problem that keeps a spec from being bundled, in the order they were found (never empty). */
+export class BundleFailure extends Error {
+  override name = "BundleFailure";
+  readonly problems: readonly BundleError[];
+
+  constructor(problems: readonly BundleError[]) {
+    const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
+    super(`Cannot bundle the spec (${count}):\n${problems.map((problem) => problem.message).join("\n")}`);
+    this.problems = problems;
+  }
+}

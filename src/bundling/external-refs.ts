@@ -1,16 +1,24 @@
-/** Every distinct `$ref` value in `document` that points outside it (does not start with `#`). */
+import { specVersion, typesFor } from "./openapi-types.ts";
+import { isMappingReference } from "./spec-files.ts";
+import { walkReferences } from "./walk.ts";
+
+/**
+ * Every distinct reference in `document` that points outside it: `$ref`s that do not start with `#`, and
+ * discriminator mapping values that name another file. Literal data (`example`, `default`, `const`,
+ * `enum`, an Example's `value`, …) is not looked into: a `$ref` there is a value, not a reference.
+ */
 export function findExternalRefs(document: unknown): string[] {
   const found = new Set<string>();
-  const pending: unknown[] = [document];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    seen.add(node);
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref" && typeof value === "string" && !value.startsWith("#")) found.add(value);
-      else pending.push(value);
-    }
-  }
+  const external = (ref: string) => !ref.startsWith("#");
+  walkReferences(document, [], typesFor(specVersion(document)).root, new WeakMap(), {
+    ref(_node, _tokens, ref) {
+      if (external(ref)) found.add(ref);
+    },
+    mapping(mapping) {
+      for (const value of Object.values(mapping)) {
+        if (typeof value === "string" && isMappingReference(value) && external(value)) found.add(value);
+      }
+    },
+  });
   return [...found];
 }

@@ -1,3 +1,3 @@
 export { type BundledSpec, type BundleOptions, bundleSpec } from "./bundle.ts";
-export { BundleError } from "./errors.ts";
+export { BundleError, BundleFailure } from "./errors.ts";
 export { findExternalRefs } from "./external-refs.ts";

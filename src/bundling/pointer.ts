@@ -14,18 +14,3 @@ export function pointerFromTokens(tokens: readonly string[]): string {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
-
-/**
- * Whether `pointer` can name something in `document`. A walk that reaches a `$ref` before the pointer
- * ends cannot be checked without resolving it and counts as possible.
- */
-export function pointerMayExist(document: unknown, pointer: string): boolean {
-  let node = document;
-  for (const token of pointerTokens(pointer)) {
-    if (!isRecord(node)) return false;
-    if (typeof node.$ref === "string" && !(token in node)) return true;
-    if (!Object.hasOwn(node, token)) return false;
-    node = node[token];
-  }
-  return true;
-}

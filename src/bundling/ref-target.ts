@@ -1,18 +1,20 @@
-import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 
 export type RefTarget =
-  | { kind: "internal" }
-  | { kind: "file"; path: string; pointer: string }
+  /** `pointer` is undefined when the fragment is not a JSON pointer (e.g. a JSON Schema anchor). */
+  | { kind: "internal"; pointer: string | undefined }
+  /** `text`: not YAML or JSON (by its extension), inlined as a string. */
+  | { kind: "file"; path: string; pointer: string; text: boolean }
   | { kind: "refused"; reason: string };
 
-const bundlableExtensions = new Set([".yaml", ".yml", ".json"]);
+const dataExtensions = new Set([".yaml", ".yml", ".json"]);
 
 /**
  * Where a `$ref` written in `containingFile` points, relative to that file (never to the working
  * directory), or why it cannot be bundled. Both paths are absolute.
  */
 export function locateRef(ref: string, containingFile: string, workspace: string): RefTarget {
-  if (ref.startsWith("#")) return { kind: "internal" };
+  if (ref.startsWith("#")) return { kind: "internal", pointer: internalPointer(ref) };
   if (/^https?:\/\//i.test(ref)) {
     return {
       kind: "refused",
@@ -50,21 +52,29 @@ export function locateRef(ref: string, containingFile: string, workspace: string
     };
   }
 
-  const target = resolve(dirname(containingFile), filePath);
+  const target = filePath === "" ? containingFile : resolve(dirname(containingFile), filePath);
   const fromWorkspace = relative(workspace, target);
-  if (fromWorkspace.startsWith("..") || isAbsolute(fromWorkspace)) {
+  if (fromWorkspace === ".." || fromWorkspace.startsWith(`..${sep}`) || isAbsolute(fromWorkspace)) {
     return {
       kind: "refused",
       reason: `leads outside the workspace (${workspace}). Keep referenced files inside the repository.`,
     };
   }
-  if (!bundlableExtensions.has(extname(target).toLowerCase())) {
+  const text = !dataExtensions.has(extname(target).toLowerCase());
+  if (text && pointer !== "") {
     return {
       kind: "refused",
-      reason:
-        "points to a file that is not YAML or JSON (.yaml, .yml, .json). Only schema documents can be " +
-        "bundled; put text such as Markdown descriptions inline in the `description` field.",
+      reason: `points into ${basename(target)}, which is not YAML or JSON: a text file can only be referenced whole.`,
     };
   }
-  return { kind: "file", path: target, pointer };
+  return { kind: "file", path: target, pointer, text };
+}
+
+function internalPointer(ref: string): string | undefined {
+  try {
+    const pointer = decodeURIComponent(ref.slice(1));
+    return pointer === "" || pointer.startsWith("/") ? pointer : undefined;
+  } catch {
+    return undefined;
+  }
 }

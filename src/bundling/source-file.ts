@@ -1,49 +1,124 @@
-import { isMap, isScalar, LineCounter, parseDocument, visit } from "yaml";
-
-/** A `$ref` string as written, with its 1-based position in its file. */
-export interface RefOccurrence {
-  ref: string;
-  line: number;
-  column: number;
-}
-
-export interface ParsedSource {
-  value: unknown;
-  refs: RefOccurrence[];
-}
+import { load } from "js-yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 
 export class SourceSyntaxError extends Error {
   override name = "SourceSyntaxError";
   readonly line?: number;
   readonly column?: number;
 
-  constructor(message: string, position?: { line: number; col: number }) {
+  constructor(message: string, position?: { line: number; column: number }) {
     super(message);
     if (position) {
       this.line = position.line;
-      this.column = position.col;
+      this.column = position.column;
     }
   }
 }
 
-/** Parses YAML or JSON (JSON is YAML 1.2) and records where each `$ref` value sits. */
-export function parseSource(text: string): ParsedSource {
+/** Past this many nodes, aliases (`*name`) expanding a small file into a huge document are refused. */
+const maxExpandedNodes = 1_000_000;
+
+/**
+ * Parses YAML or JSON into plain values, fast: `JSON.parse` for JSON, `js-yaml` (YAML 1.2 core schema,
+ * duplicate keys refused) otherwise. Positions are not kept; `locateValue` finds them when a problem
+ * needs one. Throws `SourceSyntaxError` with the position of the first syntax error.
+ */
+export function parseSource(text: string, json: boolean): unknown {
+  if (json) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Not strict JSON (comments, trailing commas, or YAML in a .json file): read it as YAML below.
+    }
+  }
+  let value: unknown;
+  try {
+    value = load(text);
+  } catch (error) {
+    throw syntaxError(text, error);
+  }
+  if (text.includes("&")) checkAliases(value);
+  return value ?? null;
+}
+
+/**
+ * The position and message of a syntax error, in `yaml`'s words when it finds the error too (the same
+ * messages as discovery), in `js-yaml`'s otherwise.
+ */
+function syntaxError(text: string, error: unknown): SourceSyntaxError {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  const firstError = document.errors[0];
-  if (firstError) {
-    const position = firstError.linePos?.[0] ?? lineCounter.linePos(firstError.pos[0]);
-    throw new SourceSyntaxError(firstError.message.split("\n")[0] ?? firstError.code, position);
+  const first = document.errors[0];
+  if (first) {
+    const { line, col } = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
+    return new SourceSyntaxError(first.message.split("\n")[0] ?? first.code, { line, column: col });
   }
-  const refs: RefOccurrence[] = [];
-  visit(document, {
-    Pair(_, pair, path) {
-      const parent = path[path.length - 1];
-      if (!isMap(parent) || !isScalar(pair.key) || pair.key.value !== "$ref") return;
-      if (!isScalar(pair.value) || typeof pair.value.value !== "string") return;
-      const { line, col } = lineCounter.linePos(pair.value.range?.[0] ?? 0);
-      refs.push({ ref: pair.value.value, line, column: col });
-    },
-  });
-  return { value: document.toJS({ maxAliasCount: 100 }), refs };
+  const mark =
+    typeof error === "object" && error !== null && "mark" in error
+      ? (error.mark as { line?: number; column?: number } | undefined)
+      : undefined;
+  const reason =
+    typeof error === "object" && error !== null && "reason" in error && typeof error.reason === "string"
+      ? error.reason
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new SourceSyntaxError(
+    reason,
+    mark?.line === undefined ? undefined : { line: mark.line + 1, column: (mark.column ?? 0) + 1 },
+  );
+}
+
+/**
+ * YAML aliases make one object appear in several places: refuse an alias that contains itself and a
+ * document whose aliases expand past `maxExpandedNodes` (a "billion laughs" file).
+ */
+function checkAliases(value: unknown): void {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (node: unknown): number => {
+    if (typeof node !== "object" || node === null) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (open.has(node)) throw new SourceSyntaxError("an alias refers to a node that contains it");
+    open.add(node);
+    let total = 1;
+    for (const child of Object.values(node)) {
+      total += size(child);
+      if (total > maxExpandedNodes) {
+        throw new SourceSyntaxError(`aliases expand the document past ${maxExpandedNodes} nodes`);
+      }
+    }
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  size(value);
+}
+
+/**
+ * Finds where values are written (1-based line and column of the value at a path of keys), by a second,
+ * slower parse that keeps positions: only used to report problems. A path that is not found gives the
+ * position of its deepest existing ancestor.
+ */
+export function valueLocator(text: string): (tokens: readonly string[]) => { line: number; column: number } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+  return (tokens) => {
+    let node: unknown = document.contents;
+    let offset = (node as { range?: [number, number] } | null)?.range?.[0] ?? 0;
+    for (const token of tokens) {
+      let next: unknown;
+      if (isMap(node)) {
+        next = node.items.find((item) => isScalar(item.key) && String(item.key.value) === token)?.value;
+      } else if (isSeq(node)) {
+        next = node.items[Number(token)];
+      }
+      if (next === undefined || next === null) break;
+      node = next;
+      offset = (node as { range?: [number, number] }).range?.[0] ?? offset;
+    }
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
 }

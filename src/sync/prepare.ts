@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { BundledSpec } from "../bundling/index.ts";
-import { BundleError, bundleSpec } from "../bundling/index.ts";
+import { BundleFailure, bundleSpec } from "../bundling/index.ts";
 import type { SpecSource } from "../client/types.ts";
 import type { BrokenSpec, DiscoveredSpec, DiscoveryResult } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
@@ -101,7 +101,7 @@ async function prepareOne(
   try {
     bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text, spec.document);
   } catch (error) {
-    problems.push(bundleProblem(spec, error));
+    problems.push(...bundleProblems(spec, error));
   }
   if (problems.length > 0 || !bundled) return { ...base, problems };
 
@@ -111,18 +111,20 @@ async function prepareOne(
   return { ...base, source, ...(bundled.bundled ? { bundledFiles: bundled.files } : {}), problems };
 }
 
-function bundleProblem(spec: DiscoveredSpec, error: unknown): LocalProblem {
-  if (error instanceof BundleError) {
-    return {
+function bundleProblems(spec: DiscoveredSpec, error: unknown): LocalProblem[] {
+  if (error instanceof BundleFailure) {
+    return error.problems.map((problem) => ({
       code: "BUNDLE_ERROR",
-      message: error.message,
-      location: { file: error.file, line: error.line, column: error.column },
-    };
+      message: problem.message,
+      location: { file: problem.file, line: problem.line, column: problem.column },
+    }));
   }
   const message = error instanceof Error ? error.message : String(error);
-  return {
-    code: "BUNDLE_ERROR",
-    message: `${spec.path}: could not bundle: ${message}`,
-    location: { file: spec.path },
-  };
+  return [
+    {
+      code: "BUNDLE_ERROR",
+      message: `${spec.path}: could not bundle: ${message}`,
+      location: { file: spec.path },
+    },
+  ];
 }

@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleSpec, findExternalRefs } from "../../src/bundling/index.ts";
-import { diskLoader, firstDifference, memoryLoader } from "./same-graph.ts";
+import { diskLoader, firstDifference, mayHoldNewComponents, memoryLoader } from "./same-graph.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";
 
 const fixture = fileURLToPath(new URL("../fixtures/multi-file", import.meta.url));
@@ -28,6 +28,7 @@ function differenceFromOriginal(rootPath: string, bundledDocument: unknown): str
     disk,
     { url: bundleUrl, value: bundledDocument },
     memoryLoader(bundleUrl, bundledDocument),
+    mayHoldNewComponents,
   );
 }
 
@@ -50,6 +51,45 @@ describe("bundleSpec on a multi-file spec", () => {
     const document = JSON.parse(result.text);
     expect(findExternalRefs(document)).toEqual([]);
     expect(differenceFromOriginal(copy.path("openapi.json"), document)).toBeNull();
+  });
+
+  it("names every schema, parameter and response of another file in components, the root's names kept", async () => {
+    const copy = fixtureCopy();
+    const document = parse((await bundleSpec(copy.path("openapi.yaml"), { workspace: copy.root })).text);
+
+    expect(Object.keys(document.components.schemas)).toEqual([
+      "Pet",
+      "Owner",
+      "PetList",
+      "Money",
+      "CountryCode",
+      "Currency",
+      "Id",
+      "PageSize",
+      "category",
+      "error",
+      "invoice",
+      "line-item",
+    ]);
+    // A schema defined inside another one's file is reached inside that component.
+    expect(document.components.schemas.Pet.properties.tags.items).toEqual({
+      $ref: "#/components/schemas/Pet/$defs/Tag",
+    });
+    expect(Object.keys(document.components.parameters)).toEqual(["Limit", "Offset", "Species", "pet-id"]);
+    expect(Object.keys(document.components.responses)).toEqual(["NotFound", "BadRequest", "Unexpected"]);
+    // The root's `Pet: {$ref: ./schemas/pet.yaml}` now holds the file, and every reference to it points there.
+    expect(document.components.schemas.Pet.type).toBe("object");
+    expect(document.paths["/pets"].post.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Pet",
+    });
+    expect(document.components.schemas.invoice.properties.customer).toEqual({
+      $ref: "#/components/schemas/Owner",
+    });
+    expect(document.paths["/pets"].get.parameters).toEqual([
+      { $ref: "#/components/parameters/Species" },
+      { $ref: "#/components/parameters/Limit" },
+      { $ref: "#/components/parameters/Offset" },
+    ]);
   });
 
   it("keeps the root's internal references as references", async () => {
@@ -123,6 +163,46 @@ describe("bundleSpec on a multi-file spec", () => {
       a: { type: "object", properties: { back: { b: { $ref: "#/a" } } } },
     });
     expect(differenceFromOriginal(tree.path("f0.yaml"), document)).toBeNull();
+  });
+
+  it("gives a reference with siblings a copy with its siblings over it; a node inside is written once", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": [
+        "openapi: 3.1.0",
+        "x-a: { $ref: ./f.yaml, description: mine }",
+        "x-z: { deep: { $ref: ./f.yaml#/inner } }",
+        "",
+      ].join("\n"),
+      "f.yaml": "description: theirs\ninner: { type: string }\n",
+    });
+    const document = parse((await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root })).text);
+
+    expect(document).toEqual({
+      openapi: "3.1.0",
+      "x-a": { description: "mine", inner: { type: "string" } },
+      "x-z": { deep: { $ref: "#/x-a/inner" } },
+    });
+  });
+
+  it("resolves a schema's references against its file, whatever its $id says", async () => {
+    tree = tempTree();
+    tree.write({
+      "openapi.yaml": "openapi: 3.1.0\ncomponents:\n  schemas:\n    Pet:\n      $ref: ./pet.yaml\n",
+      "pet.yaml":
+        "$id: https://example.com/schemas/pet\ntype: object\nproperties:\n  tag:\n    $ref: ./tag.yaml\n",
+      "tag.yaml": "type: string\n",
+    });
+    const document = parse((await bundleSpec(tree.path("openapi.yaml"), { workspace: tree.root })).text);
+
+    expect(document.components.schemas).toEqual({
+      Pet: {
+        $id: "https://example.com/schemas/pet",
+        type: "object",
+        properties: { tag: { $ref: "#/components/schemas/tag" } },
+      },
+      tag: { type: "string" },
+    });
   });
 
   it("resolves percent-encoded file names", async () => {

@@ -1,6 +1,6 @@
 import { symlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { BundleError, bundleSpec } from "../../src/bundling/index.ts";
+import { type BundleError, BundleFailure, bundleSpec } from "../../src/bundling/index.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";
 
 let tree: TempTree | undefined;
@@ -9,14 +9,25 @@ afterEach(() => {
   tree = undefined;
 });
 
-async function bundleError(files: Record<string, string>, root = "openapi.yaml"): Promise<BundleError> {
+/** Every problem bundling the spec at `root` reports. */
+async function bundleProblems(
+  files: Record<string, string>,
+  root = "openapi.yaml",
+): Promise<readonly BundleError[]> {
   tree = tempTree();
   tree.write(files);
   const error = await bundleSpec(tree.path(root), { workspace: tree.root }).catch(
     (caught: unknown) => caught,
   );
-  if (!(error instanceof BundleError)) throw new Error(`expected a BundleError, got ${String(error)}`);
-  return error;
+  if (!(error instanceof BundleFailure)) throw new Error(`expected a BundleFailure, got ${String(error)}`);
+  return error.problems;
+}
+
+/** The one problem bundling the spec at `root` reports. */
+async function bundleError(files: Record<string, string>, root = "openapi.yaml"): Promise<BundleError> {
+  const problems = await bundleProblems(files, root);
+  expect(problems).toHaveLength(1);
+  return problems[0] as BundleError;
 }
 
 const rootReferring = (ref: string) =>
@@ -77,8 +88,8 @@ describe("bundleSpec refuses", () => {
         (e: unknown) => e,
       );
 
-      expect(error).toBeInstanceOf(BundleError);
-      expect((error as BundleError).message).toContain("outside the workspace");
+      expect(error).toBeInstanceOf(BundleFailure);
+      expect((error as BundleFailure).problems[0]?.message).toContain("outside the workspace");
     } finally {
       outside.remove();
     }
@@ -94,14 +105,24 @@ describe("bundleSpec refuses", () => {
     },
   );
 
-  it("a reference to a file that is not YAML or JSON", async () => {
+  it("a fragment into a file that is not YAML or JSON", async () => {
     const error = await bundleError({
-      "openapi.yaml": rootReferring("./docs/pet.md"),
+      "openapi.yaml": rootReferring("./docs/pet.md#/intro"),
       "docs/pet.md": "# Pet\n",
     });
 
-    expect(error).toMatchObject({ file: "openapi.yaml", ref: "./docs/pet.md" });
-    expect(error.message).toContain("not YAML or JSON");
+    expect(error).toMatchObject({ file: "openapi.yaml", ref: "./docs/pet.md#/intro" });
+    expect(error.message).toContain("a text file can only be referenced whole");
+  });
+
+  it("a referenced file that is neither YAML, JSON nor text", async () => {
+    const error = await bundleError({
+      "openapi.yaml": rootReferring("./logo.png"),
+      "logo.png": "\u0089PNG\r\n\u001a\n\u0000\u0000",
+    });
+
+    expect(error).toMatchObject({ file: "openapi.yaml", ref: "./logo.png" });
+    expect(error.message).toContain("neither YAML, JSON nor UTF-8 text");
   });
 
   it("a fragment that names no node of the file", async () => {
@@ -139,18 +160,6 @@ describe("bundleSpec refuses", () => {
     expect(error).toMatchObject({ file: "openapi.json", line: 3, column: 20 });
   });
 
-  it("a schema whose absolute $id sends its references to a URL", async () => {
-    const error = await bundleError({
-      "openapi.yaml": rootReferring("./pet.yaml"),
-      "pet.yaml":
-        "$id: https://example.com/schemas/pet\ntype: object\nproperties:\n  tag:\n    $ref: ./tag.yaml\n",
-      "tag.yaml": "type: string\n",
-    });
-
-    expect(error).toMatchObject({ file: "openapi.yaml", ref: "https://example.com/schemas/tag.yaml" });
-    expect(error.message).toContain("$id");
-  });
-
   it("a root outside the workspace", async () => {
     tree = tempTree();
     tree.write({ "inside/openapi.yaml": "openapi: 3.1.0\n" });
@@ -158,7 +167,72 @@ describe("bundleSpec refuses", () => {
       (caught: unknown) => caught,
     );
 
-    expect(error).toBeInstanceOf(BundleError);
-    expect((error as BundleError).message).toContain("outside the workspace");
+    expect(error).toBeInstanceOf(BundleFailure);
+    expect((error as BundleFailure).message).toContain("outside the workspace");
+  });
+});
+
+describe("bundleSpec reports every problem of a spec at once", () => {
+  it("each reference that cannot be bundled, in every file, with its position, by file and line", async () => {
+    const problems = await bundleProblems({
+      "openapi.yaml": [
+        "openapi: 3.1.0",
+        "paths:",
+        "  /a:",
+        "    $ref: ./paths/a.yaml",
+        "  /b:",
+        "    $ref: ./paths/missing.yaml",
+        "components:",
+        "  schemas:",
+        "    Remote:",
+        "      $ref: https://example.com/pet.json",
+        "",
+      ].join("\n"),
+      "paths/a.yaml": [
+        "get:",
+        "  responses:",
+        "    '200':",
+        "      $ref: ../responses.yaml#/Missing",
+        "    '404':",
+        "      $ref: /etc/responses.yaml",
+        "",
+      ].join("\n"),
+      "responses.yaml": "Ok:\n  description: ok\n",
+    });
+
+    expect(problems.map(({ file, ref, line }) => ({ file, ref, line }))).toEqual([
+      { file: "openapi.yaml", ref: "./paths/missing.yaml", line: 6 },
+      { file: "openapi.yaml", ref: "https://example.com/pet.json", line: 10 },
+      { file: "paths/a.yaml", ref: "../responses.yaml#/Missing", line: 4 },
+      { file: "paths/a.yaml", ref: "/etc/responses.yaml", line: 6 },
+    ]);
+  });
+
+  it("each reference to a missing file, not only the first", async () => {
+    const problems = await bundleProblems({
+      "openapi.yaml": [
+        "openapi: 3.0.3",
+        "paths:",
+        "  /a:",
+        "    get:",
+        "      description:",
+        "        $ref: ./docs/a.md",
+        "      x-codeSamples:",
+        "        - lang: C#",
+        "          source:",
+        "            $ref: ./code/a.cs",
+        "        - lang: PHP",
+        "          source:",
+        "            $ref: ./code/a.php",
+        "",
+      ].join("\n"),
+      "code/a.cs": "// present\n",
+    });
+
+    expect(problems.map((problem) => [problem.ref, problem.line, problem.column])).toEqual([
+      ["./docs/a.md", 6, 15],
+      ["./code/a.php", 13, 19],
+    ]);
+    expect(problems[0]?.message).toContain("docs/a.md, which does not exist");
   });
 });

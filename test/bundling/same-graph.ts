@@ -30,6 +30,14 @@ export function memoryLoader(url: string, document: unknown): DocumentLoader {
   };
 }
 
+/**
+ * Where a bundle may hold keys its source has not: the new named components, under `components` (and a
+ * `components` key at the top) in OpenAPI 3, under `definitions`, `parameters`, `responses` in Swagger 2.0.
+ */
+export function mayHoldNewComponents(path: string): boolean {
+  return /^(|\/components(\/[^/]+)?|\/definitions|\/parameters|\/responses)$/.test(path);
+}
+
 /** Null when both graphs dereference to the same value, otherwise the path of the first difference. */
 export function firstDifference(
   a: Located,
@@ -43,6 +51,14 @@ export function firstDifference(
   const compare = (left: Located, right: Located, path: string): string | null => {
     const l = followRefs(left, loadA);
     const r = followRefs(right, loadB);
+    if (isMappingReference(path, l.value) && typeof r.value === "string") {
+      // A discriminator mapping value that names a schema by reference: compare the schemas it names.
+      return compare(
+        { url: l.url, value: { $ref: l.value } },
+        { url: r.url, value: { $ref: r.value } },
+        `${path}→`,
+      );
+    }
     if (!isObject(l.value) || !isObject(r.value)) {
       return Object.is(l.value, r.value)
         ? null
@@ -70,6 +86,14 @@ export function firstDifference(
     return null;
   };
   return compare(a, b, "");
+}
+
+function isMappingReference(path: string, value: unknown): value is string {
+  return (
+    /\/discriminator\/mapping\/[^/]+$/.test(path) &&
+    typeof value === "string" &&
+    (/[/#]/.test(value) || /\.(ya?ml|json)$/i.test(value))
+  );
 }
 
 function followRefs(node: Located, load: DocumentLoader): Located {
