@@ -4,7 +4,7 @@ import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
 import { findExternalRefs } from "./external-refs.ts";
 import { specVersion, typesFor } from "./openapi-types.ts";
-import { parseSource, SourceSyntaxError } from "./source-file.ts";
+import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import {
   collectSpecGraph,
   readInsideWorkspace,
