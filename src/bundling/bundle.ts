@@ -1,10 +1,10 @@
 import { readFile, realpath } from "node:fs/promises";
 import { extname, isAbsolute, resolve } from "node:path";
+import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
 import { findExternalRefs } from "./external-refs.ts";
 import { specVersion, typesFor } from "./openapi-types.ts";
-import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import {
   collectSpecGraph,
   readInsideWorkspace,

@@ -1,10 +1,10 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, extname, relative, sep } from "node:path";
+import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { BundleError } from "./errors.ts";
 import type { NodeType, SpecTypes } from "./openapi-types.ts";
 import { isRecord, pointerFromTokens, pointerTokens } from "./pointer.ts";
 import { locateRef, type RefTarget } from "./ref-target.ts";
-import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { walkReferences } from "./walk.ts";
 
 /** One file of a multi-file spec. `path` is absolute, `relative` workspace-relative with '/'. */

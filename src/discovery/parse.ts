@@ -41,7 +41,8 @@ function parseYaml(text: string): ParseOutcome {
     const message = `YAML syntax error: ${error.message.replace(/ at line \d+, column \d+:?$/, "")}`;
     return {
       ok: false,
-      problem: error.line === undefined ? { message } : { line: error.line, column: error.column ?? 1, message },
+      problem:
+        error.line === undefined ? { message } : { line: error.line, column: error.column ?? 1, message },
     };
   }
 }
