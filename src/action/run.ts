@@ -15,6 +15,7 @@ import { assignRunSlugs, prepareSpecs } from "../sync/prepare.ts";
 import type { PreparedSpec } from "../sync/prepared.ts";
 import { formatDuration, publishAll } from "../sync/publish.ts";
 import type { SpecResult } from "../sync/result.ts";
+import { stoppedRunResults } from "../sync/stopped.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { createRedactor, type Redact, redactStrings } from "../text/redact.ts";
 import type { ActionHost } from "./host.ts";
@@ -49,16 +50,39 @@ export async function runAction(
   const secrets = [host.readInput("token"), host.readInput("github-token")].filter((secret) => secret);
   for (const secret of secrets) host.setSecret(secret);
   const redact = createRedactor(secrets);
+  const progress: RunProgress = { started: deps.clock.now(), mode: undefined, slugsByFile: new Map() };
   try {
-    await runSteps(host, deps, redact);
+    await runSteps(host, deps, redact, progress);
   } catch (error) {
-    host.setFailed(redact(error instanceof Error ? error.message : String(error)));
+    // Stopped before any upload: the outputs and the summary still say what happened to each spec.
+    await finish(host, {
+      mode: progress.mode,
+      orgId: undefined,
+      results: stoppedRunResults(progress.slugsByFile, error),
+      started: progress.started,
+      deps,
+      redact,
+      stoppedReason: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
-async function runSteps(host: ActionHost, deps: RunDependencies, redact: Redact): Promise<void> {
+/** What the run knew when it stopped, for the outputs and summary of a run that failed early. */
+interface RunProgress {
+  started: number;
+  mode: EffectiveMode | undefined;
+  /** Every file discovered, with its slug once slugs are assigned ("" before). */
+  slugsByFile: Map<string, string>;
+}
+
+async function runSteps(
+  host: ActionHost,
+  deps: RunDependencies,
+  redact: Redact,
+  progress: RunProgress,
+): Promise<void> {
   const { logger } = host;
-  const started = deps.clock.now();
+  const { started } = progress;
   const timings: string[] = [];
   const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
     const at = deps.clock.now();
@@ -70,6 +94,7 @@ async function runSteps(host: ActionHost, deps: RunDependencies, redact: Redact)
   const context = readRunContext(host.env, host.readFile);
   const config = readConfig(host.readInput, { tokenOptional: context.pullRequest?.isFork === true });
   const mode = resolveMode(config.mode, context);
+  progress.mode = mode;
   if (!config.token && mode !== "check") {
     const reason = forkSkipReason(context.pullRequest?.number);
     logger.notice(reason);
@@ -101,8 +126,11 @@ async function runSteps(host: ActionHost, deps: RunDependencies, redact: Redact)
       logger,
     }),
   );
+  for (const spec of [...discovery.specs, ...discovery.broken]) progress.slugsByFile.set(spec.path, "");
+  const slugs = assignRunSlugs(discovery, slugOptions);
+  for (const [file, slug] of slugs) progress.slugsByFile.set(file, slug);
   // A closed pull request only needs the slugs of its previews: nothing is validated or bundled.
-  const derivedPreviews = mode === "cleanup" ? [...assignRunSlugs(discovery, slugOptions)] : [];
+  const derivedPreviews = mode === "cleanup" ? [...slugs] : [];
   const prepared =
     mode === "cleanup"
       ? []
@@ -194,7 +222,8 @@ function previewsToDelete(
 }
 
 interface FinishInput {
-  mode: EffectiveMode;
+  /** Undefined when the run stopped before the mode was known (an input error). */
+  mode: EffectiveMode | undefined;
   orgId: string | undefined;
   results: SpecResult[];
   started: number;
@@ -202,33 +231,37 @@ interface FinishInput {
   /** Applied to every result before it is rendered (summary, outputs, comment) or cut. */
   redact: Redact;
   skippedReason?: string;
+  /** Why the run stopped before any upload; it fails the job. */
+  stoppedReason?: string;
   comments?: PullRequestComments | undefined;
 }
 
 async function finish(host: ActionHost, input: FinishInput): Promise<void> {
   const { mode } = input;
   const results = redactStrings(input.results, input.redact);
+  const stoppedReason = input.stoppedReason && input.redact(input.stoppedReason);
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
   host.setOutput("published", outputs.published);
   host.setOutput("failed", outputs.failed);
-  host.setOutput("mode", mode);
+  if (mode) host.setOutput("mode", mode);
 
   await host.appendSummary(
     renderJobSummary({
-      mode,
+      mode: mode ?? "unknown",
       organizationId: input.orgId,
       results,
       durationMs: input.deps.clock.now() - input.started,
       ...(input.skippedReason ? { skippedReason: input.skippedReason } : {}),
+      ...(stoppedReason ? { stoppedReason } : {}),
     }),
   );
 
-  if (input.comments) {
+  if (input.comments && mode) {
     const url = await input.comments.publish({ mode, results });
     if (url) host.setOutput("comment-url", url);
   }
 
-  const failure = finalFailureMessage(results);
+  const failure = stoppedReason ?? finalFailureMessage(results);
   if (failure) host.setFailed(failure);
 }

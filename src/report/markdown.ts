@@ -52,6 +52,16 @@ export function markdownLink(label: string, url: string | undefined): string {
   return safe ? `[${escapeText(label)}](${safe})` : "";
 }
 
+/**
+ * A fenced code block that shows `text` exactly, line breaks kept: the fence is longer than any run of
+ * backticks inside, so nothing in the text can close it. Code blocks neither render HTML nor mention.
+ */
+export function codeBlock(text: string): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longestRun + 1));
+  return `${fence}text\n${text.replace(/\r\n?/g, "\n")}\n${fence}`;
+}
+
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;

@@ -1,5 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
-import { codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL, truncate } from "./markdown.ts";
+import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL, truncate } from "./markdown.ts";
 import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
@@ -9,12 +9,15 @@ export interface SummaryInput {
   durationMs: number;
   /** Why nothing was published, when the run skipped on purpose (e.g. a fork's pull request). */
   skippedReason?: string;
+  /** Why the run stopped before any upload. */
+  stoppedReason?: string;
 }
 
 /** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
 export function renderJobSummary(input: SummaryInput): string {
   const lines = [`## GitBook OpenAPI: ${headline(input)}`, ""];
   if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
+  if (input.stoppedReason) lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
   if (input.results.length > 0) {
     const showVersion = input.results.some((r) => r.specVersion !== undefined);
     lines.push(
@@ -28,7 +31,7 @@ export function renderJobSummary(input: SummaryInput): string {
         `${statusLabel(result.status)}${operationNote(result)}`,
         ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
         markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
-        isFailure(result) ? escapeCell(truncate(failureReason(result), 500)) : " ",
+        isFailure(result) || result.errors.length > 0 ? escapeCell(truncate(failureReason(result), 500)) : " ",
       ];
       lines.push(`| ${cells.join(" | ")} |`);
     }
@@ -48,7 +51,9 @@ function operationNote(result: SpecResult): string {
 export function headline({
   results,
   skippedReason,
-}: Pick<SummaryInput, "results" | "skippedReason">): string {
+  stoppedReason,
+}: Pick<SummaryInput, "results" | "skippedReason" | "stoppedReason">): string {
+  if (stoppedReason) return "stopped before any upload";
   if (skippedReason && results.length === 0) return "skipped";
   if (results.length === 0) return "no OpenAPI specs found";
   const counts = countBy(results);

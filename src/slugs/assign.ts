@@ -57,7 +57,10 @@ export function assignSlugs(paths: readonly string[], options: AssignSlugsOption
   if (groups.length === 0) return slugs;
   const planner = new FixPlanner(baseSlugs, slugs, mapping, published, options.sameDocument);
   const collisions = groups.map(([slug, files]) => planner.plan(slug, files));
-  throw new DuplicateSlugError(collisions, { filesInputSet: options.filePatterns !== undefined });
+  throw new DuplicateSlugError(collisions, {
+    filesInputSet: options.filePatterns !== undefined,
+    assigned: slugs,
+  });
 }
 
 /** Chooses, for every collision, which file keeps the slug and what to do with each other one. */

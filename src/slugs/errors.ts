@@ -30,10 +30,16 @@ export interface SlugCollision {
 export class DuplicateSlugError extends Error {
   override readonly name = "DuplicateSlugError";
   readonly collisions: readonly SlugCollision[];
+  /** The slug every file would get, colliding or not (path → slug). */
+  readonly assigned: ReadonlyMap<string, string>;
 
-  constructor(collisions: readonly SlugCollision[], context: { filesInputSet: boolean }) {
+  constructor(
+    collisions: readonly SlugCollision[],
+    context: { filesInputSet: boolean; assigned: ReadonlyMap<string, string> },
+  ) {
     super(describeCollisions(collisions, context.filesInputSet));
     this.collisions = collisions;
+    this.assigned = context.assigned;
   }
 }
 
@@ -78,7 +84,7 @@ function describeCollisions(collisions: readonly SlugCollision[], filesInputSet:
   return lines.join("\n");
 }
 
-function describeCollision({ slug, keeps, fixes }: SlugCollision): string {
+export function describeCollision({ slug, keeps, fixes }: SlugCollision): string {
   return `${quote(slug)}: ${quote(keeps)} keeps it; ${fixes.map(describeFix).join("; ")}.`;
 }
 

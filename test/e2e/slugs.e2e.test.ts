@@ -141,6 +141,52 @@ describe("slug collisions, end to end", () => {
   });
 });
 
+describe("a run that stops before any upload still reports every spec (issue 9, item 8)", () => {
+  it("check mode writes the results output and the summary, with the collision on each colliding spec", async () => {
+    const petstore = bothFormats("Petstore");
+    const dir = await workspace({
+      "petstore.json": petstore.json,
+      "petstore.yaml": petstore.yaml,
+      "users.yaml": bothFormats("Users").yaml,
+    });
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { mode: "check", "api-url": "http://127.0.0.1:9" },
+      env: repo,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.mode).toBe("check");
+    const results = JSON.parse(run.outputs.results ?? "null") as Result[];
+    expect(results.map((r) => [r.file, r.slug, r.status, r.errorCode])).toEqual([
+      ["petstore.json", "petstore", "failed", "SLUG_COLLISION"],
+      ["petstore.yaml", "petstore", "failed", "SLUG_COLLISION"],
+      ["users.yaml", "users", "skipped", null],
+    ]);
+    expect(results[1]?.errors[0]).toContain('exclude "petstore.yaml" (same document as "petstore.json")');
+    expect(results[2]?.errors[0]).toMatch(/^Not uploaded: slug collisions between other files/);
+    expect(run.outputs.failed).toBe("2");
+    expect(run.summary).toContain("## GitBook OpenAPI: stopped before any upload");
+    expect(run.summary).toContain("    !petstore.yaml\n");
+    expect(run.summary).toMatch(/\| `users\.yaml` \| `users` \| ⏭️ skipped \|/);
+  });
+
+  it("an input error still writes the outputs and a summary that says why", async () => {
+    const dir = await workspace({ "users.yaml": bothFormats("Users").yaml });
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { mode: "check", concurrency: "lots" },
+      env: repo,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(JSON.parse(run.outputs.results ?? "null")).toEqual([]);
+    expect(run.outputs.failed).toBe("0");
+    expect(run.summary).toContain("## GitBook OpenAPI: stopped before any upload");
+    expect(run.summary).toContain("concurrency");
+  });
+});
+
 describe("versions written as numbers and empty titles, end to end", () => {
   it("uploads them as written, with warnings that quote the file, and GitBook decides", async () => {
     const files = {

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderPullRequestComment } from "../../src/report/comment.ts";
-import { codeCell, escapeCell, markdownLink, safeUrl } from "../../src/report/markdown.ts";
+import { codeBlock, codeCell, escapeCell, markdownLink, safeUrl } from "../../src/report/markdown.ts";
 import { renderJobSummary } from "../../src/report/summary.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 
@@ -58,6 +58,21 @@ describe("Markdown helpers, for any text", () => {
         if (value !== "") expect(cell).toMatch(/^`[^`]*`$/);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("codeBlock: the text exactly, inside one fence that nothing in the text can close", () => {
+    fc.assert(
+      fc.property(text, (text) => {
+        const block = codeBlock(text);
+        const lines = block.split("\n");
+        const fence = (lines[0] as string).replace(/text$/, "");
+        expect(fence).toMatch(/^`{3,}$/);
+        expect(lines.at(-1)).toBe(fence);
+        expect(lines.slice(1, -1).join("\n")).toBe(text.replace(/\r\n?/g, "\n"));
+        for (const line of lines.slice(1, -1)) expect(line.trimStart().startsWith(fence)).toBe(false);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -1,0 +1,32 @@
+import { DuplicateSlugError, describeCollision } from "../slugs/errors.ts";
+import type { SpecResult } from "./result.ts";
+
+/**
+ * The results of a run that stopped before any upload, so that every mode still reports each spec it
+ * knew of with the reason: files in a slug collision fail with their collision and its fix; every
+ * other file is skipped, carrying the reason the run stopped.
+ */
+export function stoppedRunResults(slugsByFile: ReadonlyMap<string, string>, error: unknown): SpecResult[] {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof DuplicateSlugError)) {
+    return [...slugsByFile].map(([file, slug]) => skipped(file, slug, `Not uploaded: ${reason}`));
+  }
+  const collisionOf = new Map(
+    error.collisions.flatMap((collision) => collision.files.map((file) => [file, collision] as const)),
+  );
+  return [...error.assigned].map(([file, slug]): SpecResult => {
+    const collision = collisionOf.get(file);
+    if (!collision) {
+      return skipped(
+        file,
+        slug,
+        "Not uploaded: slug collisions between other files stopped the run before any upload.",
+      );
+    }
+    return { file, slug, status: "failed", errorCode: "SLUG_COLLISION", errors: [describeCollision(collision)] };
+  });
+}
+
+function skipped(file: string, slug: string, reason: string): SpecResult {
+  return { file, slug, status: "skipped", errors: [reason] };
+}
