@@ -18,10 +18,14 @@ export interface Logger {
   notice(message: string, location?: SourceLocation): void;
   warning(message: string, location?: SourceLocation): void;
   error(message: string, location?: SourceLocation): void;
-  group<T>(title: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * Writes what `body` logs as one collapsible group. `body` is synchronous on purpose: nothing else can
+   * write while it runs, so groups never nest or interleave, whatever runs concurrently.
+   */
+  group(title: string, body: () => void): void;
 }
 
-export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "group";
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "group" | "endgroup";
 
 export interface LogEntry {
   level: LogLevel;
@@ -48,9 +52,10 @@ export class MemoryLogger implements Logger {
   error(message: string, location?: SourceLocation): void {
     this.entries.push({ level: "error", message, ...(location ? { location } : {}) });
   }
-  async group<T>(title: string, body: () => Promise<T>): Promise<T> {
+  group(title: string, body: () => void): void {
     this.entries.push({ level: "group", message: title });
-    return body();
+    body();
+    this.entries.push({ level: "endgroup", message: title });
   }
 
   messages(level?: LogLevel): string[] {

@@ -21,7 +21,14 @@ const coreLogger: Logger = {
   notice: (message, location) => core.notice(message, annotation(location)),
   warning: (message, location) => core.warning(message, annotation(location)),
   error: (message, location) => core.error(message, annotation(location)),
-  group: (title, body) => core.group(title, body),
+  group: (title, body) => {
+    core.startGroup(title);
+    try {
+      body();
+    } finally {
+      core.endGroup();
+    }
+  },
 };
 
 /**

@@ -160,8 +160,12 @@ async function runSteps(
       );
     } else if (mode === "cleanup") {
       const previews = previewsToDelete(derivedPreviews, (await comments?.recordedPreviews()) ?? []);
-      const slugs = previews.map((p) => escapeUntrusted(p.slug));
-      logger.info(`Plan (cleanup): delete ${slugs.join(", ") || "nothing"}`);
+      logger.group(
+        `Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`,
+        () => {
+          for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
+        },
+      );
       results = await timed("cleanup", () => deletePreviews(previews, { orgId, service, logger }));
     } else {
       results = await timed("publishing", () =>
@@ -199,10 +203,16 @@ function noSpecsError(workspace: string, files: readonly string[] | undefined): 
 
 function logPlan(logger: Logger, mode: EffectiveMode, prepared: readonly PreparedSpec[]): void {
   if (prepared.length === 0) return;
-  const items = prepared.map((spec) => `${escapeUntrusted(spec.file)} → ${spec.slug}${planNote(spec)}`);
-  logger.info(
-    `Plan (${mode}, ${prepared.length} spec${prepared.length === 1 ? "" : "s"}): ${items.join(", ")}`,
-  );
+  const invalid = prepared.filter((spec) => spec.problems.length > 0).length;
+  const bundled = prepared.filter((spec) => spec.bundledFiles).length;
+  const counts = [
+    `${prepared.length} spec${prepared.length === 1 ? "" : "s"}`,
+    ...(bundled > 0 ? [`${bundled} bundled`] : []),
+    ...(invalid > 0 ? [`${invalid} invalid`] : []),
+  ];
+  logger.group(`Plan (${mode}): ${counts.join(", ")}`, () => {
+    for (const spec of prepared) logger.info(`${escapeUntrusted(spec.file)} → ${spec.slug}${planNote(spec)}`);
+  });
 }
 
 function planNote(spec: PreparedSpec): string {

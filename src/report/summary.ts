@@ -1,5 +1,13 @@
 import type { SpecResult } from "../sync/result.ts";
-import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL, truncate } from "./markdown.ts";
+import {
+  codeBlock,
+  codeCell,
+  escapeCell,
+  escapeText,
+  markdownLink,
+  REMOVED_FILE_LABEL,
+  truncate,
+} from "./markdown.ts";
 import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
@@ -17,7 +25,8 @@ export interface SummaryInput {
 export function renderJobSummary(input: SummaryInput): string {
   const lines = [`## GitBook OpenAPI: ${headline(input)}`, ""];
   if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
-  if (input.stoppedReason) lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
+  if (input.stoppedReason)
+    lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
   if (input.results.length > 0) {
     const showVersion = input.results.some((r) => r.specVersion !== undefined);
     lines.push(
@@ -31,7 +40,9 @@ export function renderJobSummary(input: SummaryInput): string {
         `${statusLabel(result.status)}${operationNote(result)}`,
         ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
         markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
-        isFailure(result) || result.errors.length > 0 ? escapeCell(truncate(failureReason(result), 500)) : " ",
+        isFailure(result) || result.errors.length > 0
+          ? escapeCell(truncate(failureReason(result), 500))
+          : " ",
       ];
       lines.push(`| ${cells.join(" | ")} |`);
     }

@@ -7,18 +7,19 @@ import { MemoryLogger } from "../logger.ts";
  */
 export class BufferedLogger extends MemoryLogger {
   /** Writes the collected lines into `target` as one group titled `title`. */
-  async flushInto(target: Logger, title: string): Promise<void> {
+  flushInto(target: Logger, title: string): void {
     const entries = this.entries.splice(0);
-    await target.group(title, async () => {
+    target.group(title, () => {
       for (const entry of entries) replay(target, entry);
     });
   }
 }
 
 function replay(target: Logger, { level, message, location }: LogEntry): void {
+  if (level === "endgroup") return;
   if (level === "debug") target.debug(message);
   else if (level === "notice") target.notice(message, location);
   else if (level === "warning") target.warning(message, location);
   else if (level === "error") target.error(message, location);
-  else target.info(message);
+  else target.info(message); // a nested group's title too: groups never nest
 }

@@ -1,5 +1,6 @@
 import type { Spec, SpecVersion } from "../client/types.ts";
 import type { Logger } from "../logger.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError } from "./describe-error.ts";
 import type { PollSchedule } from "./poll-schedule.ts";
 import type { Clock, SpecService } from "./ports.ts";
@@ -46,9 +47,8 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
   const { orgId, service, logger } = options;
   const base: SpecResult = { ...resultOf(spec), status: "failed" };
   if (spec.bundledFiles) {
-    logger.info(
-      `Bundled ${spec.bundledFiles.length} files into one document: ${spec.bundledFiles.join(", ")}.`,
-    );
+    const files = spec.bundledFiles.map((file) => `  ${escapeUntrusted(file)}`);
+    logger.info([`Bundled ${spec.bundledFiles.length} files into one document:`, ...files].join("\n"));
   }
   let uploaded: Spec;
   try {

@@ -18,7 +18,7 @@ export function runEachInGroup(
     specs.map(async (spec) => {
       const log = new BufferedLogger();
       const result = await work(spec, log);
-      await log.flushInto(logger, `${spec.file} → ${spec.slug}: ${result.status}`);
+      log.flushInto(logger, `${spec.file} → ${spec.slug}: ${result.status}`);
       return result;
     }),
   );

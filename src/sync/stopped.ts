@@ -23,7 +23,13 @@ export function stoppedRunResults(slugsByFile: ReadonlyMap<string, string>, erro
         "Not uploaded: slug collisions between other files stopped the run before any upload.",
       );
     }
-    return { file, slug, status: "failed", errorCode: "SLUG_COLLISION", errors: [describeCollision(collision)] };
+    return {
+      file,
+      slug,
+      status: "failed",
+      errorCode: "SLUG_COLLISION",
+      errors: [describeCollision(collision)],
+    };
   });
 }
 

@@ -44,3 +44,27 @@ export async function startRawFileServer(
   });
   return { serverUrl: server.url, close: () => server.close() };
 }
+
+/**
+ * Every `::group::` line of a runner log closed by `::endgroup::` before the next group opens: groups
+ * never nest or interleave. Returns each group's lines, by title.
+ */
+export function flatGroups(stdout: string): { title: string; lines: string[] }[] {
+  const groups: { title: string; lines: string[] }[] = [];
+  let open: { title: string; lines: string[] } | undefined;
+  for (const line of stdout.split(/\r?\n/)) {
+    const start = /^::group::(.*)$/.exec(line);
+    if (start) {
+      if (open) throw new Error(`group "${start[1]}" opens inside group "${open.title}"`);
+      open = { title: start[1] as string, lines: [] };
+    } else if (line === "::endgroup::") {
+      if (!open) throw new Error("::endgroup:: without an open group");
+      groups.push(open);
+      open = undefined;
+    } else {
+      open?.lines.push(line);
+    }
+  }
+  if (open) throw new Error(`group "${open.title}" never closes`);
+  return groups;
+}

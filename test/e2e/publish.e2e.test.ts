@@ -11,6 +11,7 @@ import { runActionLikeRunner } from "../../tools/action-runner.ts";
 import {
   emptyWorkspace,
   exampleWorkspace,
+  flatGroups,
   minimalSpec,
   removeWorkspace,
   startRawFileServer,
@@ -84,8 +85,17 @@ describe("the action, end to end", () => {
     expect(run.summary).toContain(
       "| `api/petstore/openapi.yaml` | `api-petstore` | ✅ published (new) | 1.0.0 |",
     );
-    expect(run.groups).toHaveLength(4);
-    expect(run.stdout).toContain("Plan (publish, 4 specs): api/petstore/openapi.yaml → api-petstore");
+    const groups = flatGroups(run.stdout);
+    expect(groups.map((g) => g.title)).toHaveLength(5);
+    expect(groups[0]).toEqual({
+      title: "Plan (publish): 4 specs, 1 bundled",
+      lines: expect.arrayContaining(["api/petstore/openapi.yaml → api-petstore (6 files bundled)"]),
+    });
+    const petstore = groups.find((g) => g.title.startsWith("api/petstore/openapi.yaml"));
+    const bundledAt = petstore?.lines.indexOf("Bundled 6 files into one document:") ?? -1;
+    const listed = petstore?.lines.slice(bundledAt + 1, bundledAt + 7) ?? [];
+    expect(listed).toContain("  api/petstore/openapi.yaml");
+    for (const line of listed) expect(line).toMatch(/^ {2}api\/petstore\/\S+\.yaml$/);
     expect(visibleLog(run.stdout)).not.toContain(api.token);
     const puts = api.requests.filter((r) => r.method === "PUT");
     expect(puts).toHaveLength(4);
@@ -124,6 +134,15 @@ describe("the action, end to end", () => {
       ["good.yaml", "published", null],
       ["refs/root.yaml", "failed", "BUNDLE_ERROR"],
       ["untitled.json", "failed", "INVALID_SPEC"],
+    ]);
+    // Three specs fail locally at once: each writes its group whole, none inside another.
+    const [plan, ...specGroups] = flatGroups(run.stdout).map((g) => g.title);
+    expect(plan).toBe("Plan (publish): 4 specs, 3 invalid");
+    expect(specGroups.sort()).toEqual([
+      "broken.yaml → broken: failed",
+      "good.yaml → good: published",
+      "refs/root.yaml → refs-root: failed",
+      "untitled.json → untitled: failed",
     ]);
     const errors = run.annotations.filter((a) => a.level === "error");
     const syntax = errors.find((a) => a.file === "broken.yaml");

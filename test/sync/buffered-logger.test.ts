@@ -3,7 +3,7 @@ import { MemoryLogger } from "../../src/logger.ts";
 import { BufferedLogger } from "../../src/sync/buffered-logger.ts";
 
 describe("BufferedLogger", () => {
-  it("writes a spec's lines as one group, in order, keeping annotation locations", async () => {
+  it("writes a spec's lines as one group, in order, keeping annotation locations", () => {
     const target = new MemoryLogger();
     const first = new BufferedLogger();
     const second = new BufferedLogger();
@@ -12,18 +12,36 @@ describe("BufferedLogger", () => {
     first.error("a2", { file: "a.yaml", line: 3, column: 7 });
     second.warning("b2");
 
-    await second.flushInto(target, "b.yaml");
-    await first.flushInto(target, "a.yaml");
+    second.flushInto(target, "b.yaml");
+    first.flushInto(target, "a.yaml");
 
     expect(target.entries).toEqual([
       { level: "group", message: "b.yaml" },
       { level: "info", message: "b1" },
       { level: "warning", message: "b2" },
+      { level: "endgroup", message: "b.yaml" },
       { level: "group", message: "a.yaml" },
       { level: "info", message: "a1" },
       { level: "error", message: "a2", location: { file: "a.yaml", line: 3, column: 7 } },
+      { level: "endgroup", message: "a.yaml" },
     ]);
-    await first.flushInto(target, "again");
-    expect(target.entries.at(-1)).toEqual({ level: "group", message: "again" });
+    first.flushInto(target, "again");
+    expect(target.entries.slice(-2)).toEqual([
+      { level: "group", message: "again" },
+      { level: "endgroup", message: "again" },
+    ]);
+  });
+
+  it("never nests groups: a group logged into a buffer becomes a line of the spec's group", () => {
+    const target = new MemoryLogger();
+    const buffer = new BufferedLogger();
+    buffer.group("inner", () => buffer.info("x"));
+    buffer.flushInto(target, "outer");
+    expect(target.entries.map((e) => `${e.level} ${e.message}`)).toEqual([
+      "group outer",
+      "info inner",
+      "info x",
+      "endgroup outer",
+    ]);
   });
 });

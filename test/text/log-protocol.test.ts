@@ -100,7 +100,7 @@ describe("guardedLogger", () => {
     logger.info(`Created spec (id x\n::warning::PWNED ${token})`);
     logger.debug(`##[error]${token.slice(0, 10)}`);
     logger.warning(`said: ${token.slice(4, 30)}`, { file: `evil\n::error::${token}.yaml`, line: 3 });
-    await logger.group(`spec\r::notice::PWNED ${token}`, async () => logger.error("inside"));
+    logger.group(`spec\r::notice::PWNED ${token}`, () => logger.error("inside"));
 
     expect(memory.entries).toEqual([
       { level: "info", message: `Created spec (id x\n%3A:warning::PWNED ${REDACTED})` },
@@ -112,6 +112,7 @@ describe("guardedLogger", () => {
       },
       { level: "group", message: `spec%0D::notice::PWNED ${REDACTED}` },
       { level: "error", message: "inside" },
+      { level: "endgroup", message: `spec%0D::notice::PWNED ${REDACTED}` },
     ]);
   });
 });
