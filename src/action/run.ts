@@ -4,7 +4,7 @@ import { readRunContext } from "../github/context.ts";
 import type { Logger } from "../logger.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
-import { repositoryNameFrom } from "../slugs/index.ts";
+import { isPreviewSlugOf, repositoryNameFrom } from "../slugs/index.ts";
 import { checkAll } from "../sync/check.ts";
 import { deletePreviews, type PreviewToDelete } from "../sync/cleanup.ts";
 import { limitConcurrency } from "../sync/limit.ts";
@@ -33,6 +33,9 @@ export interface RunDependencies {
   createComments: typeof createPullRequestComments;
   clock: Clock;
 }
+
+/** How long GitHub calls may go on after the run's deadline, to put the results in the comment. */
+const COMMENT_GRACE_MS = 10_000;
 
 const defaultDependencies: RunDependencies = {
   createService: createGitBookService,
@@ -145,13 +148,18 @@ async function runSteps(
   if (prepared.length === 0 && mode !== "cleanup") throw noSpecsError(context.workspace, config.files);
   logPlan(logger, mode, prepared);
 
-  const client = config.token ? deps.createService(config, logger) : undefined;
+  // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; GitHub
+  // calls (the comment, best-effort) get a few seconds more to report the results.
+  const deadline = deps.clock.now() + config.timeoutSeconds * 1000;
+  const client = config.token ? deps.createService(config, logger, { deadline }) : undefined;
   try {
     const service = client && limitConcurrency(client, config.concurrency);
     const orgId =
       client && config.organization ? await resolveOrganizationId(config.organization, client) : undefined;
     const comments =
-      context.pullRequest && config.comment ? deps.createComments(config, context, logger) : undefined;
+      context.pullRequest && config.comment
+        ? deps.createComments(config, context, logger, { deadline: deadline + COMMENT_GRACE_MS })
+        : undefined;
 
     let results: SpecResult[];
     if (mode === "check" || !service || !orgId) {
@@ -159,7 +167,8 @@ async function runSteps(
         checkAll(prepared, { lookup: service && orgId ? { orgId, service } : undefined, logger }),
       );
     } else if (mode === "cleanup") {
-      const previews = previewsToDelete(derivedPreviews, (await comments?.recordedPreviews()) ?? []);
+      const recorded = (await comments?.recordedPreviews()) ?? [];
+      const previews = previewsToDelete(derivedPreviews, recorded, pullRequestNumber, logger);
       logger.group(
         `Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`,
         () => {
@@ -175,7 +184,7 @@ async function runSteps(
           clock: deps.clock,
           schedule: DEFAULT_POLL_SCHEDULE,
           wait: config.wait,
-          deadline: deps.clock.now() + config.timeoutSeconds * 1000,
+          deadline,
           logger,
         }),
       );
@@ -221,13 +230,28 @@ function planNote(spec: PreparedSpec): string {
   return "";
 }
 
-/** The previews derivable from the files now (slug by file), then those only an earlier run recorded. */
+/**
+ * The previews derivable from the files now (slug by file), then those only an earlier run recorded in
+ * our own comment. Only this pull request's preview slugs are ever deleted: anything else a record names
+ * is left alone, with a warning.
+ */
 function previewsToDelete(
   derived: readonly [string, string][],
   recorded: readonly string[],
+  pullRequestNumber: number | undefined,
+  logger: Logger,
 ): PreviewToDelete[] {
+  if (pullRequestNumber === undefined) return [];
   const fileBySlug = new Map<string, string | undefined>(derived.map(([file, slug]) => [slug, file]));
-  for (const slug of recorded) if (!fileBySlug.has(slug)) fileBySlug.set(slug, undefined);
+  for (const slug of recorded) {
+    if (fileBySlug.has(slug)) continue;
+    if (isPreviewSlugOf(slug, pullRequestNumber)) fileBySlug.set(slug, undefined);
+    else {
+      logger.warning(
+        `The pull request comment records ${JSON.stringify(escapeUntrusted(slug))}, which is not a preview slug of pull request #${pullRequestNumber} (…-pr-${pullRequestNumber}): it is not deleted.`,
+      );
+    }
+  }
   return [...fileBySlug].map(([slug, file]) => ({ slug, file }));
 }
 

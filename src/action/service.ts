@@ -5,13 +5,19 @@ import type { SpecService } from "../sync/ports.ts";
 import type { OrganizationDirectory } from "./organization.ts";
 
 export type RunService = SpecService & OrganizationDirectory & { close(): Promise<void> };
-export type ServiceFactory = (config: ActionConfig, logger: Logger) => RunService;
+export interface ServiceOptions {
+  /** Epoch milliseconds by which every request, retry and wait of the run ends. */
+  deadline: number;
+}
+
+export type ServiceFactory = (config: ActionConfig, logger: Logger, options: ServiceOptions) => RunService;
 
 /** The real service, through our typed client; retries are logged so slow runs explain themselves. */
-export const createGitBookService: ServiceFactory = (config, logger) =>
+export const createGitBookService: ServiceFactory = (config, logger, { deadline }) =>
   new GitBookClient({
     token: config.token ?? "",
     baseUrl: config.apiUrl,
+    deadline,
     onRetry: ({ method, path, attempt, delayMs, reason }) =>
       logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
   });

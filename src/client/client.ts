@@ -48,6 +48,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** Per attempt, default 30 000 ms. */
   requestTimeoutMs?: number;
+  /**
+   * Epoch milliseconds (on `now`'s clock) by which every call ends: no attempt or retry starts after
+   * it, and an attempt in flight is cut at it ({@link GitBookDeadlineError}). Default: none.
+   */
+  deadline?: number;
   retry?: Partial<RetryPolicy>;
   /**
    * Default: one undici `EnvHttpProxyAgent` per client (honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
@@ -108,6 +113,7 @@ export class GitBookClient {
       baseUrl,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       requestTimeoutMs,
+      deadline: options.deadline,
       policy,
       dispatcher: options.dispatcher ?? (this.#ownedDispatcher as Dispatcher),
       onRetry: options.onRetry,

@@ -294,6 +294,21 @@ export class GitBookTimeoutError extends GitBookError {
   }
 }
 
+/**
+ * The run's deadline (the `timeout` input, for the whole run) came while the call was in flight or
+ * before it could be sent or retried.
+ */
+export class GitBookDeadlineError extends GitBookTimeoutError {
+  override name = "GitBookDeadlineError";
+
+  constructor(init: TimeoutErrorInit) {
+    super(init);
+    this.message =
+      `${init.request.method} ${init.request.path} did not complete: the run's time limit (the 'timeout' input) ` +
+      `ran out${init.attempts > 1 ? ` after ${init.attempts} attempts` : ""}. The service is slow or unreachable; run again later or raise 'timeout'.`;
+  }
+}
+
 /** The service answered with success, but the body is not what the published description promises. */
 export class UnexpectedResponseError extends GitBookError {
   override name = "UnexpectedResponseError";

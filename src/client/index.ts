@@ -5,6 +5,7 @@ export {
   ConflictError,
   GitBookApiError,
   GitBookConnectionError,
+  GitBookDeadlineError,
   GitBookError,
   GitBookTimeoutError,
   InvalidArgumentError,

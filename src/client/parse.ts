@@ -76,7 +76,12 @@ function parseSpecAt(value: unknown, where: string): Spec {
   for (const key of ["createdAt", "updatedAt", "sourceURL", "visibility", "lastVersion", "lastProcessedAt"]) {
     dropIfNot(spec, key, isString);
   }
-  dropIfNot(spec, "lastProcessErrorCode", isString);
+  // Any code that is present and not null says processing failed: one of another type is kept as its
+  // JSON text (42 → "42"), never dropped, so that it cannot pass for success.
+  if (spec.lastProcessErrorCode === null) delete spec.lastProcessErrorCode;
+  else if (spec.lastProcessErrorCode !== undefined && !isString(spec.lastProcessErrorCode)) {
+    spec.lastProcessErrorCode = JSON.stringify(spec.lastProcessErrorCode);
+  }
   dropIfNot(spec, "lastProcessedErrorCount", isNumber);
   if ("lastProcessedErrors" in spec) {
     const errors = parseProcessErrors(spec.lastProcessedErrors);

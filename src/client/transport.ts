@@ -10,6 +10,7 @@ import { createRedactor, type Redact } from "../text/redact.ts";
 import {
   createApiError,
   GitBookConnectionError,
+  GitBookDeadlineError,
   GitBookTimeoutError,
   type RedactedRequest,
   type RequestSubject,
@@ -34,6 +35,8 @@ export interface TransportOptions {
   baseUrl: URL;
   userAgent: string;
   requestTimeoutMs: number;
+  /** Epoch milliseconds by which every call ends; undefined: none. */
+  deadline: number | undefined;
   policy: RetryPolicy;
   dispatcher: Dispatcher;
   onRetry?: ((event: RetryEvent) => void) | undefined;
@@ -61,7 +64,9 @@ export interface Reply<T> {
 type AttemptResult =
   | { kind: "response"; status: number; headers: Record<string, string | string[] | undefined>; text: string }
   | { kind: "connection"; error: unknown }
-  | { kind: "timeout" };
+  | { kind: "timeout" }
+  /** Cut at the run's deadline, or not sent because it had passed. */
+  | { kind: "deadline" };
 
 const REDACTED_AUTHORIZATION = "Bearer [REDACTED]";
 
@@ -114,6 +119,7 @@ export class Transport {
 
     for (let attempt = 1; ; attempt++) {
       const result = await this.#attempt(url, call.method, sendHeaders, body);
+      if (result.kind === "deadline") throw this.#deadlineError(call.subject, redacted, attempt);
       if (result.kind === "response" && result.status >= 200 && result.status < 300) {
         return { status: result.status, value: this.#parseSuccess(call, redacted, result) };
       }
@@ -128,6 +134,11 @@ export class Transport {
       });
       if (!decision.retry) {
         throw this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs);
+      }
+      const { deadline } = this.#options;
+      if (deadline !== undefined && this.#options.now() + decision.delayMs >= deadline) {
+        // No retry can complete in the run's time: the last answer is the verdict.
+        throw this.#errorOf(result, call.subject, redacted, attempt, undefined);
       }
       this.#options.onRetry?.({
         method: call.method,
@@ -157,12 +168,21 @@ export class Transport {
     headers: Record<string, string>,
     body: string | undefined,
   ): Promise<AttemptResult> {
+    const left =
+      this.#options.deadline === undefined
+        ? Number.POSITIVE_INFINITY
+        : this.#options.deadline - this.#options.now();
+    if (left <= 0) return { kind: "deadline" };
+    const cutByDeadline = left < this.#options.requestTimeoutMs;
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#options.requestTimeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(this.#options.requestTimeoutMs, left),
+    );
     try {
       const response = await request(url, {
         method,
@@ -174,7 +194,8 @@ export class Transport {
       const text = await response.body.text();
       return { kind: "response", status: response.statusCode, headers: response.headers, text };
     } catch (error) {
-      return timedOut ? { kind: "timeout" } : { kind: "connection", error };
+      if (!timedOut) return { kind: "connection", error };
+      return cutByDeadline ? { kind: "deadline" } : { kind: "timeout" };
     } finally {
       clearTimeout(timer);
     }
@@ -191,8 +212,18 @@ export class Transport {
       case "connection":
         return { kind: "connection", code: rootNetworkError(result.error).code };
       case "timeout":
+      case "deadline":
         return { kind: "timeout" };
     }
+  }
+
+  #deadlineError(subject: RequestSubject, request: RedactedRequest, attempts: number): GitBookDeadlineError {
+    return new GitBookDeadlineError({
+      request,
+      subject,
+      attempts,
+      timeoutMs: this.#options.requestTimeoutMs,
+    });
   }
 
   #parseSuccess<T>(
@@ -257,6 +288,7 @@ export class Transport {
     attempts: number,
     retryAfterMs: number | undefined,
   ): Error {
+    if (result.kind === "deadline") return this.#deadlineError(subject, request, attempts);
     if (result.kind === "timeout") {
       return new GitBookTimeoutError({
         request,

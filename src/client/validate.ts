@@ -11,10 +11,41 @@ export function assertSlug(slug: string): void {
 }
 
 /** Organization ids, version ids and email domains: any non-blank string (it is URL-encoded). */
+/**
+ * The one check of every path parameter (organization id, version id, …) before a request is built: not
+ * empty, and nothing a URL parser or a server could read as another path — `.` or `..` (as written or
+ * percent-decoded, any number of times: `%2e%2e`), a `/` or `\\`, or a control character.
+ */
 export function assertIdentifier(argument: string, value: string): void {
   if (typeof value !== "string" || value.trim() === "") {
     throw new InvalidArgumentError(argument, `The ${argument} is empty; pass a non-empty ${argument}.`);
   }
+  const problem = pathParameterProblem(value);
+  if (problem) {
+    throw new InvalidArgumentError(
+      argument,
+      `The ${argument} ${JSON.stringify(value)} cannot be used in a request path: ${problem}. Nothing was sent.`,
+    );
+  }
+}
+
+/** Why `value` would change the request's path, or undefined when it is safe as one path segment. */
+export function pathParameterProblem(value: string): string | undefined {
+  let decoded = value;
+  for (let round = 0; round < 4; round++) {
+    if (decoded === "." || decoded === "..") return "it is, or decodes to, a dot segment (`.` or `..`)";
+    if (/[/\\]/.test(decoded)) return "it contains, or decodes to, a `/` or `\\`";
+    if (/[\u0000-\u001f\u007f]/.test(decoded)) return "it contains a control character";
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return undefined; // not valid percent-encoding: sent encoded as it is, one literal segment
+    }
+    if (next === decoded) return undefined;
+    decoded = next;
+  }
+  return "it is percent-encoded too many times";
 }
 
 export function assertLimit(limit: number | undefined): void {

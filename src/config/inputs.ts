@@ -1,3 +1,4 @@
+import { pathParameterProblem } from "../client/validate.ts";
 import { parseSlugMapping } from "../slugs/mapping.ts";
 import type { ActionConfig, OrganizationRef, RequestedMode, SourceMode } from "./config.ts";
 import { InputError } from "./errors.ts";
@@ -59,6 +60,10 @@ function readOrganization(readInput: InputReader, hasToken: boolean): Organizati
         "organization",
         `${JSON.stringify(id)} is not an organization id (it contains spaces, '/', '?' or '#').`,
       );
+    }
+    const problem = pathParameterProblem(id);
+    if (problem) {
+      throw new InputError("organization", `${JSON.stringify(id)} is not an organization id: ${problem}.`);
     }
     return { kind: "id", id };
   }
@@ -147,6 +152,12 @@ function readApiUrl(raw: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new InputError("api-url", `${JSON.stringify(value)} must be an http(s) URL.`);
   }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new InputError(
+      "api-url",
+      `${JSON.stringify(value)} is plain http: the token would travel in clear text. Use https (plain http is accepted only for a loopback address such as 127.0.0.1 or localhost, for a local emulator).`,
+    );
+  }
   if (url.username || url.password || url.search || url.hash) {
     throw new InputError(
       "api-url",
@@ -154,6 +165,13 @@ function readApiUrl(raw: string): string {
     );
   }
   return value.replace(/\/+$/, "").replace(/\/v1$/, "");
+}
+
+/** localhost, 127.0.0.0/8 and ::1: the machine itself, where plain http never leaves it. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host === "::1") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function readCommentKey(raw: string): string {

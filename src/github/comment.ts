@@ -10,6 +10,31 @@ export interface CommentTarget {
   issueNumber: number;
   /** The `comment-key` input; sanitized here. */
   key: string;
+  /** The login of the token's own identity ({@link findTokenLogin}): only its comments are ours. */
+  author: string;
+}
+
+/**
+ * The login of the identity the token acts as, from GraphQL's `viewer` (a workflow's `GITHUB_TOKEN` may
+ * not call REST `GET /user`, but may ask GraphQL; so may app and personal tokens, on GHES too).
+ */
+export async function findTokenLogin(octokit: GitHubClient): Promise<string> {
+  const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>("query { viewer { login } }");
+  const login = answer?.viewer?.login;
+  if (typeof login !== "string" || login === "") {
+    throw new GitHubCommentError("GitHub's GraphQL API named no viewer login for the token.", undefined);
+  }
+  return login;
+}
+
+/**
+ * Whether a comment's author is the token's identity. GraphQL names an app's bot `github-actions` where
+ * REST logins say `github-actions[bot]`: both forms match, in any case.
+ */
+export function isSameLogin(commentAuthor: string | undefined, tokenLogin: string): boolean {
+  if (!commentAuthor) return false;
+  const plain = (login: string) => login.toLowerCase().replace(/\[bot\]$/, "");
+  return plain(commentAuthor) === plain(tokenLogin);
 }
 
 export interface FoundComment {
@@ -36,8 +61,9 @@ export class GitHubCommentError extends Error {
 }
 
 /**
- * The first comment on the issue whose body contains this instance's marker. Pages through every
- * comment (100 a page) with the issue-comments endpoint, which a workflow's `GITHUB_TOKEN` may read.
+ * The first comment on the issue written by the token's identity whose body contains this instance's
+ * marker; anyone else's comment is never ours, whatever it contains. Pages through every comment (100 a
+ * page) with the issue-comments endpoint, which a workflow's `GITHUB_TOKEN` may read.
  */
 export async function findOwnComment(
   octokit: GitHubClient,
@@ -52,7 +78,7 @@ export async function findOwnComment(
   });
   for await (const page of pages) {
     for (const comment of page.data) {
-      if (comment.body?.includes(marker)) {
+      if (comment.body?.includes(marker) && isSameLogin(comment.user?.login, target.author)) {
         return { id: comment.id, body: comment.body, url: comment.html_url };
       }
     }
@@ -103,6 +129,14 @@ export async function writeOwnComment(
       return handle(error, `update comment ${existing.id} on ${where}`);
     }
   }
+  // Another run on the same pull request may have created it since it was looked for.
+  let createdMeanwhile: FoundComment | undefined;
+  try {
+    createdMeanwhile = await findOwnComment(octokit, target);
+  } catch (error) {
+    return handle(error, `list the comments of ${where}`);
+  }
+  if (createdMeanwhile) return writeOwnComment(octokit, target, createdMeanwhile);
   try {
     const { data } = await octokit.rest.issues.createComment({
       owner: target.owner,

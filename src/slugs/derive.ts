@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SLUG_MAX_LENGTH } from "./rule.ts";
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "./rule.ts";
 
 export interface DeriveSlugOptions {
   /** Used when nothing is left of the path, e.g. for a root `openapi.yaml`. */
@@ -56,6 +56,20 @@ export function previewSlug(slug: string, pullRequestNumber: number): string {
   const suffix = `-pr-${pullRequestNumber}`;
   const base = fitSlug(slugify(slug), SLUG_MAX_LENGTH - suffix.length) || "spec";
   return `${base}${suffix}`;
+}
+
+/**
+ * Whether `slug` is one of pull request `pullRequestNumber`'s preview slugs (what {@link previewSlug}
+ * makes of some base): a valid slug ending `-pr-<N>`. Cleanup deletes nothing else.
+ */
+export function isPreviewSlugOf(slug: string, pullRequestNumber: number): boolean {
+  const suffix = `-pr-${pullRequestNumber}`;
+  return (
+    slug.length > suffix.length &&
+    slug.length <= SLUG_MAX_LENGTH &&
+    slug.endsWith(suffix) &&
+    SLUG_PATTERN.test(slug)
+  );
 }
 
 /**

@@ -1,5 +1,12 @@
 export { type AssignSlugsOptions, assignSlugs } from "./assign.ts";
-export { type DeriveSlugOptions, deriveSlug, fitSlug, previewSlug, slugify } from "./derive.ts";
+export {
+  type DeriveSlugOptions,
+  deriveSlug,
+  fitSlug,
+  isPreviewSlugOf,
+  previewSlug,
+  slugify,
+} from "./derive.ts";
 export { DuplicateSlugError, type SlugCollision, type SlugFix, SlugInputError } from "./errors.ts";
 export { formatExcludeLine } from "./exclusion.ts";
 export { formatSlugLine, normalizeMappedPath, parseSlugMapping } from "./mapping.ts";

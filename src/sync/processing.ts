@@ -36,9 +36,12 @@ export interface ProcessingFailure {
   messages: string[];
 }
 
-/** The failure the service reported for the spec's last processing, if any. */
+/**
+ * The failure the service reported for the spec's last processing, if any: any `lastProcessErrorCode`
+ * that is present and not null, an empty one too (shown as `""`).
+ */
 export function processingFailure(spec: Spec): ProcessingFailure | undefined {
-  if (!spec.lastProcessErrorCode) return undefined;
+  if (spec.lastProcessErrorCode === undefined) return undefined;
   const messages = (spec.lastProcessedErrors ?? []).map((error) =>
     error.code ? `${error.code}: ${error.message}` : error.message,
   );
@@ -46,5 +49,6 @@ export function processingFailure(spec: Spec): ProcessingFailure | undefined {
   if (reported > messages.length) {
     messages.push(`… and ${reported - messages.length} more errors reported by the service`);
   }
-  return { code: spec.lastProcessErrorCode, messages };
+  const code = spec.lastProcessErrorCode === "" ? '""' : spec.lastProcessErrorCode;
+  return { code, messages };
 }

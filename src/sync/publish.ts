@@ -72,7 +72,10 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
   try {
     const outcome = await waitForProcessing(orgId, uploaded, options);
     if (outcome.kind === "timed-out") {
-      const message = `Still ${outcome.spec.processingState} when the timeout ran out; raise the 'timeout' input or check the spec in GitBook.`;
+      const lastSeen = outcome.lastError
+        ? `The last read of its state failed: ${escapeUntrusted(outcome.lastError)}`
+        : `It was still ${outcome.spec.processingState}.`;
+      const message = `Processing did not end before the timeout ran out. ${lastSeen} Raise the 'timeout' input or check the spec in GitBook.`;
       logger.error(`${spec.file}: ${message}`, { file: spec.file });
       return finish({ ...base, status: "timed-out", errorCode: "PROCESSING_TIMEOUT", errors: [message] });
     }
@@ -85,11 +88,24 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
       });
       return finish({ ...base, status: "failed", errorCode: failure.code, errors: failure.messages });
     }
-    const version = await readVersion(service, orgId, outcome.spec);
+    const published = { ...base, status: "published", appUrl: outcome.spec.urls.app } as const;
+    let version: SpecVersion;
+    try {
+      version = await readVersion(service, orgId, outcome.spec);
+    } catch (error) {
+      // GitBook's verdict is in: the spec is published; only the link to its version is missing.
+      const { message } = describeServiceError(error);
+      logger.warning(`Published, but reading the new version for its link failed: ${message}`, {
+        file: spec.file,
+      });
+      return finish({
+        ...published,
+        ...(outcome.spec.lastVersion ? { versionId: outcome.spec.lastVersion } : {}),
+      });
+    }
     logger.info(`Published version ${version.id}: ${version.url}`);
     return finish({
-      ...base,
-      status: "published",
+      ...published,
       versionId: version.id,
       versionUrl: version.url,
       appUrl: version.urls.app ?? outcome.spec.urls.app,

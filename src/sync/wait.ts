@@ -6,7 +6,8 @@ import { isResultOfUpload } from "./processing.ts";
 
 export type WaitOutcome =
   | { kind: "processed"; spec: Spec; polls: number }
-  | { kind: "timed-out"; spec: Spec; polls: number };
+  /** `lastError`: why the last read failed, when it did. */
+  | { kind: "timed-out"; spec: Spec; polls: number; lastError?: string };
 
 export interface WaitOptions {
   service: SpecService;
@@ -17,7 +18,11 @@ export interface WaitOptions {
   random?: () => number;
 }
 
-/** Polls the spec until the processing that followed `uploaded` has ended, or the deadline passes. */
+/**
+ * Polls the spec until the processing that followed `uploaded` has ended, or the deadline passes. A read
+ * that fails (after the client's own retries) is no verdict on the spec, which was uploaded and may well
+ * be processed: polling goes on until the deadline, and a timeout then names the last error seen.
+ */
 export async function waitForProcessing(
   orgId: string,
   uploaded: Spec,
@@ -25,11 +30,24 @@ export async function waitForProcessing(
 ): Promise<WaitOutcome> {
   if (isResultOfUpload(uploaded, uploaded)) return { kind: "processed", spec: uploaded, polls: 0 };
   let latest = uploaded;
+  let lastError: string | undefined;
+  const timedOut = (polls: number): WaitOutcome => ({
+    kind: "timed-out",
+    spec: latest,
+    polls,
+    ...(lastError === undefined ? {} : { lastError }),
+  });
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - clock.now();
-    if (remaining <= 0) return { kind: "timed-out", spec: latest, polls: attempt };
+    if (remaining <= 0) return timedOut(attempt);
     await clock.sleep(Math.min(pollDelayMs(schedule, attempt, random), remaining));
-    latest = await service.getSpec(orgId, uploaded.slug);
+    try {
+      latest = await service.getSpec(orgId, uploaded.slug);
+      lastError = undefined;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+      continue;
+    }
     if (isResultOfUpload(uploaded, latest)) return { kind: "processed", spec: latest, polls: attempt + 1 };
   }
 }

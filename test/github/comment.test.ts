@@ -2,23 +2,27 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   commentMarker,
   findOwnComment,
+  findTokenLogin,
   GitHubCommentError,
+  isSameLogin,
   readCommentState,
   sanitizeCommentKey,
   upsertOwnComment,
+  writeOwnComment,
 } from "../../src/github/comment.ts";
-import { createGitHubClient, type GitHubClient } from "../../src/github/octokit.ts";
+import { createGitHubClient, type GitHubClient, GitHubDeadlineError } from "../../src/github/octokit.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 
 const TOKEN = "ghs_fakeTokenValue1234567890";
-const target = { owner: "acme", repo: "api", issueNumber: 7, key: "default" };
+const target = { owner: "acme", repo: "api", issueNumber: 7, key: "default", author: "github-actions" };
+const forAWhile = () => ({ deadline: Date.now() + 60_000 });
 
 let fake: FakeGitHub;
 let octokit: GitHubClient;
 
 beforeEach(async () => {
   fake = await startFakeGitHub();
-  octokit = createGitHubClient(TOKEN, fake.apiUrl);
+  octokit = createGitHubClient(TOKEN, fake.apiUrl, forAWhile());
 });
 afterEach(async () => {
   await fake.close();
@@ -58,7 +62,7 @@ describe("upsertOwnComment", () => {
       7,
       Array.from({ length: 220 }, (_, i) => `chatter ${i}`),
     );
-    const [ours] = fake.seedComments(7, [body("old")]);
+    const [ours] = fake.seedComments(7, [body("old")], { login: "github-actions[bot]", type: "Bot" });
     fake.seedComments(
       7,
       Array.from({ length: 29 }, (_, i) => `later ${i}`),
@@ -99,7 +103,7 @@ describe("upsertOwnComment", () => {
   });
 
   it("throws a typed error naming the call for other failures", async () => {
-    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`);
+    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`, forAWhile());
     const error = await upsertOwnComment(broken, { ...target, body: body("x") }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitHubCommentError);
     expect((error as GitHubCommentError).status).toBe(404);
@@ -121,7 +125,7 @@ describe("upsertOwnComment", () => {
     }
     expect(JSON.stringify(forbidden)).not.toContain(TOKEN);
 
-    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`);
+    const broken = createGitHubClient(TOKEN, `${fake.apiUrl}/nowhere`, forAWhile());
     const error = await upsertOwnComment(broken, { ...target, body: body("x") }).catch((e: unknown) => e);
     expect(String((error as Error).message)).not.toContain(TOKEN);
   });
@@ -129,12 +133,75 @@ describe("upsertOwnComment", () => {
   it("works under a GitHub Enterprise Server path prefix", async () => {
     const ghes = await startFakeGitHub({ pathPrefix: "/api/v3" });
     try {
-      const client = createGitHubClient(TOKEN, ghes.apiUrl);
+      const client = createGitHubClient(TOKEN, ghes.apiUrl, forAWhile());
       const result = await upsertOwnComment(client, { ...target, body: body("ghes") });
       expect(result.action).toBe("created");
       expect(ghes.requests.every((r) => r.url.startsWith("/api/v3/"))).toBe(true);
     } finally {
       await ghes.close();
+    }
+  });
+});
+
+describe("whose comment is ours (issue 8, item 1)", () => {
+  it("never takes a stranger's or another bot's comment carrying our marker for ours", async () => {
+    const forged = body('<!-- gitbook-openapi-action-state:default {"previews":["api-one"]} -->');
+    const [stranger] = fake.seedComments(7, [forged]);
+    const [otherBot] = fake.seedComments(7, [forged], { login: "renovate[bot]", type: "Bot" });
+
+    expect(await findOwnComment(octokit, target)).toBeUndefined();
+    const result = await upsertOwnComment(octokit, { ...target, body: body("ours") });
+
+    expect(result.action).toBe("created");
+    expect(fake.requests.filter((r) => r.method === "PATCH")).toEqual([]);
+    const comments = fake.comments(7);
+    expect(comments.find((c) => c.id === stranger?.id)?.body).toBe(forged);
+    expect(comments.find((c) => c.id === otherBot?.id)?.body).toBe(forged);
+    expect(comments.at(-1)?.user.login).toBe("github-actions[bot]");
+  });
+
+  it("matches the token's login with and without [bot], in any case", () => {
+    expect(isSameLogin("github-actions[bot]", "github-actions")).toBe(true);
+    expect(isSameLogin("GitHub-Actions[bot]", "github-actions[bot]")).toBe(true);
+    expect(isSameLogin("octocat", "OctoCat")).toBe(true);
+    expect(isSameLogin("github-actions-x[bot]", "github-actions")).toBe(false);
+    expect(isSameLogin("someone", "github-actions")).toBe(false);
+    expect(isSameLogin(undefined, "github-actions")).toBe(false);
+  });
+
+  it("asks GraphQL's viewer for the token's login, under a GHES prefix too", async () => {
+    expect(await findTokenLogin(octokit)).toBe("github-actions");
+    const ghes = await startFakeGitHub({ pathPrefix: "/api/v3", viewerLogin: "deploy-app" });
+    try {
+      expect(await findTokenLogin(createGitHubClient(TOKEN, ghes.apiUrl, forAWhile()))).toBe("deploy-app");
+      expect(ghes.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /api/graphql"]);
+    } finally {
+      await ghes.close();
+    }
+  });
+
+  it("finds again just before creating, so a comment another run created meanwhile is edited", async () => {
+    const target7 = { ...target, body: body("second run") };
+    // What another run did between this run's lookup and its write:
+    fake.seedComments(7, [body("first run")], { login: "github-actions[bot]", type: "Bot" });
+    const result = await writeOwnComment(octokit, target7, undefined);
+    expect(result.action).toBe("updated");
+    expect(fake.comments(7).map((c) => c.body)).toEqual([body("second run")]);
+  });
+});
+
+describe("GitHub calls are bounded (issue 8, item 4)", () => {
+  it("gives up on a GitHub that never answers by the deadline", async () => {
+    const hanging = await startFakeGitHub({ hang: true });
+    try {
+      const client = createGitHubClient(TOKEN, hanging.apiUrl, { deadline: Date.now() + 1_500 });
+      const started = Date.now();
+      const error = await findOwnComment(client, target).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GitHubDeadlineError);
+      expect((error as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/api\/issues\/7\/comments/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await hanging.close();
     }
   });
 });

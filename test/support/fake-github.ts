@@ -10,7 +10,9 @@
  * - `GET    /repos/{owner}/{repo}/issues/comments/{id}`
  * - `PATCH  /repos/{owner}/{repo}/issues/comments/{id}` `{ body }` → 200, 404 for an unknown id
  * - `DELETE /repos/{owner}/{repo}/issues/comments/{id}` → 204
- * Everything else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`.
+ * - `POST   /graphql` (on GHES `/api/graphql`) answering `query { viewer { login } }` with `viewerLogin`
+ * Comments created through the API are written by the token's identity, `<viewerLogin>[bot]` as REST
+ * names a GitHub App's bot. Everything else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`.
  * Comments are kept per issue number (the repository in the path is not checked).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -42,6 +44,16 @@ export interface FakeGitHubOptions {
   pathPrefix?: string;
   /** Answer 403 to every POST, PATCH and DELETE from the start (see `forbidWrites`). */
   forbidWrites?: boolean;
+  /** The login GraphQL's `viewer` names for the token. Default "github-actions" (a workflow's token). */
+  viewerLogin?: string;
+  /** Accept every connection and never answer: a GitHub that hangs. */
+  hang?: boolean;
+}
+
+/** Who wrote a seeded comment. Default: a user "someone". */
+export interface FakeAuthor {
+  login: string;
+  type: "User" | "Bot";
 }
 
 export interface FakeGitHub {
@@ -51,8 +63,8 @@ export interface FakeGitHub {
   requests: RecordedRequest[];
   /** The comments of an issue, oldest first (copies). */
   comments(issueNumber: number): FakeComment[];
-  /** Adds comments written by a user, as if posted before the test. */
-  seedComments(issueNumber: number, bodies: string[]): FakeComment[];
+  /** Adds comments written by `author` (default a user "someone"), as if posted before the test. */
+  seedComments(issueNumber: number, bodies: string[], author?: FakeAuthor): FakeComment[];
   /** While true, writes answer 403 "Resource not accessible by integration". */
   forbidWrites(flag: boolean): void;
   close(): Promise<void>;
@@ -76,13 +88,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     return list;
   };
-  const addComment = (issue: number, owner: string, repo: string, body: string, bot: boolean) => {
+  const viewerLogin = options.viewerLogin ?? "github-actions";
+  const tokenAuthor: FakeAuthor = { login: `${viewerLogin}[bot]`, type: "Bot" };
+  const addComment = (issue: number, owner: string, repo: string, body: string, author: FakeAuthor) => {
     const id = nextId++;
     const comment: FakeComment = {
       id,
       body,
       html_url: `https://github.example/${owner}/${repo}/pull/${issue}#issuecomment-${id}`,
-      user: bot ? { login: "github-actions[bot]", type: "Bot" } : { login: "someone", type: "User" },
+      user: { ...author },
       created_at: FIXED_TIME,
       updated_at: FIXED_TIME,
     };
@@ -101,6 +115,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const method = req.method ?? "GET";
     const url = new URL(req.url ?? "/", origin);
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+    const graphql = method === "POST" && (url.pathname === "/graphql" || url.pathname === "/api/graphql");
     requests.push({
       method,
       url: req.url ?? "/",
@@ -109,6 +124,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       body: rawBody,
     });
 
+    if (graphql) {
+      return /\bviewer\s*\{\s*login\s*\}/.test(rawBody)
+        ? reply(200, { data: { viewer: { login: viewerLogin } } })
+        : reply(200, { errors: [{ message: "This fake only answers viewer { login }" }] });
+    }
     const isWrite = method === "POST" || method === "PATCH" || method === "DELETE";
     if (isWrite && writesForbidden) {
       return reply(403, {
@@ -142,7 +162,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       if (method === "POST") {
         const body = bodyField(rawBody);
         if (body === undefined) return reply(422, { message: "Invalid request: body is required" });
-        return reply(201, addComment(issue, owner, repo, body, true));
+        return reply(201, addComment(issue, owner, repo, body, tokenAuthor));
       }
     }
 
@@ -169,7 +189,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => send(res, handle(req, Buffer.concat(chunks).toString("utf8"))));
+    req.on("end", () => {
+      const answer = handle(req, Buffer.concat(chunks).toString("utf8"));
+      if (!options.hang) send(res, answer);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -178,8 +201,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     apiUrl: `${origin}${prefix}`,
     requests,
     comments: (issueNumber) => issueComments(issueNumber).map((c) => ({ ...c, user: { ...c.user } })),
-    seedComments: (issueNumber, bodies) =>
-      bodies.map((body) => addComment(issueNumber, "owner", "repo", body, false)),
+    seedComments: (issueNumber, bodies, author = { login: "someone", type: "User" }) =>
+      bodies.map((body) => addComment(issueNumber, "owner", "repo", body, author)),
     forbidWrites: (flag) => {
       writesForbidden = flag;
     },
