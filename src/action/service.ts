@@ -12,12 +12,16 @@ export interface ServiceOptions {
 
 export type ServiceFactory = (config: ActionConfig, logger: Logger, options: ServiceOptions) => RunService;
 
+const RETRIES_WITHIN_DEADLINE = 20;
+
 /** The real service, through our typed client; retries are logged so slow runs explain themselves. */
 export const createGitBookService: ServiceFactory = (config, logger, { deadline }) =>
   new GitBookClient({
     token: config.token ?? "",
     baseUrl: config.apiUrl,
     deadline,
+    // The run's deadline is the real bound: a transient failure is retried as long as time is left.
+    retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
     onRetry: ({ method, path, attempt, delayMs, reason }) =>
       logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
   });

@@ -119,14 +119,30 @@ describe("requests", () => {
         });
     });
     const { client } = clientFor(api.url);
-    await client.listSpecs("team/a b?", { limit: 5, page: "next&page=2" });
-    await client.getVersion("o#1", "pets", "v/1?x");
-    await client.listOrganizationsByEmailDomain("exa mple.com/x");
+    await client.listSpecs("team a b?", { limit: 5, page: "next&page=2" });
+    await client.getVersion("o#1", "pets", "v 1?x");
+    await client.listOrganizationsByEmailDomain("exa mple.com?x");
     expect(api.requests.map((r) => r.url)).toEqual([
-      "/v1/orgs/team%2Fa%20b%3F/openapi?page=next%26page%3D2&limit=5",
-      "/v1/orgs/o%231/openapi/pets/versions/v%2F1%3Fx",
-      "/v1/email-domains/exa%20mple.com%2Fx/orgs",
+      "/v1/orgs/team%20a%20b%3F/openapi?page=next%26page%3D2&limit=5",
+      "/v1/orgs/o%231/openapi/pets/versions/v%201%3Fx",
+      "/v1/email-domains/exa%20mple.com%3Fx/orgs",
     ]);
+  });
+
+  it("refuses, before any request, a path parameter that could change the path (issue 8, item 3)", async () => {
+    const api = await server((_request, response) => sendJson(response, 200, { items: [] }));
+    const { client } = clientFor(api.url);
+    for (const orgId of [".", "..", "%2e%2e", "%2E.", "%252e%252e", "a/b", "a%2Fb", "a\\b", "x\ny"]) {
+      const error = await client.listSpecs(orgId).catch((e: unknown) => e);
+      expect(error, orgId).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toBe("organization id");
+      expect((error as Error).message).toContain(JSON.stringify(orgId));
+    }
+    for (const versionId of ["..", "%2e"]) {
+      const error = await client.getVersion("org", "pets", versionId).catch((e: unknown) => e);
+      expect((error as InvalidArgumentError).argument).toBe("version id");
+    }
+    expect(api.requests).toEqual([]);
   });
 
   it("builds URLs under /v1 of the base URL, accepting a base URL that already ends in /v1", async () => {
