@@ -14,6 +14,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import type { Logger } from "../logger.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { listGitFiles } from "./git-files.ts";
 import { type Inspection, inspectCandidate } from "./inspect.ts";
 import { matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
@@ -130,7 +131,8 @@ function report(inspection: Exclude<Inspection, { kind: "spec" | "broken" }>, lo
       );
       return;
     case "unreadable":
-      logger.debug(`Skipped ${inspection.path}: ${inspection.reason}.`);
+      if (inspection.warn) logger.warning(`Skipped: ${escapeUntrusted(inspection.reason)}`);
+      else logger.debug(`Skipped ${inspection.path}: ${inspection.reason}.`);
       return;
     case "not-spec":
       if (inspection.suspicious) {

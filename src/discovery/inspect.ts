@@ -1,5 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import {
+  FileTooLargeError,
+  MAX_SPEC_BYTES,
+  NotRegularFileError,
+  readRegularFile,
+} from "../files/read-regular.ts";
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { parseText } from "./parse.ts";
@@ -14,8 +20,11 @@ export type Inspection =
   | { kind: "not-spec"; path: string; reason: string; suspicious?: boolean }
   /** A symbolic link that leads out of the workspace: never read. */
   | { kind: "outside"; path: string; target: string }
-  /** Listed but not a readable file: deleted since, a broken link, a submodule or nested repository. */
-  | { kind: "unreadable"; path: string; reason: string; missing: boolean };
+  /**
+   * Listed but not a readable file: deleted since, a broken link, a submodule or nested repository; `warn`
+   * for what should not be there (a FIFO, socket or device).
+   */
+  | { kind: "unreadable"; path: string; reason: string; missing: boolean; warn?: boolean };
 
 /**
  * Reads one candidate file and decides what it is. `realWorkspace` is the workspace with symbolic links
@@ -32,8 +41,12 @@ export async function inspectCandidate(
   try {
     realPath = await fs.realpath(absolutePath);
     if (!isInside(realWorkspace, realPath)) return { kind: "outside", path: relativePath, target: realPath };
-    bytes = await fs.readFile(realPath);
+    bytes = readRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath });
   } catch (error) {
+    if (error instanceof NotRegularFileError && error.kind !== "a folder") {
+      return { kind: "unreadable", path: relativePath, reason: error.message, missing: false, warn: true };
+    }
+    if (error instanceof FileTooLargeError) return tooLarge(relativePath, absolutePath, error);
     const code = (error as NodeJS.ErrnoException).code;
     const missing = code === "ENOENT" || code === "ENOTDIR";
     const reason = code === "EISDIR" ? "it is a folder (a submodule or nested repository)" : String(code);
@@ -79,6 +92,30 @@ export async function inspectCandidate(
     kind: "spec",
     realPath,
     spec: { path: relativePath, absolutePath, format, text, document, flavor, declaredVersion },
+  };
+}
+
+/** A file over the size limit is a broken spec when its start declares one, and skipped otherwise. */
+async function tooLarge(
+  relativePath: string,
+  absolutePath: string,
+  error: FileTooLargeError,
+): Promise<Inspection> {
+  const handle = await fs.open(absolutePath, "r");
+  let start: Buffer;
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    start = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (!mayDeclareSpec(start) || !declaresSpecKey(start.toString("utf8"))) {
+    return { kind: "unreadable", path: relativePath, reason: error.message, missing: false };
+  }
+  return {
+    kind: "broken",
+    broken: { path: relativePath, absolutePath, problem: { file: relativePath, message: error.message } },
   };
 }
 

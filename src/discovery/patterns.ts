@@ -41,7 +41,9 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
   let files: string[];
   try {
     const globber = await glob.create(rooted.join("\n"), {
-      followSymbolicLinks: true,
+      // Never into a linked folder: a link to `/` or `..` would walk the runner's disk. Linked files are
+      // listed, and discovery reads them only when their real path lies inside the workspace.
+      followSymbolicLinks: false,
       implicitDescendants: true,
       matchDirectories: false,
       omitBrokenSymbolicLinks: true,

@@ -3,6 +3,7 @@ import type { BundledSpec } from "../bundling/index.ts";
 import { BundleFailure, bundleSpec } from "../bundling/index.ts";
 import type { SpecSource } from "../client/types.ts";
 import type { BrokenSpec, DiscoveredSpec, DiscoveryResult } from "../discovery/index.ts";
+import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
 import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
@@ -102,6 +103,14 @@ async function prepareOne(
     bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text, spec.document);
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
+  }
+  if (bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
+    const size = Buffer.byteLength(bundled.text);
+    problems.push({
+      code: "BUNDLE_ERROR",
+      message: `${spec.path}: the bundled document is ${formatBytes(size)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec; publish it with \`source: url\` or split it.`,
+      location: { file: spec.path },
+    });
   }
   if (problems.length > 0 || !bundled) return { ...base, problems };
 

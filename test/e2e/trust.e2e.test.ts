@@ -2,8 +2,11 @@
  * Issue 8, end to end on the built action: whose comment is ours, which previews a cleanup may delete,
  * bounded network waits, waiting through faults, processing verdicts, path parameters and plain http.
  */
+import { execFileSync } from "node:child_process";
+import { appendFile, symlink, truncate } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.ts";
 import { startEmulator } from "../../src/emulator/index.ts";
@@ -283,5 +286,80 @@ describe("inputs that would misdirect requests or the token (items 3 and 10)", (
     const error = run.annotations.find((a) => a.level === "error")?.message ?? "";
     expect(error).toContain("api-url");
     expect(error).toContain("clear text");
+  });
+});
+
+describe("reading files: regular files only, a size limit, never out of the workspace (items 7, 11, 12)", () => {
+  it("refuses a $ref to a FIFO and a FIFO named like a spec, naming them, and publishes the rest", async () => {
+    const api = await emulator();
+    const dir = await workspace({
+      "good.yaml": minimalSpec("Good"),
+      "piped/openapi.yaml":
+        "openapi: 3.0.3\ninfo: {title: Piped, version: '1'}\npaths:\n  /a:\n    $ref: ./pipe.yaml\n",
+    });
+    execFileSync("mkfifo", [path.join(dir, "piped/pipe.yaml"), path.join(dir, "fifo.yaml")]);
+    const started = Date.now();
+    // With patterns, as globs list every kind of file; the default walk never lists a FIFO at all.
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: {
+        token: api.token,
+        organization: "demo-org",
+        "api-url": api.baseUrl,
+        files: "*.yaml\npiped/openapi.yaml",
+      },
+      env: repo,
+    });
+
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run.exitCode).toBe(1);
+    const byFile = Object.fromEntries(resultsOf(run.outputs).map((r) => [r.file, r]));
+    expect(byFile["good.yaml"]?.status).toBe("published");
+    expect(byFile["piped/openapi.yaml"]?.status).toBe("failed");
+    expect(byFile["piped/openapi.yaml"]?.errors.join(" ")).toContain(
+      "piped/pipe.yaml is a FIFO (named pipe)",
+    );
+    const warnings = run.annotations.filter((a) => a.level === "warning").map((a) => a.message);
+    expect(warnings).toContainEqual(
+      expect.stringContaining("fifo.yaml is a FIFO (named pipe), not a regular file"),
+    );
+  });
+
+  it("refuses a spec over the size limit before parsing it, says what to do, and publishes the rest", async () => {
+    const api = await emulator();
+    const dir = await workspace({ "good.yaml": minimalSpec("Good"), "huge.yaml": minimalSpec("Huge") });
+    await appendFile(path.join(dir, "huge.yaml"), "x-padding: |\n");
+    await truncate(path.join(dir, "huge.yaml"), 33 * 1024 * 1024); // sparse: nothing is written
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl },
+      env: repo,
+    });
+
+    expect(run.exitCode).toBe(1);
+    const byFile = Object.fromEntries(resultsOf(run.outputs).map((r) => [r.file, r]));
+    expect(byFile["good.yaml"]?.status).toBe("published");
+    expect(byFile["huge.yaml"]?.status).toBe("failed");
+    const reason = byFile["huge.yaml"]?.errors.join(" ") ?? "";
+    expect(reason).toContain("huge.yaml is 33.0 MiB, over the 32.0 MiB limit");
+    expect(reason).toContain("source: url");
+    expect(api.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
+  });
+
+  it("does not follow links to / or .. with patterns, and publishes the workspace's specs quickly", async () => {
+    const api = await emulator();
+    const dir = await workspace({ "specs/a.yaml": minimalSpec("A"), "specs/b.yaml": minimalSpec("B") });
+    await symlink("/", path.join(dir, "root"));
+    await symlink("..", path.join(dir, "specs/up"));
+    const started = Date.now();
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl, files: "**/*.yaml" },
+      env: repo,
+    });
+
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.exitCode).toBe(0);
+    expect(resultsOf(run.outputs).map((r) => r.file)).toEqual(["specs/a.yaml", "specs/b.yaml"]);
   });
 });
