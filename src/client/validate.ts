@@ -29,13 +29,18 @@ export function assertIdentifier(argument: string, value: string): void {
   }
 }
 
+function isControlCharacter(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
+}
+
 /** Why `value` would change the request's path, or undefined when it is safe as one path segment. */
 export function pathParameterProblem(value: string): string | undefined {
   let decoded = value;
   for (let round = 0; round < 4; round++) {
     if (decoded === "." || decoded === "..") return "it is, or decodes to, a dot segment (`.` or `..`)";
     if (/[/\\]/.test(decoded)) return "it contains, or decodes to, a `/` or `\\`";
-    if (/[\u0000-\u001f\u007f]/.test(decoded)) return "it contains a control character";
+    if ([...decoded].some(isControlCharacter)) return "it contains a control character";
     let next: string;
     try {
       next = decodeURIComponent(decoded);

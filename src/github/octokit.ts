@@ -43,7 +43,7 @@ export function createGitHubClient(
       const signal = AbortSignal.timeout(Math.min(requestTimeoutMs, left));
       try {
         // Set in place: Octokit drops a `request` object passed as a copy.
-        Object.assign((requestOptions.request ??= {}), { signal });
+        requestOptions.request = Object.assign(requestOptions.request ?? {}, { signal });
         return await request(requestOptions);
       } catch (error) {
         if (signal.aborted) {

@@ -198,7 +198,9 @@ describe("GitHub calls are bounded (issue 8, item 4)", () => {
       const started = Date.now();
       const error = await findOwnComment(client, target).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GitHubDeadlineError);
-      expect((error as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/api\/issues\/7\/comments/);
+      expect((error as Error).message).toMatch(
+        /^GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/api\/issues\/7\/comments/,
+      );
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await hanging.close();
