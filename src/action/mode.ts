@@ -2,8 +2,10 @@ import type { RequestedMode } from "../config/config.ts";
 import { InputError } from "../config/errors.ts";
 import type { RunContext } from "../github/context.ts";
 
+import type { SyncMode } from "../sync/ports.ts";
+
 /** What this run does: `cleanup` deletes a closed pull request's previews. */
-export type EffectiveMode = "publish" | "preview" | "check" | "cleanup";
+export type EffectiveMode = SyncMode;
 
 /** `auto` previews on pull requests and publishes otherwise; a closed pull request cleans up its previews. */
 export function resolveMode(requested: RequestedMode, context: RunContext): EffectiveMode {

@@ -12,22 +12,13 @@ import type { RunContext } from "../github/context.ts";
 import { createGitHubClient } from "../github/octokit.ts";
 import type { Logger } from "../logger.ts";
 import { renderPullRequestComment } from "../report/comment.ts";
+import type { ReviewRun, ReviewThread } from "../sync/ports.ts";
 import type { SpecResult } from "../sync/result.ts";
-import type { EffectiveMode } from "./mode.ts";
 
-/** The run's link is left out of the comment on purpose: it changes every run, so an unchanged result would still edit the comment. */
-export interface CommentRun {
-  mode: EffectiveMode;
-  results: readonly SpecResult[];
-}
+export type CommentRun = ReviewRun;
 
 /** The pull request's one living comment, as the run sees it. */
-export interface PullRequestComments {
-  /** Preview slugs that earlier runs recorded in the comment. */
-  recordedPreviews(): Promise<string[]>;
-  /** Creates or edits the comment; returns its URL, or undefined when it could not be written. */
-  publish(run: CommentRun): Promise<string | undefined>;
-}
+export type PullRequestComments = ReviewThread;
 
 export interface CommentOptions {
   /** Epoch milliseconds after which no GitHub request is sent or waited for. */

@@ -1,10 +1,7 @@
 import { GitBookClient } from "../client/index.ts";
 import type { ActionConfig } from "../config/config.ts";
 import type { Logger } from "../logger.ts";
-import type { SpecService } from "../sync/ports.ts";
-import type { OrganizationDirectory } from "./organization.ts";
-
-export type RunService = SpecService & OrganizationDirectory & { close(): Promise<void> };
+import type { RunService } from "../sync/ports.ts";
 export interface ServiceOptions {
   /** Epoch milliseconds by which every request, retry and wait of the run ends. */
   deadline: number;

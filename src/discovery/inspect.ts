@@ -10,11 +10,11 @@ import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
-import type { BrokenSpec, DiscoveredSpec } from "./types.ts";
+import type { BrokenSpec, LoadedSpec } from "./types.ts";
 
 export type Inspection =
   /** `realPath`: the file's location with symbolic links resolved. */
-  | { kind: "spec"; spec: DiscoveredSpec; realPath: string }
+  | { kind: "spec"; spec: LoadedSpec; realPath: string }
   | { kind: "broken"; broken: BrokenSpec }
   /** Read, and not an OpenAPI document. `suspicious`: probably meant to be one (logged as a warning). */
   | { kind: "not-spec"; path: string; reason: string; suspicious?: boolean }
@@ -60,7 +60,17 @@ export async function inspectCandidate(
   if (!mayDeclareSpec(bytes)) {
     return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
   }
-  const text = bytes.toString("utf8");
+  return classifyText(bytes.toString("utf8"), { path: relativePath, absolutePath, realPath });
+}
+
+type FileNames = Pick<LoadedSpec, "path" | "absolutePath" | "realPath">;
+
+/** What a file's text is: a spec (parsed), a broken spec, or another kind of file. */
+export function classifyText(
+  text: string,
+  names: FileNames,
+): Exclude<Inspection, { kind: "outside" | "unreadable" }> {
+  const { path: relativePath, absolutePath, realPath } = names;
   const format = formatOf(relativePath);
   const parsed = parseText(text, format);
   if (!parsed.ok) {
@@ -91,7 +101,7 @@ export async function inspectCandidate(
   return {
     kind: "spec",
     realPath,
-    spec: { path: relativePath, absolutePath, format, text, document, flavor, declaredVersion },
+    spec: { path: relativePath, absolutePath, realPath, format, text, document, flavor, declaredVersion },
   };
 }
 

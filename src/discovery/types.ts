@@ -21,17 +21,27 @@ export interface DiscoverOptions {
 export type SpecFormat = "yaml" | "json";
 export type SpecFlavor = "openapi" | "swagger";
 
+/**
+ * A file found to be an OpenAPI document. Discovery keeps no contents, so that memory follows the
+ * specs being worked on, not their number: {@link loadSpec} reads them when the spec's turn comes.
+ */
 export interface DiscoveredSpec {
   /** Relative to the workspace, `/`-separated. */
   path: string;
   absolutePath: string;
+  /** The file's location with symbolic links resolved, checked to lie inside the workspace. */
+  realPath: string;
   format: SpecFormat;
-  /** The exact file contents. */
-  text: string;
-  document: Record<string, unknown>;
   flavor: SpecFlavor;
   /** The value of `openapi` (e.g. "3.1.0") or `swagger` ("2.0"). */
   declaredVersion: string;
+}
+
+/** A discovered spec with its contents, read and parsed. */
+export interface LoadedSpec extends DiscoveredSpec {
+  /** The exact file contents. */
+  text: string;
+  document: Record<string, unknown>;
 }
 
 /** A file that declares `openapi`/`swagger` at its top level but cannot be parsed. */

@@ -1,11 +1,8 @@
 import path from "node:path";
 
-/** The repository's name: the part of `GITHUB_REPOSITORY` after `/`, else the workspace folder's name. */
-export function repositoryNameFrom(
-  env: { GITHUB_REPOSITORY?: string | undefined },
-  workspace: string,
-): string {
-  const fromEnv = env.GITHUB_REPOSITORY?.split("/")[1]?.trim();
-  if (fromEnv) return fromEnv;
+/** The repository's name as the CI names it ("widgets" of "acme/widgets"), else the workspace folder's name. */
+export function repositoryNameFrom(repository: string | undefined, workspace: string): string {
+  const fromCi = repository?.split("/").pop()?.trim();
+  if (fromCi) return fromCi;
   return path.basename(path.resolve(workspace));
 }

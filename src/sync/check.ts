@@ -16,7 +16,7 @@ export function checkAll(specs: readonly PreparedSpec[], options: CheckOptions):
   return runEachInGroup(specs, options.logger, (spec, log) => checkOne(spec, options.lookup, log));
 }
 
-async function checkOne(
+export async function checkOne(
   spec: PreparedSpec,
   lookup: CheckOptions["lookup"],
   logger: Logger,

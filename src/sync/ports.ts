@@ -1,4 +1,6 @@
 import type { Spec, SpecSource, SpecVersion } from "../client/types.ts";
+import type { OrganizationDirectory } from "./organization.ts";
+import type { SpecResult } from "./result.ts";
 
 /** The calls the sync pipeline makes to the service; `GitBookClient` implements it. */
 export interface SpecService {
@@ -18,3 +20,23 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/** The service as a run uses it: specs, the organization lookup, and closing its connections. */
+export type RunService = SpecService & OrganizationDirectory & { close(): Promise<void> };
+
+/** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
+export type SyncMode = "publish" | "preview" | "check" | "cleanup";
+
+/** The run's link is left out on purpose: it changes every run, so an unchanged result would still edit the comment. */
+export interface ReviewRun {
+  mode: SyncMode;
+  results: readonly SpecResult[];
+}
+
+/** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */
+export interface ReviewThread {
+  /** Preview slugs that earlier runs recorded in it. */
+  recordedPreviews(): Promise<string[]>;
+  /** Creates or edits it; returns its URL, or undefined when it could not be written. */
+  publish(run: ReviewRun): Promise<string | undefined>;
+}

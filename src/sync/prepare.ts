@@ -2,7 +2,13 @@ import { isDeepStrictEqual } from "node:util";
 import type { BundledSpec } from "../bundling/index.ts";
 import { BundleFailure, bundleSpec } from "../bundling/index.ts";
 import type { SpecSource } from "../client/types.ts";
-import type { BrokenSpec, DiscoveredSpec, DiscoveryResult } from "../discovery/index.ts";
+import {
+  type BrokenSpec,
+  type DiscoveredSpec,
+  type DiscoveryResult,
+  type LoadedSpec,
+  loadSpec,
+} from "../discovery/index.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
@@ -15,6 +21,8 @@ export interface SlugOptions {
   repositoryName: string;
   /** Publishing to the pull request's preview slugs. */
   pullRequestNumber: number | undefined;
+  /** The slug a spec is published under, from its slug; wins over `pullRequestNumber`. */
+  publishedSlug?: ((slug: string) => string) | undefined;
   /** The `files` input, when set: a collision's fix adds `!` lines to it. */
   filePatterns?: readonly string[] | undefined;
 }
@@ -26,46 +34,87 @@ export interface PrepareOptions extends SlugOptions {
   logger: Logger;
 }
 
+/** A file the run works on: a discovered spec, or one that declares a spec but does not parse. */
+export type SpecFile = DiscoveredSpec | BrokenSpec;
+
+export function isBroken(file: SpecFile): file is BrokenSpec {
+  return "problem" in file;
+}
+
+/** Every discovered file, broken ones included, in path order. */
+export function specFilesOf(discovery: DiscoveryResult): SpecFile[] {
+  return [...discovery.specs, ...discovery.broken].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+}
+
 /**
- * The local half of the pipeline, on discovered files: slug → validate → bundle. Problems of one spec
- * stay on that spec; only a slug conflict (an input problem) stops the whole run.
+ * The local half of the pipeline on every discovered file at once: slug → read → validate → bundle.
+ * The run streams them instead (see pipeline.ts); this serves tests and benchmarks.
  */
 export async function prepareSpecs(
   discovery: DiscoveryResult,
   options: PrepareOptions,
 ): Promise<PreparedSpec[]> {
   const slugs = assignRunSlugs(discovery, options);
-  const slugFor = (file: string): string => slugs.get(file) as string;
-
-  const prepared: PreparedSpec[] = discovery.broken.map((broken) => brokenSpec(broken, slugFor(broken.path)));
-  for (const spec of discovery.specs) {
-    prepared.push(await prepareOne(spec, slugFor(spec.path), options));
+  const prepared: PreparedSpec[] = [];
+  for (const file of specFilesOf(discovery)) {
+    prepared.push(await prepareFile(file, slugs.get(file.path) as string, options, options.logger));
   }
-  return prepared.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return prepared;
 }
 
 /**
  * The slug of every discovered file, broken ones included, by path in path order: the slug rule, then
  * the pull request's preview suffix. Throws on slug collisions, an input problem that stops the run;
- * the error lists them all, and files that parse to the same document are fixed by excluding all but one.
+ * the error lists them all, and files that parse to the same document are fixed by excluding all but one
+ * (only colliding files are read for that).
  */
 export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions): Map<string, string> {
-  const paths = [...discovery.specs.map((s) => s.path), ...discovery.broken.map((b) => b.path)].sort();
-  const documents = new Map(discovery.specs.map((spec) => [spec.path, spec.document]));
+  const paths = specFilesOf(discovery).map((file) => file.path);
+  const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
+  const documentOf = (file: string) => {
+    const spec = specs.get(file);
+    const loaded = spec && loadSpec(spec);
+    return loaded?.ok ? loaded.spec.document : undefined;
+  };
   const { pullRequestNumber } = options;
   return assignSlugs(paths, {
     mapping: options.slugMapping,
     ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
     repositoryName: options.repositoryName,
-    ...(pullRequestNumber !== undefined
-      ? { publishedSlug: (slug: string) => previewSlug(slug, pullRequestNumber) }
-      : {}),
+    ...(options.publishedSlug
+      ? { publishedSlug: options.publishedSlug }
+      : pullRequestNumber !== undefined
+        ? { publishedSlug: (slug: string) => previewSlug(slug, pullRequestNumber) }
+        : {}),
     sameDocument: (first, second) => {
-      const [a, b] = [documents.get(first), documents.get(second)];
+      const [a, b] = [documentOf(first), documentOf(second)];
       return a !== undefined && b !== undefined && isDeepStrictEqual(a, b);
     },
     filePatterns: options.filePatterns,
   });
+}
+
+/** One file through the local steps; its problems stay on it. */
+export async function prepareFile(
+  file: SpecFile,
+  slug: string,
+  options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
+  logger: Logger,
+): Promise<PreparedSpec> {
+  if (isBroken(file)) return brokenSpec(file, slug);
+  const loaded = loadSpec(file);
+  if (!loaded.ok) {
+    const { problem, code } = loaded;
+    const { file: where, line, column } = problem;
+    return {
+      file: file.path,
+      slug,
+      problems: [{ code, message: problem.message, location: { file: where, line, column } }],
+    };
+  }
+  return prepareLoaded(loaded.spec, slug, options, logger);
 }
 
 function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
@@ -83,14 +132,15 @@ function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
   };
 }
 
-async function prepareOne(
-  spec: DiscoveredSpec,
+async function prepareLoaded(
+  spec: LoadedSpec,
   slug: string,
-  options: PrepareOptions,
+  options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
+  logger: Logger,
 ): Promise<PreparedSpec> {
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const problems: LocalProblem[] = validateSpecDocument(spec, options.logger).map(
+  const problems: LocalProblem[] = validateSpecDocument(spec, logger).map(
     ({ file, line, column, message }) => ({
       code: "INVALID_SPEC",
       message: `${spec.path}: ${message}`,
@@ -120,7 +170,7 @@ async function prepareOne(
   return { ...base, source, ...(bundled.bundled ? { bundledFiles: bundled.files } : {}), problems };
 }
 
-function bundleProblems(spec: DiscoveredSpec, error: unknown): LocalProblem[] {
+function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {
   if (error instanceof BundleFailure) {
     return error.problems.map((problem) => ({
       code: "BUNDLE_ERROR",

@@ -21,6 +21,8 @@ export interface PublishOptions {
   deadline: number;
   logger: Logger;
   random?: () => number;
+  /** How messages name the timeout setting, e.g. "the 'timeout' input" or "--timeout". */
+  timeoutSetting?: string;
 }
 
 /**
@@ -35,16 +37,33 @@ export async function publishAll(
 }
 
 export async function publishOne(spec: PreparedSpec, options: PublishOptions): Promise<SpecResult> {
+  const confirm = await uploadOne(spec, options);
+  return confirm();
+}
+
+/** What is left of a spec's publishing once its upload has ended: waiting for GitBook's verdict. */
+export type Confirmation = () => Promise<SpecResult>;
+
+/**
+ * Uploads one spec and returns the rest of its publishing. The returned function holds the spec's
+ * names and ids only, never its text, so a streaming caller can let the text go while GitBook works.
+ */
+export async function uploadOne(spec: PreparedSpec, options: PublishOptions): Promise<Confirmation> {
   const started = options.clock.now();
+  const { orgId, service, logger } = options;
+  const names: SpecNames = { file: spec.file, slug: spec.slug };
   const finish = (result: Omit<SpecResult, "durationMs">): SpecResult => {
     const durationMs = options.clock.now() - started;
-    options.logger.info(`Finished in ${formatDuration(durationMs)}.`);
+    logger.info(`Finished in ${formatDuration(durationMs)}.`);
     return { ...result, durationMs };
   };
+  const done = (result: Omit<SpecResult, "durationMs">): Confirmation => {
+    const finished = finish(result);
+    return async () => finished;
+  };
 
-  if (!isReadyToUpload(spec)) return finish(localFailure(spec, options.logger));
+  if (!isReadyToUpload(spec)) return done(localFailure(spec, logger));
 
-  const { orgId, service, logger } = options;
   const base: SpecResult = { ...resultOf(spec), status: "failed" };
   if (spec.bundledFiles) {
     const files = spec.bundledFiles.map((file) => `  ${escapeUntrusted(file)}`);
@@ -59,25 +78,39 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
     base.appUrl = uploaded.urls.app;
     logger.info(`${answer.created ? "Created" : "Updated"} spec '${spec.slug}' (id ${uploaded.id}).`);
   } catch (error) {
-    return finish(
-      serviceFailure(base, error, `Upload of ${spec.file} as '${spec.slug}' failed`, spec, logger),
+    return done(
+      serviceFailure(base, error, `Upload of ${spec.file} as '${spec.slug}' failed`, names, logger),
     );
   }
 
   if (!options.wait) {
     logger.info("Not waiting for processing (wait: false).");
-    return finish({ ...base, status: "submitted" });
+    return done({ ...base, status: "submitted" });
   }
+  return async () => finish(await confirmProcessing(uploaded, base, names, options));
+}
 
+interface SpecNames {
+  file: string;
+  slug: string;
+}
+
+async function confirmProcessing(
+  uploaded: Spec,
+  base: SpecResult,
+  spec: SpecNames,
+  options: PublishOptions,
+): Promise<Omit<SpecResult, "durationMs">> {
+  const { orgId, service, logger } = options;
   try {
     const outcome = await waitForProcessing(orgId, uploaded, options);
     if (outcome.kind === "timed-out") {
       const lastSeen = outcome.lastError
         ? `The last read of its state failed: ${escapeUntrusted(outcome.lastError)}`
         : `It was still ${outcome.spec.processingState}.`;
-      const message = `Processing did not end before the timeout ran out. ${lastSeen} Raise the 'timeout' input or check the spec in GitBook.`;
+      const message = `Processing did not end before the timeout ran out. ${lastSeen} Raise ${options.timeoutSetting ?? "the 'timeout' input"} or check the spec in GitBook.`;
       logger.error(`${spec.file}: ${message}`, { file: spec.file });
-      return finish({ ...base, status: "timed-out", errorCode: "PROCESSING_TIMEOUT", errors: [message] });
+      return { ...base, status: "timed-out", errorCode: "PROCESSING_TIMEOUT", errors: [message] };
     }
     logger.info(`Processing ended after ${outcome.polls} poll(s).`);
     const failure = processingFailure(outcome.spec);
@@ -86,7 +119,7 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
       logger.error(`GitBook could not process ${spec.file} (${failure.code})${detail ? `:${detail}` : "."}`, {
         file: spec.file,
       });
-      return finish({ ...base, status: "failed", errorCode: failure.code, errors: failure.messages });
+      return { ...base, status: "failed", errorCode: failure.code, errors: failure.messages };
     }
     const published = { ...base, status: "published", appUrl: outcome.spec.urls.app } as const;
     let version: SpecVersion;
@@ -98,20 +131,17 @@ export async function publishOne(spec: PreparedSpec, options: PublishOptions): P
       logger.warning(`Published, but reading the new version for its link failed: ${message}`, {
         file: spec.file,
       });
-      return finish({
-        ...published,
-        ...(outcome.spec.lastVersion ? { versionId: outcome.spec.lastVersion } : {}),
-      });
+      return { ...published, ...(outcome.spec.lastVersion ? { versionId: outcome.spec.lastVersion } : {}) };
     }
     logger.info(`Published version ${version.id}: ${version.url}`);
-    return finish({
+    return {
       ...published,
       versionId: version.id,
       versionUrl: version.url,
       appUrl: version.urls.app ?? outcome.spec.urls.app,
-    });
+    };
   } catch (error) {
-    return finish(serviceFailure(base, error, `Waiting for '${spec.slug}' failed`, spec, logger));
+    return serviceFailure(base, error, `Waiting for '${spec.slug}' failed`, spec, logger);
   }
 }
 
@@ -125,7 +155,7 @@ function serviceFailure(
   base: SpecResult,
   error: unknown,
   context: string,
-  spec: PreparedSpec,
+  spec: SpecNames,
   logger: Logger,
 ): Omit<SpecResult, "durationMs"> {
   const { code, message } = describeServiceError(error);

@@ -1,27 +1,27 @@
 import type { SpecSource } from "../client/types.ts";
 import type { Logger } from "../logger.ts";
-import { BufferedLogger } from "./buffered-logger.ts";
+import { streamSpecs } from "./pipeline.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import type { SpecResult } from "./result.ts";
 
 /**
- * Runs `work` for every spec at once and returns the results in the order given. Each spec logs into
- * its own buffer, written as one group titled with the spec and its status when it ends, so concurrent
- * specs never interleave in the log.
+ * Runs `work` for every prepared spec at once, each logging into its own group, and returns the
+ * results in the order given (see {@link streamSpecs}).
  */
 export function runEachInGroup(
   specs: readonly PreparedSpec[],
   logger: Logger,
   work: (spec: PreparedSpec, log: Logger) => Promise<SpecResult>,
 ): Promise<SpecResult[]> {
-  return Promise.all(
-    specs.map(async (spec) => {
-      const log = new BufferedLogger();
+  const streamed = specs.map((spec) => ({
+    file: spec.file,
+    slug: spec.slug,
+    stage: async (log: Logger) => {
       const result = await work(spec, log);
-      log.flushInto(logger, `${spec.file} → ${spec.slug}: ${result.status}`);
-      return result;
-    }),
-  );
+      return async () => result;
+    },
+  }));
+  return streamSpecs(streamed, { inFlight: Math.max(1, specs.length), logger });
 }
 
 /** The fields every result of `spec` starts from. */

@@ -1,5 +1,5 @@
 import { numericVersionOf } from "../discovery/declares.ts";
-import type { DiscoveredSpec, LocatedProblem } from "../discovery/types.ts";
+import type { LoadedSpec, LocatedProblem } from "../discovery/types.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { locateKeyPath } from "./locate.ts";
 
@@ -13,7 +13,7 @@ import { locateKeyPath } from "./locate.ts";
  * GitBook decides: an empty `info.title` or `info.version` (`""`, valid OpenAPI), and a version written
  * as a number (`swagger: 2.0`), whose text is uploaded as written; the warning quotes it.
  */
-export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = silentLogger): LocatedProblem[] {
+export function validateSpecDocument(spec: LoadedSpec, logger: Logger = silentLogger): LocatedProblem[] {
   warnAboutNumericVersion(spec, logger);
   const problems: LocatedProblem[] = [];
   const info = spec.document.info;
@@ -44,7 +44,7 @@ export function validateSpecDocument(spec: DiscoveredSpec, logger: Logger = sile
 }
 
 /** `swagger: 2.0` read as the number 2: discovery took it for its text; say so, quoting the file. */
-function warnAboutNumericVersion(spec: DiscoveredSpec, logger: Logger): void {
+function warnAboutNumericVersion(spec: LoadedSpec, logger: Logger): void {
   const key = spec.flavor;
   const value = spec.document[key];
   if (typeof value !== "number") return;
@@ -69,7 +69,7 @@ function emptyFieldWarning(field: string, example: string): string {
   );
 }
 
-function warnAt(spec: DiscoveredSpec, keyPath: readonly string[], logger: Logger, message: string): void {
+function warnAt(spec: LoadedSpec, keyPath: readonly string[], logger: Logger, message: string): void {
   const { position } = locateKeyPath(spec.text, spec.format, keyPath);
   logger.warning(`${spec.path}: ${message}`, {
     file: spec.path,
@@ -79,7 +79,7 @@ function warnAt(spec: DiscoveredSpec, keyPath: readonly string[], logger: Logger
 }
 
 /** `info.version` as written in the file, numbers included (`1.10` stays "1.10"); undefined when absent. */
-export function infoVersionOf(spec: DiscoveredSpec): string | undefined {
+export function infoVersionOf(spec: LoadedSpec): string | undefined {
   const info = spec.document.info;
   if (typeof info !== "object" || info === null) return undefined;
   const version = (info as Record<string, unknown>).version;
@@ -106,7 +106,7 @@ function describeBadField(field: string, value: unknown, example: string): strin
   return `\`${field}\` must be a non-empty string; it is ${found} (for example ${key}: ${example}).`;
 }
 
-function problemAt(spec: DiscoveredSpec, keyPath: readonly string[], message: string): LocatedProblem {
+function problemAt(spec: LoadedSpec, keyPath: readonly string[], message: string): LocatedProblem {
   const { position } = locateKeyPath(spec.text, spec.format, keyPath);
   return { file: spec.path, line: position.line, column: position.column, message };
 }

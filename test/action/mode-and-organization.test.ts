@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { resolveMode } from "../../src/action/mode.ts";
-import { OrganizationLookupError, resolveOrganizationId } from "../../src/action/organization.ts";
 import { rawFileUrlBuilder } from "../../src/action/source-url.ts";
 import type { Organization } from "../../src/client/types.ts";
 import type { RunContext } from "../../src/github/context.ts";
+import { OrganizationLookupError, resolveOrganizationId } from "../../src/sync/organization.ts";
 
 const push: RunContext = {
   eventName: "push",

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { type DiscoveredSpec, type LoadedSpec, loadSpec } from "../../src/discovery/index.ts";
 
 /** Creates a temp folder holding `files` (path → contents); remove it with `fs.rm(dir, { recursive: true })`. */
 export async function makeTree(files: Record<string, string | Buffer>): Promise<string> {
@@ -31,3 +32,11 @@ export const SWAGGER_JSON = JSON.stringify({
   info: { title: "Old", version: "1" },
   paths: {},
 });
+
+/** A discovered spec's contents, read as the run reads them when the spec's turn comes. */
+export function loaded(spec: DiscoveredSpec | undefined): LoadedSpec {
+  if (!spec) throw new Error("no spec");
+  const outcome = loadSpec(spec);
+  if (!outcome.ok) throw new Error(outcome.problem.message);
+  return outcome.spec;
+}

@@ -9,7 +9,7 @@ import { classifyDocument } from "../../src/discovery/classify.ts";
 import { numericVersionOf } from "../../src/discovery/declares.ts";
 import { discoverSpecs } from "../../src/discovery/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
-import { makeTree } from "./helpers.ts";
+import { loaded, makeTree } from "./helpers.ts";
 
 const cleanup: string[] = [];
 afterEach(async () => {
@@ -48,7 +48,7 @@ describe("discovery of versions written as numbers", () => {
       ["three-one.yml", "openapi", "3.1"],
       ["three-ten.yaml", "openapi", "3.10"],
     ]);
-    for (const spec of result.specs) expect(spec.text).toBe(files[spec.path as keyof typeof files]);
+    for (const spec of result.specs) expect(loaded(spec).text).toBe(files[spec.path as keyof typeof files]);
     expect(logger.messages("warning")).toEqual([]);
   });
 

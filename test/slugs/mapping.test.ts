@@ -89,8 +89,8 @@ describe("assignSlugs", () => {
 
 describe("repositoryNameFrom", () => {
   it("takes the name after '/' in GITHUB_REPOSITORY, else the workspace folder", () => {
-    expect(repositoryNameFrom({ GITHUB_REPOSITORY: "acme/widgets" }, "/tmp/x")).toBe("widgets");
-    expect(repositoryNameFrom({}, "/home/runner/work/gadgets/")).toBe("gadgets");
-    expect(repositoryNameFrom({ GITHUB_REPOSITORY: "" }, "/w/tools")).toBe("tools");
+    expect(repositoryNameFrom("acme/widgets", "/tmp/x")).toBe("widgets");
+    expect(repositoryNameFrom(undefined, "/home/runner/work/gadgets/")).toBe("gadgets");
+    expect(repositoryNameFrom("", "/w/tools")).toBe("tools");
   });
 });

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { parseText } from "../../src/discovery/parse.ts";
-import type { DiscoveredSpec } from "../../src/discovery/types.ts";
+import type { LoadedSpec } from "../../src/discovery/types.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.ts";
 
-function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): DiscoveredSpec {
+function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): LoadedSpec {
   const parsed = parseText(text, format);
   if (!parsed.ok) throw new Error(parsed.problem.message);
   return {
     path,
     absolutePath: `/w/${path}`,
+    realPath: `/w/${path}`,
     format,
     text,
     document: parsed.value as Record<string, unknown>,

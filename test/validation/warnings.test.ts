@@ -6,12 +6,12 @@ import { describe, expect, it } from "vitest";
 import { classifyDocument } from "../../src/discovery/classify.ts";
 import { numericVersionOf } from "../../src/discovery/declares.ts";
 import { parseText } from "../../src/discovery/parse.ts";
-import type { DiscoveredSpec } from "../../src/discovery/types.ts";
+import type { LoadedSpec } from "../../src/discovery/types.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { validateSpecDocument } from "../../src/validation/index.ts";
 
 /** A spec as discovery hands it over, classified by the discovery rule. */
-function discovered(text: string, format: "yaml" | "json", path = `api/spec.${format}`): DiscoveredSpec {
+function discovered(text: string, format: "yaml" | "json", path = `api/spec.${format}`): LoadedSpec {
   const parsed = parseText(text, format);
   if (!parsed.ok) throw new Error(parsed.problem.message);
   const classification = classifyDocument(parsed.value, (key, value) =>
@@ -19,10 +19,19 @@ function discovered(text: string, format: "yaml" | "json", path = `api/spec.${fo
   );
   if (classification.kind !== "spec") throw new Error(classification.reason);
   const { document, flavor, declaredVersion } = classification;
-  return { path, absolutePath: `/w/${path}`, format, text, document, flavor, declaredVersion };
+  return {
+    path,
+    absolutePath: `/w/${path}`,
+    realPath: `/w/${path}`,
+    format,
+    text,
+    document,
+    flavor,
+    declaredVersion,
+  };
 }
 
-function validate(spec: DiscoveredSpec) {
+function validate(spec: LoadedSpec) {
   const logger = new MemoryLogger();
   const problems = validateSpecDocument(spec, logger);
   return { problems, warnings: logger.entries.filter((entry) => entry.level === "warning") };

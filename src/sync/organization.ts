@@ -1,5 +1,6 @@
 import type { Organization } from "../client/types.ts";
 import type { OrganizationRef } from "../config/config.ts";
+import type { SettingNames } from "./settings.ts";
 
 /** No single organization matches the `organization-domain` input. */
 export class OrganizationLookupError extends Error {
@@ -14,18 +15,24 @@ export interface OrganizationDirectory {
 export async function resolveOrganizationId(
   ref: OrganizationRef,
   directory: OrganizationDirectory,
+  names: SettingNames = (setting) => `'${setting}'`,
 ): Promise<string> {
+  const domainSetting = capitalize(names("organization-domain"));
   if (ref.kind === "id") return ref.id;
   const organizations = await directory.listOrganizationsByEmailDomain(ref.domain);
   const [only] = organizations;
   if (organizations.length === 1 && only) return only.id;
   if (organizations.length === 0) {
     throw new OrganizationLookupError(
-      `Input 'organization-domain': no organization the token can see has the email domain "${ref.domain}". Check the domain, or set 'organization' to the organization id.`,
+      `${domainSetting}: no organization the token can see has the email domain "${ref.domain}". Check the domain, or set ${names("organization")} to the organization id.`,
     );
   }
   const candidates = organizations.map((org) => `${org.id} (${org.title})`).join(", ");
   throw new OrganizationLookupError(
-    `Input 'organization-domain': "${ref.domain}" matches ${organizations.length} organizations: ${candidates}. Set 'organization' to one of these ids instead.`,
+    `${domainSetting}: "${ref.domain}" matches ${organizations.length} organizations: ${candidates}. Set ${names("organization")} to one of these ids instead.`,
   );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

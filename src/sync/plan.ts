@@ -1,0 +1,42 @@
+import type { OrganizationRef } from "../config/config.ts";
+import type { SyncMode } from "./ports.ts";
+import type { SettingNames } from "./settings.ts";
+
+/** The pull or merge request a run previews or cleans up after. */
+export interface ReviewTarget {
+  /** How messages name it: "pull request #12", "merge request !7". */
+  label: string;
+  /** How messages name its comment: "pull request comment", "merge request note". */
+  commentLabel: string;
+  /** What a preview slug ends with: "-pr-12". */
+  previewSuffix: string;
+  /** The slug a spec's preview is published under. */
+  previewSlug(slug: string): string;
+  /** Whether a slug is one of this review's previews: only those are ever deleted. */
+  isOwnPreview(slug: string): boolean;
+}
+
+/** Everything a run needs to know, decided by the host from its inputs and its CI's event. */
+export interface SyncPlan {
+  /** Absolute path of the checkout. */
+  workspace: string;
+  mode: SyncMode;
+  /** Globs relative to the workspace; undefined discovers every OpenAPI document. */
+  files: readonly string[] | undefined;
+  slugMapping: ReadonlyMap<string, string>;
+  slugPrefix: string | undefined;
+  /** Names a spec at the workspace's root (see the slug rule). */
+  repositoryName: string;
+  /** Set in `preview` and `cleanup` modes. */
+  review: ReviewTarget | undefined;
+  /** Undefined only in check mode without a token. */
+  organization: OrganizationRef | undefined;
+  /** Builds the URL the service fetches (`source: url`); undefined uploads the bundled text. */
+  sourceUrlFor: ((file: string) => string) | undefined;
+  wait: boolean;
+  timeoutSeconds: number;
+  /** Requests to the service in flight at once. */
+  concurrency: number;
+  /** How messages name the host's settings. */
+  names: SettingNames;
+}

@@ -1,0 +1,246 @@
+import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import type { Logger } from "../logger.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import { checkOne } from "./check.ts";
+import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
+import { limitConcurrency } from "./limit.ts";
+import { resolveOrganizationId } from "./organization.ts";
+import { type StreamedSpec, streamSpecs } from "./pipeline.ts";
+import type { ReviewTarget, SyncPlan } from "./plan.ts";
+import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
+import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
+import { assignRunSlugs, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
+import { formatDuration, uploadOne } from "./publish.ts";
+import type { SpecResult } from "./result.ts";
+import { stoppedRunResults } from "./stopped.ts";
+
+export interface SyncPorts {
+  /** The service, for a run with a token; undefined without one (check mode only). */
+  createService: ((deadline: number) => RunService) | undefined;
+  /** The review's comment or note, when the run previews a pull or merge request and may write it. */
+  openReview?: ((deadline: number) => ReviewThread | undefined) | undefined;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface SyncReport {
+  mode: SyncMode;
+  organizationId: string | undefined;
+  /** One per spec, in path order. */
+  results: SpecResult[];
+  /** Why the run stopped before any upload (an input problem, slug collisions); the run failed. */
+  stoppedReason?: string;
+  durationMs: number;
+  /** The review comment or note, when one was written. */
+  reviewUrl?: string;
+}
+
+/** How long review calls may go on after the run's deadline, to put the results in the comment. */
+const REVIEW_GRACE_MS = 10_000;
+/** Specs between their read and the end of their upload, per request slot: keeps the uploads busy. */
+const SPECS_AHEAD_PER_SLOT = 2;
+
+/**
+ * The whole sync, CI-neutral: discover → slug → (read → validate → bundle → upload, streamed) → wait →
+ * report. It never throws for a spec's problem, nor for a problem that stops the run: the report says
+ * what happened to each spec it knew of.
+ */
+export async function runSync(plan: SyncPlan, ports: SyncPorts): Promise<SyncReport> {
+  const started = ports.clock.now();
+  const slugsByFile = new Map<string, string>();
+  const report = (fields: Omit<SyncReport, "mode" | "durationMs">): SyncReport => ({
+    mode: plan.mode,
+    ...fields,
+    durationMs: ports.clock.now() - started,
+  });
+  try {
+    return report(await runSteps(plan, ports, slugsByFile));
+  } catch (error) {
+    return report({
+      organizationId: undefined,
+      results: stoppedRunResults(slugsByFile, error),
+      stoppedReason: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+async function runSteps(
+  plan: SyncPlan,
+  ports: SyncPorts,
+  slugsByFile: Map<string, string>,
+): Promise<Omit<SyncReport, "mode" | "durationMs">> {
+  const { logger, clock } = ports;
+  const started = clock.now();
+  const timings: string[] = [];
+  const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
+    const at = clock.now();
+    const value = await step();
+    timings.push(`${label} ${formatDuration(clock.now() - at)}`);
+    return value;
+  };
+
+  const discovery = await timed("discovery", () =>
+    discoverSpecs({ workspace: plan.workspace, ...(plan.files ? { patterns: plan.files } : {}), logger }),
+  );
+  const files = specFilesOf(discovery);
+  for (const file of files) slugsByFile.set(file.path, "");
+  const slugs = assignSlugsOf(discovery, plan);
+  for (const [file, slug] of slugs) slugsByFile.set(file, slug);
+  if (files.length === 0 && plan.mode !== "cleanup") throw noSpecsError(plan);
+  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, files, slugs);
+
+  // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
+  // review comment gets a few seconds more to report the results.
+  const deadline = clock.now() + plan.timeoutSeconds * 1000;
+  const client = ports.createService?.(deadline);
+  try {
+    const service = client && limitConcurrency(client, plan.concurrency);
+    const organizationId =
+      client && plan.organization
+        ? await resolveOrganizationId(plan.organization, client, plan.names)
+        : undefined;
+    const review = plan.review ? ports.openReview?.(deadline + REVIEW_GRACE_MS) : undefined;
+    const connection = service && organizationId ? { service, organizationId } : undefined;
+
+    let results: SpecResult[];
+    if (plan.mode === "cleanup") {
+      if (!connection) throw new Error("Cleaning up previews needs a token and an organization.");
+      const recorded = (await review?.recordedPreviews()) ?? [];
+      const previews = previewsToDelete([...slugs], recorded, plan.review, logger);
+      logger.group(
+        `Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`,
+        () => {
+          for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
+        },
+      );
+      results = await timed("cleanup", () =>
+        deletePreviews(previews, { orgId: connection.organizationId, service: connection.service, logger }),
+      );
+    } else {
+      const label = plan.mode === "check" || !connection ? "checks" : "publishing";
+      const streamed = files.map((file) =>
+        streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
+          deadline,
+          connection: plan.mode === "check" ? checkConnection(connection) : connection,
+        }),
+      );
+      results = await timed(label, () =>
+        streamSpecs(streamed, { inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT, logger }),
+      );
+    }
+
+    const reviewUrl = review ? await review.publish({ mode: plan.mode, results }) : undefined;
+    logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(clock.now() - started)}.`);
+    return { organizationId, results, ...(reviewUrl ? { reviewUrl } : {}) };
+  } finally {
+    await client?.close();
+  }
+}
+
+interface Connection {
+  service: SpecService;
+  organizationId: string;
+  /** Check mode: only looks up whether each slug exists. */
+  readOnly?: boolean;
+}
+
+function checkConnection(connection: Connection | undefined): Connection | undefined {
+  return connection && { ...connection, readOnly: true };
+}
+
+/**
+ * One spec's work, for the streaming pipeline: read, validate and bundle it, then upload it (or, in
+ * check mode or without a token, look it up). Its text is let go once the upload ends.
+ */
+function streamedSpec(
+  file: SpecFile,
+  slug: string,
+  plan: SyncPlan,
+  ports: SyncPorts,
+  run: { deadline: number; connection: Connection | undefined },
+): StreamedSpec {
+  return {
+    file: file.path,
+    slug,
+    stage: async (log) => {
+      const prepared = await prepareFile(
+        file,
+        slug,
+        { workspace: plan.workspace, sourceUrlFor: plan.sourceUrlFor },
+        log,
+      );
+      const { connection } = run;
+      if (!connection || connection.readOnly) {
+        const lookup = connection && { orgId: connection.organizationId, service: connection.service };
+        const result = await checkOne(prepared, lookup, log);
+        return async () => result;
+      }
+      return uploadOne(prepared, {
+        orgId: connection.organizationId,
+        service: connection.service,
+        clock: ports.clock,
+        schedule: DEFAULT_POLL_SCHEDULE,
+        wait: plan.wait,
+        deadline: run.deadline,
+        logger: log,
+        timeoutSetting: plan.names("timeout"),
+      });
+    },
+  };
+}
+
+function assignSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): Map<string, string> {
+  return assignRunSlugs(discovery, {
+    slugMapping: plan.slugMapping,
+    slugPrefix: plan.slugPrefix,
+    filePatterns: plan.files,
+    repositoryName: plan.repositoryName,
+    pullRequestNumber: undefined,
+    publishedSlug: plan.review?.previewSlug,
+  });
+}
+
+function noSpecsError(plan: SyncPlan): Error {
+  const where = plan.files
+    ? `${plan.names("files")} (${plan.files.join(", ")}) matched no OpenAPI document`
+    : `no OpenAPI document was found in ${plan.workspace}`;
+  return new Error(
+    `Nothing to publish: ${where}. Check that the job checks out the repository (actions/checkout on GitHub) before this step, and that each spec has a top-level \`openapi: "3.x"\` or \`swagger: "2.0"\`; set ${plan.names("files")} to your specs' paths or globs if they live elsewhere.`,
+  );
+}
+
+function logPlan(
+  logger: Logger,
+  mode: SyncMode,
+  files: readonly SpecFile[],
+  slugs: ReadonlyMap<string, string>,
+): void {
+  logger.group(`Plan (${mode}): ${files.length} spec${files.length === 1 ? "" : "s"}`, () => {
+    for (const file of files) logger.info(`${escapeUntrusted(file.path)} → ${slugs.get(file.path)}`);
+  });
+}
+
+/**
+ * The previews derivable from the files now (slug by file), then those only an earlier run recorded in
+ * the review's comment. Only this review's preview slugs are ever deleted: anything else a record names
+ * is left alone, with a warning.
+ */
+function previewsToDelete(
+  derived: readonly [string, string][],
+  recorded: readonly string[],
+  review: ReviewTarget | undefined,
+  logger: Logger,
+): PreviewToDelete[] {
+  if (review === undefined) return [];
+  const fileBySlug = new Map<string, string | undefined>(derived.map(([file, slug]) => [slug, file]));
+  for (const slug of recorded) {
+    if (fileBySlug.has(slug)) continue;
+    if (review.isOwnPreview(slug)) fileBySlug.set(slug, undefined);
+    else {
+      logger.warning(
+        `The ${review.commentLabel} records ${JSON.stringify(escapeUntrusted(slug))}, which is not a preview slug of ${review.label} (…${review.previewSuffix}): it is not deleted.`,
+      );
+    }
+  }
+  return [...fileBySlug].map(([slug, file]) => ({ slug, file }));
+}
