@@ -3,7 +3,7 @@ import { extname, isAbsolute, resolve } from "node:path";
 import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
-import { findExternalRefs } from "./external-refs.ts";
+import { findExternalRefs, mayReferenceOtherFiles } from "./external-refs.ts";
 import { specVersion, typesFor } from "./openapi-types.ts";
 import {
   collectSpecGraph,
@@ -54,6 +54,10 @@ export async function bundleSpec(
     ]);
   }
   const text = sourceText ?? (await readFile(rootPath, "utf8"));
+  // A root already parsed (discovery read it) that provably references no other file needs no walk.
+  if (rootDocument !== undefined && !mayReferenceOtherFiles(text)) {
+    return { text, bundled: false, files: [rootRelative] };
+  }
   const value =
     sourceText !== undefined && rootDocument !== undefined
       ? rootDocument

@@ -22,3 +22,21 @@ export function findExternalRefs(document: unknown): string[] {
   });
   return [...found];
 }
+
+/** An escape that can spell `$` inside a quoted key, in JSON or YAML. */
+const ESCAPED_DOLLAR = /\\(?:u0024|x24|U00000024)/i;
+/** A `$ref` key whose value, on the same line, starts with `#`: a reference inside the document. */
+const LOCAL_REF = /^\$ref["']?[ \t]*:[ \t]*["']?#/;
+
+/**
+ * A cheap test on the text before any walk: false only when it provably references no other file —
+ * every `$ref` in it is a key whose value starts with `#`, and it holds no discriminator `mapping` (whose
+ * values may name files) and no escape that could spell `$ref`. Anything else is walked.
+ */
+export function mayReferenceOtherFiles(text: string): boolean {
+  if (text.includes("mapping") || ESCAPED_DOLLAR.test(text)) return true;
+  for (let at = text.indexOf("$ref"); at !== -1; at = text.indexOf("$ref", at + 4)) {
+    if (!LOCAL_REF.test(text.slice(at, at + 64))) return true;
+  }
+  return false;
+}

@@ -51,10 +51,9 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
   const specs = new Map<string, DiscoveredSpec>(); // by real path: a linked file is one spec
   const broken: BrokenSpec[] = [];
   for (const inspection of inspections) {
-    if (inspection.kind === "spec") {
-      const { text: _text, document: _document, ...found } = inspection.spec;
-      keepOne(specs, inspection.realPath, found, realWorkspace, logger);
-    } else if (inspection.kind === "broken") broken.push(inspection.broken);
+    if (inspection.kind === "spec")
+      keepOne(specs, inspection.realPath, inspection.spec, realWorkspace, logger);
+    else if (inspection.kind === "broken") broken.push(inspection.broken);
     else report(inspection, logger);
   }
   if (lines.length > 0) await checkLiteralPatterns(workspace, lines, inspections);

@@ -10,11 +10,11 @@ import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
-import type { BrokenSpec, LoadedSpec } from "./types.ts";
+import type { BrokenSpec, DiscoveredSpec, LoadedSpec } from "./types.ts";
 
 export type Inspection =
   /** `realPath`: the file's location with symbolic links resolved. */
-  | { kind: "spec"; spec: LoadedSpec; realPath: string }
+  | { kind: "spec"; spec: DiscoveredSpec; realPath: string }
   | { kind: "broken"; broken: BrokenSpec }
   /** Read, and not an OpenAPI document. `suspicious`: probably meant to be one (logged as a warning). */
   | { kind: "not-spec"; path: string; reason: string; suspicious?: boolean }
@@ -60,16 +60,46 @@ export async function inspectCandidate(
   if (!mayDeclareSpec(bytes)) {
     return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
   }
-  return classifyText(bytes.toString("utf8"), { path: relativePath, absolutePath, realPath });
+  const text = bytes.toString("utf8");
+  const names = { path: relativePath, absolutePath, realPath };
+  const declared = plainlyDeclaredSpec(text, formatOf(relativePath));
+  if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared } };
+  const inspection = classifyText(text, names);
+  if (inspection.kind !== "spec") return inspection;
+  // Only what discovery needs is kept: memory follows the specs being worked on, not their number.
+  const { text: _text, document: _document, ...found } = inspection.spec;
+  return { kind: "spec", realPath, spec: found };
+}
+
+/**
+ * A YAML file whose top level plainly declares a spec, found without parsing it: a line that starts
+ * with `openapi:` and a version string `3.x.y` (quoted or not) or with `swagger: "2.0"` (quoted). Such a
+ * line at the start of a line is a key of the top-level mapping. Any other form (a number such as
+ * `openapi: 3.1`, flow style, JSON, which parses fast) is judged by parsing the file. A file that does not
+ * parse is found when its turn comes and reported as a syntax error, as discovery would have.
+ */
+function plainlyDeclaredSpec(
+  text: string,
+  format: "yaml" | "json",
+): Pick<DiscoveredSpec, "format" | "flavor" | "declaredVersion"> | undefined {
+  if (format !== "yaml") return undefined;
+  const openapi =
+    /^\uFEFF?(["']?)openapi\1[ \t]*:[ \t]*(["']?)(3\.\d+\.[0-9A-Za-z.+-]+)\2[ \t]*(?:#.*)?\r?$/m.exec(text);
+  const swagger = /^\uFEFF?(["']?)swagger\1[ \t]*:[ \t]*(["'])(2\.0)\2[ \t]*(?:#.*)?\r?$/m.exec(text);
+  if (openapi && swagger) return undefined;
+  if (openapi) return { format, flavor: "openapi", declaredVersion: openapi[3] as string };
+  if (swagger) return { format, flavor: "swagger", declaredVersion: "2.0" };
+  return undefined;
 }
 
 type FileNames = Pick<LoadedSpec, "path" | "absolutePath" | "realPath">;
 
+export type Classified =
+  | { kind: "spec"; spec: LoadedSpec; realPath: string }
+  | Extract<Inspection, { kind: "broken" | "not-spec" }>;
+
 /** What a file's text is: a spec (parsed), a broken spec, or another kind of file. */
-export function classifyText(
-  text: string,
-  names: FileNames,
-): Exclude<Inspection, { kind: "outside" | "unreadable" }> {
+export function classifyText(text: string, names: FileNames): Classified {
   const { path: relativePath, absolutePath, realPath } = names;
   const format = formatOf(relativePath);
   const parsed = parseText(text, format);

@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument } from "yaml";
 import type { ProcessError } from "../client/types.ts";
+import { parseSource } from "../documents/source-text.ts";
 
 /** Errors kept in `lastProcessedErrors`; `lastProcessedErrorCount` still counts all of them. */
 export const MAX_REPORTED_ERRORS = 20;
@@ -65,6 +66,16 @@ function parseJsonOrYaml(text: string): Parsed {
     } catch {
       // Not strict JSON; YAML (a superset) reports the problem with a line and column.
     }
+  }
+  try {
+    // The fast reader first; `yaml` re-reads only a text that fails, for its errors' positions.
+    return {
+      ok: true,
+      document: parseSource(text, false),
+      format: trimmed.startsWith("{") ? "json" : "yaml",
+    };
+  } catch {
+    // reported below, with positions
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });

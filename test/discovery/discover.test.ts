@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DiscoveryError, discoverSpecs } from "../../src/discovery/index.ts";
+import { type DiscoveredSpec, DiscoveryError, discoverSpecs, loadSpec } from "../../src/discovery/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { git, loaded, makeTree, OPENAPI_YAML, SWAGGER_JSON, writeFiles } from "./helpers.ts";
 
@@ -98,12 +98,19 @@ describe("discoverSpecs, whole workspace", () => {
     const logger = new MemoryLogger();
     const result = await discoverSpecs({ workspace: root, logger });
 
-    expect(result.specs).toEqual([]);
-    expect(result.broken.map((spec) => spec.path)).toEqual(["broken.json", "broken.yaml"]);
+    // A JSON file is parsed during discovery; a YAML file that plainly declares a spec is parsed when its
+    // turn comes, with the same outcome: a syntax error at its position.
+    expect(result.broken.map((spec) => spec.path)).toEqual(["broken.json"]);
     expect(result.broken[0]?.problem).toMatchObject({ file: "broken.json", line: 3, column: 27 });
     expect(result.broken[0]?.problem.message).toMatch(/^JSON syntax error/);
-    expect(result.broken[1]?.problem).toMatchObject({ file: "broken.yaml", line: expect.any(Number) });
-    expect(result.broken[1]?.problem.message).toMatch(/^YAML syntax error/);
+    expect(result.specs.map((spec) => spec.path)).toEqual(["broken.yaml"]);
+    const yaml = loadSpec(result.specs[0] as DiscoveredSpec);
+    expect(yaml).toMatchObject({
+      ok: false,
+      code: "SYNTAX_ERROR",
+      problem: { file: "broken.yaml", line: expect.any(Number) },
+    });
+    expect(yaml.ok ? "" : yaml.problem.message).toMatch(/^broken\.yaml: YAML syntax error/);
     expect(logger.messages("debug").join("\n")).toMatch(/garbage\.yaml: .*cannot be parsed/);
     expect(logger.messages("debug").join("\n")).toMatch(/nested-key\.json: .*cannot be parsed/);
   });
@@ -265,12 +272,13 @@ describe("discoverSpecs, with patterns", () => {
   });
 
   it("reports a literal pattern naming a broken spec as broken, not as an error", async () => {
-    const root = await tree({ "bad.yaml": "openapi: 3.0.0\ninfo: [\n" });
+    const root = await tree({ "bad.yaml": "openapi: 3.0.0\ninfo: [\n", "bad.json": '{"openapi": "3.0.0",' });
     const result = await discoverSpecs({
       workspace: root,
-      patterns: ["bad.yaml"],
+      patterns: ["bad.yaml", "bad.json"],
       logger: new MemoryLogger(),
     });
-    expect(result.broken.map((spec) => spec.path)).toEqual(["bad.yaml"]);
+    expect(result.broken.map((spec) => spec.path)).toEqual(["bad.json"]);
+    expect(loadSpec(result.specs[0] as DiscoveredSpec)).toMatchObject({ ok: false, code: "SYNTAX_ERROR" });
   });
 });

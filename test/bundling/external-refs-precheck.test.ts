@@ -1,0 +1,64 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { findExternalRefs, mayReferenceOtherFiles } from "../../src/bundling/external-refs.ts";
+import { parseSource } from "../../src/documents/source-text.ts";
+
+describe("mayReferenceOtherFiles", () => {
+  it("clears texts whose every $ref points inside the document", () => {
+    expect(mayReferenceOtherFiles("openapi: 3.1.0\ninfo: {title: A, version: '1'}\npaths: {}\n")).toBe(false);
+    expect(mayReferenceOtherFiles("schema:\n  $ref: '#/components/schemas/Pet'\n")).toBe(false);
+    expect(mayReferenceOtherFiles('{"schema": {"$ref": "#/definitions/Pet"}}')).toBe(false);
+  });
+
+  it.each([
+    ["a file", "schema:\n  $ref: pet.yaml\n"],
+    ["a file, quoted", '{"schema": {"$ref": "./pet.json#/Pet"}}'],
+    ["a value on the next line", "schema:\n  $ref:\n    '#/x'\n"],
+    ["an alias", "schema:\n  $ref: *target\n"],
+    ["a discriminator mapping", "discriminator:\n  mapping:\n    cat: Cat.yaml\n"],
+    ["an escaped key", '{"schema": {"\\u0024ref": "pet.json"}}'],
+  ])("walks a text with %s", (_label, text) => {
+    expect(mayReferenceOtherFiles(text)).toBe(true);
+  });
+
+  it("never clears a document that has a reference to another file (property)", () => {
+    const ref = fc.oneof(fc.constant("#/a"), fc.constant("b.yaml"), fc.constant("./c.json#/d"), fc.string());
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.record({ $ref: ref }),
+        fc.dictionary(fc.constantFrom("schema", "items", "properties", "a", "b"), tie("node"), {
+          maxKeys: 3,
+        }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(tree, fc.boolean(), (node, asJson) => {
+        const document = {
+          openapi: "3.1.0",
+          info: { title: "A", version: "1" },
+          paths: {
+            "/x": {
+              get: {
+                responses: {
+                  "200": { description: "ok", content: { "application/json": { schema: node } } },
+                },
+              },
+            },
+          },
+        };
+        const text = asJson ? JSON.stringify(document, null, 2) : toYamlLike(document);
+        const parsed = parseSource(text, asJson);
+        if (findExternalRefs(parsed).length > 0) expect(mayReferenceOtherFiles(text)).toBe(true);
+      }),
+    );
+  });
+});
+
+/** YAML as people write it: block mappings, plain or quoted scalars. */
+function toYamlLike(value: unknown, indent = ""): string {
+  if (typeof value !== "object" || value === null) return `${JSON.stringify(value)}\n`;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}\n";
+  return `\n${entries.map(([key, child]) => `${indent}${JSON.stringify(key)}: ${toYamlLike(child, `${indent}  `)}`).join("")}`;
+}
