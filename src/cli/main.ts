@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** Entry of the `gitbook-openapi` command (built to dist/cli.js): runs once, sets the exit code. */
+import "./node-version.ts";
 import { runCli } from "./program.ts";
 
 // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
