@@ -3,7 +3,15 @@
 // the licenses of what it bundles go to dist/cli-licenses.txt. Any other file ncc emits (an asset the
 // bundle would load at run time) stops the build, since it would be left behind.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
