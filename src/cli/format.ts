@@ -35,9 +35,16 @@ export function renderTable(headers: readonly string[], rows: readonly Cell[][],
     .join("");
 }
 
-/** Narrows the widest columns, one character at a time, until the table fits or none can shrink. */
+/**
+ * Narrows the last column (links, the least needed to tell rows apart) down to {@link MIN_COLUMN}, then
+ * the widest ones, one character at a time, until the table fits or none can shrink.
+ */
 function fitWidths(widths: number[], maxWidth: number): void {
   const total = () => widths.reduce((sum, width) => sum + width, 0) + GAP.length * (widths.length - 1);
+  const last = widths.length - 1;
+  const lastWidth = widths[last] ?? 0;
+  if (lastWidth > MIN_COLUMN)
+    widths[last] = Math.max(MIN_COLUMN, lastWidth - Math.max(0, total() - maxWidth));
   while (total() > maxWidth) {
     let widest = -1;
     widths.forEach((width, index) => {

@@ -49,14 +49,13 @@ export async function listSpecs(
   }
   table(
     context,
-    ["slug", "state", "error", "last processed", "last version", "app url"],
+    ["slug", "state", "error", "last processed", "last version"],
     specs.map((spec) => [
       spec.slug,
       spec.processingState,
       spec.lastProcessErrorCode,
       spec.lastProcessedAt,
       spec.lastVersion,
-      spec.urls.app,
     ]),
   );
 }
