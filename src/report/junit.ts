@@ -86,9 +86,15 @@ function seconds(ms: number): string {
  * Characters XML 1.0 cannot hold even escaped: C0 controls other than tab, line feed and carriage
  * return; U+FFFE and U+FFFF; lone surrogates.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const NOT_XML =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML = new RegExp(
+  [
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.source,
+    /[\ud800-\udbff](?![\udc00-\udfff])/.source,
+    /(?<![\ud800-\udbff])[\udc00-\udfff]/.source,
+  ].join("|"),
+  "g",
+);
 
 function visible(value: string): string {
   return value.replace(NOT_XML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
