@@ -1,0 +1,19 @@
+/** The CLI's exit codes; documented in `--help` and the README. */
+export const ExitCode = {
+  /** Everything succeeded. */
+  ok: 0,
+  /** One or more specs failed or timed out (sync), or the operation failed. */
+  failed: 1,
+  /** A usage or input error: a bad flag, a bad value, a missing setting. Nothing was changed. */
+  usage: 2,
+  /** The service refused the token or the organization (401 or 403). */
+  refused: 3,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0  success
+  1  one or more specs failed or timed out (sync), or the operation failed
+  2  usage or input error (the message names the flag or variable)
+  3  the service refused the token or the organization (401/403)`;

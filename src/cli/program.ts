@@ -1,0 +1,330 @@
+/**
+ * The `gitbook-openapi` command line: parses the arguments with commander, runs one command, and turns
+ * every outcome into an exit code ({@link ExitCode}). Nothing here reads `process`: the caller passes the
+ * arguments, the environment and the streams, so that tests can run it as a process or in process.
+ */
+import { stat } from "node:fs/promises";
+import { Command, CommanderError, InvalidArgumentError as FlagValueError, Option } from "commander";
+import {
+  AuthenticationError,
+  InvalidArgumentError as ClientArgumentError,
+  PermissionDeniedError,
+} from "../client/index.ts";
+import {
+  type ConnectionFlags,
+  createClient,
+  readToken,
+  requireToken,
+  resolveConnection,
+} from "./connection.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
+import { type CliIo, Output, printable } from "./output.ts";
+import * as read from "./read-commands.ts";
+import { runSyncCommand } from "./sync.ts";
+import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
+import { CLI_VERSION } from "./version.ts";
+
+const NAME = "gitbook-openapi";
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const output = new Output(io);
+  const envToken = io.env.GITBOOK_TOKEN?.trim();
+  if (envToken) output.addSecret(envToken);
+  const state = { exitCode: ExitCode.ok as number };
+  try {
+    refuseTokenFlag(argv);
+    await buildProgram(io, output, state).parseAsync([...argv], { from: "user" });
+    return state.exitCode;
+  } catch (error) {
+    return reportError(error, output);
+  }
+}
+
+/** `--token VALUE` would leave the token in shell history and process lists: refused before parsing. */
+function refuseTokenFlag(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === "--") return;
+    if (arg === "--token" || arg.startsWith("--token=")) {
+      throw new UsageError(
+        "--token",
+        "not accepted: a token on the command line ends up in shell history and process lists. Set the GITBOOK_TOKEN variable, or pass --token-file PATH.",
+      );
+    }
+  }
+}
+
+function reportError(error: unknown, output: Output): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed its message (or the help).
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.ok;
+    return ExitCode.usage;
+  }
+  const message = printable(error instanceof Error ? error.message : String(error), true);
+  output.err(`${NAME}: error: ${message}\n`);
+  if (error instanceof UsageError || error instanceof ClientArgumentError) {
+    output.err(`Run '${NAME} --help' for usage.\n`);
+    return ExitCode.usage;
+  }
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return ExitCode.refused;
+  return ExitCode.failed;
+}
+
+function parseLimit(value: string): number {
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) {
+    throw new FlagValueError("expected a whole number of items, 1 or more.");
+  }
+  return Number(value);
+}
+
+function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+const CONNECTION_HELP = `Environment:
+  GITBOOK_TOKEN          the API token (or --token-file PATH; never a flag's value)
+  GITBOOK_ORGANIZATION   default for --organization
+  GITBOOK_API_URL        default for --api-url`;
+
+interface ReadFlags extends ConnectionFlags {
+  json?: boolean;
+  limit?: number;
+}
+
+function buildProgram(io: CliIo, output: Output, state: { exitCode: number }): Command {
+  const program = new Command(NAME)
+    .description("Publish OpenAPI specifications to GitBook, and read what GitBook holds.")
+    .version(CLI_VERSION, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help for the command")
+    .exitOverride()
+    .showHelpAfterError(`(run with --help for usage)`)
+    .configureOutput({
+      writeOut: (text) => output.out(text),
+      writeErr: (text) => output.err(text),
+      getOutHelpWidth: () => io.stdout.columns ?? 100,
+      getErrHelpWidth: () => io.stdout.columns ?? 100,
+    })
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ export GITBOOK_TOKEN=...             # from your CI's secret store
+  $ ${NAME} sync -o ORG_ID --files 'specs/*.yaml'
+  $ ${NAME} specs list -o ORG_ID
+  $ ${NAME} versions content payments latest -o ORG_ID --json | jq .
+
+${EXIT_CODES_HELP}`,
+    );
+
+  /** Adds the connection flags, the common help, and an action that gets a client. */
+  function readCommand<A extends unknown[]>(
+    command: Command,
+    options: { organization: boolean; limit?: boolean; examples: string[] },
+    run: (context: read.ReadContext, organization: string, flags: ReadFlags, ...args: A) => Promise<void>,
+  ): Command {
+    if (options.organization) {
+      command.option("-o, --organization <id>", "organization id (env: GITBOOK_ORGANIZATION)");
+    }
+    if (options.limit) {
+      command.option(
+        "--limit <n>",
+        "print at most N items (default: all, paging through the list)",
+        parseLimit,
+      );
+    }
+    command
+      .option(
+        "--api-url <url>",
+        "base URL of the GitBook API; plain http only on loopback (env: GITBOOK_API_URL, default: https://api.gitbook.com)",
+      )
+      .option("--token-file <path>", "read the API token from this file (default: env GITBOOK_TOKEN)")
+      .option("--json", "print JSON for scripts: stdout holds only JSON")
+      .addHelpText(
+        "after",
+        `\nExamples:\n${options.examples.map((line) => `  $ ${line}`).join("\n")}\n\n${CONNECTION_HELP}\n\n${EXIT_CODES_HELP}`,
+      )
+      .action(async (...received: unknown[]) => {
+        const cmd = received.at(-1) as Command;
+        const flags = cmd.opts<ReadFlags>();
+        const args = received.slice(0, -2) as A;
+        const connection = resolveConnection(flags, io.env, options.organization);
+        const token = await requireToken(flags.tokenFile, io.env, output);
+        const client = createClient(connection.apiUrl, token);
+        try {
+          await run(
+            { client, output, json: flags.json === true },
+            connection.organization ?? "",
+            flags,
+            ...args,
+          );
+        } finally {
+          await client.close();
+        }
+      });
+    return command;
+  }
+
+  const specs = program
+    .command("specs")
+    .description("list, show and delete the specifications of an organization");
+  readCommand(
+    specs.command("list").description("list the specifications of the organization"),
+    {
+      organization: true,
+      limit: true,
+      examples: [`${NAME} specs list -o ORG_ID`, `${NAME} specs list --json --limit 10`],
+    },
+    (context, org, flags) => read.listSpecs(context, org, flags.limit),
+  );
+  readCommand(
+    specs
+      .command("get")
+      .description("show one specification: state, last version, errors, links")
+      .argument("<slug>"),
+    {
+      organization: true,
+      examples: [`${NAME} specs get payments -o ORG_ID`, `${NAME} specs get payments --json`],
+    },
+    (context, org, _flags, slug: string) => read.getSpec(context, org, slug),
+  );
+  readCommand(
+    specs.command("delete").description("delete a specification and all its versions").argument("<slug>"),
+    { organization: true, examples: [`${NAME} specs delete payments-pr-42 -o ORG_ID`] },
+    (context, org, _flags, slug: string) => read.deleteSpec(context, org, slug),
+  );
+
+  const versions = program.command("versions").description("list and show the versions of a specification");
+  readCommand(
+    versions.command("list").description("list the versions of a specification").argument("<slug>"),
+    { organization: true, limit: true, examples: [`${NAME} versions list payments -o ORG_ID --limit 5`] },
+    (context, org, flags, slug: string) => read.listVersions(context, org, slug, flags.limit),
+  );
+  readCommand(
+    versions
+      .command("get")
+      .description("show one version of a specification (default: the latest)")
+      .argument("<slug>")
+      .argument("[version]", "a version id, or 'latest'", read.LATEST),
+    {
+      organization: true,
+      examples: [`${NAME} versions get payments`, `${NAME} versions get payments VERSION_ID --json`],
+    },
+    (context, org, _flags, slug: string, version: string) => read.getVersion(context, org, slug, version),
+  );
+  readCommand(
+    versions
+      .command("content")
+      .description("print the content of a version (default: the latest)")
+      .argument("<slug>")
+      .argument("[version]", "a version id, or 'latest'", read.LATEST),
+    { organization: true, examples: [`${NAME} versions content payments latest --json > payments.json`] },
+    (context, org, _flags, slug: string, version: string) =>
+      read.getVersionContent(context, org, slug, version),
+  );
+
+  readCommand(
+    program
+      .command("orgs")
+      .description("list the organizations of an email domain that the token can see")
+      .option(
+        "--email-domain <domain>",
+        "the email domain, e.g. example.com (env: GITBOOK_ORGANIZATION_DOMAIN)",
+      ),
+    { organization: false, examples: [`${NAME} orgs --email-domain example.com`] },
+    (context, _org, flags) => {
+      const domain = (flags as { emailDomain?: string }).emailDomain || io.env.GITBOOK_ORGANIZATION_DOMAIN;
+      if (!domain?.trim()) {
+        throw new UsageError(
+          "--email-domain",
+          "missing. Pass an email domain of the organization, e.g. --email-domain example.com.",
+        );
+      }
+      return read.listOrganizations(context, domain.trim().replace(/^@/, ""));
+    },
+  );
+
+  addSyncCommand(program, io, output, state);
+  return program;
+}
+
+const SYNC_HELP = `
+Examples:
+  $ ${NAME} sync -o ORG_ID                               # every OpenAPI document of the folder
+  $ ${NAME} sync -o ORG_ID --files 'api/**/*.yaml' --files '!api/drafts/**'
+  $ ${NAME} sync --organization-domain example.com --slug api/openapi.yaml=payments
+  $ ${NAME} sync --mode check                            # validate only, no token needed
+  $ ${NAME} sync -o ORG_ID --mode preview --merge-request 42 --junit report.xml
+
+Environment (flags win):
+  GITBOOK_TOKEN                 the API token (or --token-file PATH; never a flag's value)
+  GITBOOK_ORGANIZATION          --organization
+  GITBOOK_ORGANIZATION_DOMAIN   --organization-domain
+  GITBOOK_FILES                 --files (one glob a line)
+  GITBOOK_SLUGS                 --slug (one PATH=SLUG a line)
+  GITBOOK_SLUG_PREFIX           --slug-prefix
+  GITBOOK_SOURCE                --source
+  GITBOOK_MODE                  --mode
+  GITBOOK_WAIT                  'false' for --no-wait
+  GITBOOK_TIMEOUT               --timeout
+  GITBOOK_CONCURRENCY           --concurrency
+  GITBOOK_API_URL               --api-url
+  GITBOOK_WORKSPACE             --workspace
+  GITBOOK_JUNIT                 --junit
+  GITBOOK_MERGE_REQUEST         --merge-request
+
+${EXIT_CODES_HELP}`;
+
+function addSyncCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
+  program
+    .command("sync")
+    .description("find, check and publish the OpenAPI specifications of a folder, as the GitHub Action does")
+    .option("-o, --organization <id>", "organization id to publish to")
+    .option("--organization-domain <domain>", "or: an email domain that resolves to exactly one organization")
+    .option(
+      "--files <glob>",
+      "a glob of files to publish, relative to the workspace; repeatable, '!' excludes (default: every OpenAPI document)",
+      repeatable,
+    )
+    .option("--slug <path=slug>", "publish PATH under SLUG exactly; repeatable", repeatable)
+    .option("--slug-prefix <prefix>", "joined in front of every derived slug with '-'")
+    .addOption(
+      new Option("--source <source>", "'text' uploads the document; 'url' makes GitBook fetch it").choices([
+        "text",
+        "url",
+      ]),
+    )
+    .addOption(
+      new Option("--mode <mode>", "auto: preview on merge requests, publish otherwise").choices([
+        "auto",
+        "publish",
+        "preview",
+        "check",
+        "cleanup",
+      ]),
+    )
+    .option("--no-wait", "do not wait for GitBook to process the specs")
+    .option("--timeout <seconds>", "how long to wait for processing, for the whole run (default: 600)")
+    .option("--concurrency <n>", "requests to GitBook in flight at once, 1 to 64 (default: 4)")
+    .option("--api-url <url>", "base URL of the GitBook API; plain http only on loopback")
+    .option("--workspace <dir>", "the folder to publish from (default: the current directory)")
+    .option("--json", "print the results as JSON: stdout holds only JSON")
+    .option("--junit <file>", "write a JUnit XML report, one test case per spec")
+    .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
+    .option("--token-file <path>", "read the API token from this file (default: env GITBOOK_TOKEN)")
+    .addHelpText("after", SYNC_HELP)
+    .action(async (_options: unknown, cmd: Command) => {
+      const opts = cmd.opts<SyncFlags & { wait: boolean }>();
+      const flags: SyncFlags = { ...opts, wait: opts.wait === false ? false : undefined };
+      const token = await readToken(flags.tokenFile, io.env, output);
+      const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
+      await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
+      state.exitCode = await runSyncCommand(settings, output);
+    });
+}
+
+async function assertDirectory(directory: string, setting: string): Promise<void> {
+  const found = await stat(directory).catch(() => undefined);
+  if (!found?.isDirectory()) {
+    throw new UsageError(setting, `${JSON.stringify(directory)} is not a directory.`);
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The `sync` command's flags and environment variables, turned into the action's inputs: the core reads
+ * its settings with `readConfig(readInput, …)` (src/config/inputs.ts) keyed by the input names of
+ * action.yml, so the CLI hands it a {@link InputReader} and a {@link SyncSettings.settingName} that says
+ * how the user wrote each setting, for messages ("--slug-prefix", or "GITBOOK_SLUG_PREFIX" when the
+ * value came from the environment). Flags win over variables. Pure: no file or network access.
+ */
+import path from "node:path";
+import type { InputReader } from "../config/inputs.ts";
+import { formatSlugLine } from "../slugs/mapping.ts";
+import { explainInvalidSlug } from "../slugs/rule.ts";
+import { UsageError } from "./errors.ts";
+import type { Env } from "./output.ts";
+
+/** The `sync` command's flags as parsed; undefined when not given. */
+export interface SyncFlags {
+  organization?: string;
+  organizationDomain?: string;
+  /** `--files GLOB`, repeatable. */
+  files?: readonly string[];
+  /** `--slug PATH=SLUG`, repeatable. */
+  slug?: readonly string[];
+  slugPrefix?: string;
+  source?: string;
+  mode?: string;
+  /** False for `--no-wait`; undefined when not given. */
+  wait?: boolean;
+  timeout?: string;
+  concurrency?: string;
+  apiUrl?: string;
+  workspace?: string;
+  json?: boolean;
+  junit?: string;
+  mergeRequest?: string;
+  tokenFile?: string;
+}
+
+/** The API token, once read, with where it came from. */
+export interface TokenSetting {
+  value: string;
+  /** How the user gave it: "--token-file" or "GITBOOK_TOKEN". */
+  setting: string;
+}
+
+export interface SyncSettings {
+  /** The action's inputs (action.yml names), trimmed; "" when not set. */
+  readonly readInput: InputReader;
+  /** The flag or variable a user wrote for an input, e.g. `settingName("slug-prefix")` → "--slug-prefix". */
+  readonly settingName: (input: string) => string;
+  /** Absolute path of the folder to publish from (`--workspace`, default the current directory). */
+  readonly workspace: string;
+  /** `--json`: stdout holds only the results, as JSON. */
+  readonly json: boolean;
+  /** `--junit FILE`, resolved against the current directory. */
+  readonly junitFile: string | undefined;
+  /** `--merge-request IID`: the merge or pull request number, for previews and the comment. */
+  readonly mergeRequest: number | undefined;
+}
+
+interface Setting {
+  input: string;
+  flag: string;
+  env: string;
+  /** The flag's value as the input expects it; undefined when the flag was not given. */
+  fromFlag: (flags: SyncFlags) => string | undefined;
+  /** The variable's value as the input expects it. */
+  fromEnv?: (raw: string) => string;
+}
+
+/** Every input the CLI sets, with its flag and variable (the README's table follows this one). */
+export const SYNC_SETTINGS: readonly Setting[] = [
+  {
+    input: "organization",
+    flag: "--organization",
+    env: "GITBOOK_ORGANIZATION",
+    fromFlag: (f) => f.organization,
+  },
+  {
+    input: "organization-domain",
+    flag: "--organization-domain",
+    env: "GITBOOK_ORGANIZATION_DOMAIN",
+    fromFlag: (f) => f.organizationDomain,
+  },
+  { input: "files", flag: "--files", env: "GITBOOK_FILES", fromFlag: (f) => f.files?.join("\n") },
+  {
+    input: "slugs",
+    flag: "--slug",
+    env: "GITBOOK_SLUGS",
+    fromFlag: (f) => f.slug && slugLines(f.slug, "--slug"),
+    fromEnv: (raw) => slugLines(raw.split(/\r?\n/), "GITBOOK_SLUGS"),
+  },
+  { input: "slug-prefix", flag: "--slug-prefix", env: "GITBOOK_SLUG_PREFIX", fromFlag: (f) => f.slugPrefix },
+  { input: "source", flag: "--source", env: "GITBOOK_SOURCE", fromFlag: (f) => f.source },
+  { input: "mode", flag: "--mode", env: "GITBOOK_MODE", fromFlag: (f) => f.mode },
+  {
+    input: "wait",
+    flag: "--no-wait",
+    env: "GITBOOK_WAIT",
+    fromFlag: (f) => (f.wait === false ? "false" : undefined),
+  },
+  { input: "timeout", flag: "--timeout", env: "GITBOOK_TIMEOUT", fromFlag: (f) => f.timeout },
+  { input: "concurrency", flag: "--concurrency", env: "GITBOOK_CONCURRENCY", fromFlag: (f) => f.concurrency },
+  { input: "api-url", flag: "--api-url", env: "GITBOOK_API_URL", fromFlag: (f) => f.apiUrl },
+];
+
+export const TOKEN_SETTINGS = "GITBOOK_TOKEN or --token-file";
+
+interface Resolved {
+  value: string;
+  /** The flag or variable it came from. */
+  setting: string;
+}
+
+/**
+ * The inputs a CLI run gives the core, from flags, then variables. Throws {@link UsageError} for a
+ * `--slug` (or `GITBOOK_SLUGS` line) that is not `PATH=SLUG`; every other check is the core's, whose
+ * messages name the setting through `settingName`.
+ */
+export function createInputReader(
+  flags: SyncFlags,
+  env: Env,
+  token?: TokenSetting,
+): Pick<SyncSettings, "readInput" | "settingName"> {
+  const resolved = new Map<string, Resolved>();
+  for (const setting of SYNC_SETTINGS) {
+    const flagValue = setting.fromFlag(flags)?.trim();
+    if (flagValue !== undefined && flagValue !== "") {
+      resolved.set(setting.input, { value: flagValue, setting: setting.flag });
+      continue;
+    }
+    const raw = env[setting.env]?.trim();
+    if (raw !== undefined && raw !== "") {
+      const value = (setting.fromEnv?.(raw) ?? raw).trim();
+      resolved.set(setting.input, { value, setting: setting.env });
+    }
+  }
+  if (token !== undefined) resolved.set("token", { value: token.value, setting: token.setting });
+  const byInput = new Map(SYNC_SETTINGS.map((setting) => [setting.input, setting]));
+  return {
+    readInput: (name) => resolved.get(name)?.value ?? "",
+    settingName(name) {
+      const given = resolved.get(name)?.setting;
+      if (given !== undefined) return given;
+      if (name === "token") return TOKEN_SETTINGS;
+      return byInput.get(name)?.flag ?? `--${name}`;
+    },
+  };
+}
+
+export function buildSyncSettings(
+  flags: SyncFlags,
+  env: Env,
+  options: { cwd: string; token?: TokenSetting },
+): SyncSettings {
+  const inputs = createInputReader(flags, env, options.token);
+  const workspace = pick(flags.workspace, env, "GITBOOK_WORKSPACE");
+  const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
+  return {
+    ...inputs,
+    workspace: path.resolve(options.cwd, workspace?.value ?? "."),
+    json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
+    junitFile: junit && path.resolve(options.cwd, junit.value),
+    mergeRequest: readMergeRequest(pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST")),
+  };
+}
+
+/** The flag's value, else the variable's; undefined when neither is set. */
+function pick(flag: string | undefined, env: Env, name: string): Resolved | undefined {
+  const fromFlag = flag?.trim();
+  if (fromFlag) return { value: fromFlag, setting: `--${kebab(name)}` };
+  const fromEnv = env[name]?.trim();
+  return fromEnv ? { value: fromEnv, setting: name } : undefined;
+}
+
+function kebab(envName: string): string {
+  return envName
+    .replace(/^GITBOOK_/, "")
+    .toLowerCase()
+    .replaceAll("_", "-");
+}
+
+function readMergeRequest(given: Resolved | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(given.value)) {
+    throw new UsageError(
+      given.setting,
+      `${JSON.stringify(given.value)} is not a merge request number (IID).`,
+    );
+  }
+  return Number(given.value);
+}
+
+/**
+ * `PATH=SLUG` items as the `slugs` input's `PATH: SLUG` lines. Items already written `PATH: SLUG` are
+ * kept as they are (the variable may hold either form); blank items and `#` comments are dropped.
+ */
+function slugLines(items: readonly string[], setting: string): string {
+  const lines: string[] = [];
+  for (const raw of items) {
+    const item = raw.trim();
+    if (item === "" || item.startsWith("#")) continue;
+    const equals = item.lastIndexOf("=");
+    if (equals === -1) {
+      if (setting !== "--slug" && item.includes(":")) {
+        lines.push(item);
+        continue;
+      }
+      throw new UsageError(
+        setting,
+        `${JSON.stringify(item)} is not PATH=SLUG; for example --slug api/openapi.yaml=payments.`,
+      );
+    }
+    const file = item.slice(0, equals).trim();
+    const slug = item.slice(equals + 1).trim();
+    if (file === "" || slug === "") {
+      throw new UsageError(setting, `${JSON.stringify(item)} has an empty ${file === "" ? "path" : "slug"}.`);
+    }
+    const reason = explainInvalidSlug(slug);
+    if (reason !== undefined) {
+      throw new UsageError(
+        setting,
+        `the slug ${JSON.stringify(slug)} is not valid because ${reason}; use lowercase letters, digits and single '-' between them.`,
+      );
+    }
+    const line = formatSlugLine(file, slug);
+    if (line === undefined) {
+      throw new UsageError(
+        setting,
+        `the path ${JSON.stringify(file)} cannot be mapped (a line break or a backslash).`,
+      );
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,47 @@
+import { stat } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Spec } from "../../src/client/types.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { PETSTORE_YAML } from "../support/emulator-fixtures.ts";
+import { CLI_DIST, runCli } from "./run-cli.ts";
+
+// The committed bundle, as `npx gitbook-openapi` runs it: CI runs the tests before it rebuilds dist/,
+// so this checks what users get (a fresh build is compared with the committed one afterwards).
+const TOKEN = "dist-smoke-token-7c1e9b";
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ token: TOKEN, forbiddenOrganizations: ["secret-org"] });
+  emulator.seedSpec("demo-org", "pets", PETSTORE_YAML);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("dist/cli.js", () => {
+  it("is an executable file with a #! line", async () => {
+    const file = await stat(CLI_DIST);
+    expect(file.mode & 0o111).not.toBe(0);
+  });
+
+  it("lists specifications from the emulator", async () => {
+    const run = await runCli(["specs", "list", "-o", "demo-org", "--json"], {
+      entry: CLI_DIST,
+      env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as Spec[]).map((spec) => spec.slug)).toEqual(["pets"]);
+  });
+
+  it("exits with 3 when the organization is refused, and 2 on a bad flag", async () => {
+    const env = { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl };
+    const refused = await runCli(["specs", "list", "-o", "secret-org"], { entry: CLI_DIST, env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).not.toContain(TOKEN);
+    const bad = await runCli(["specs", "list", "--nope"], { entry: CLI_DIST, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--nope");
+  });
+});
