@@ -325,6 +325,31 @@ describe("the token never appears in messages", () => {
     }
   });
 
+  it("does not follow a redirect, which would carry PRIVATE-TOKEN to another origin", async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((req, res) => {
+      elsewhere.push(String(req.headers["private-token"]));
+      res.writeHead(200, { "content-type": "application/json" }).end('{"id":1}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/user`;
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(302, { location: otherUrl }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const apiUrl = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/api/v4`;
+      const client = createGitLabClient({ apiUrl, token: FAKE_GITLAB_TOKEN, deadline: Date.now() + 10_000 });
+      await expect(client.send({ method: "GET", path: "/user" })).rejects.toThrow(/HTTP 302/);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      for (const server of [other, redirecting]) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   it("not in a refused connection's error", async () => {
     const token = "glpat-refusedConnToken-445566";
     const client = createGitLabClient({
