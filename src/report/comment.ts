@@ -47,11 +47,11 @@ export type ReviewCommentInput = PullRequestCommentInput;
  */
 export function renderPullRequestComment(input: PullRequestCommentInput): string {
   const host = input.host ?? GITHUB_REVIEW;
-  const head = [commentMarker(input.key), `### ${headline(input)}`, ""];
+  const head = [commentMarker(input.key), host.defuse(`### ${headline(input)}`), ""];
   const tail = ["", ...footer(input), renderCommentState(input.key, input.state)];
   const sections: string[] = [];
 
-  if (input.cleanup) sections.push(...cleanupSection(input.cleanup));
+  if (input.cleanup) sections.push(...cleanupSection(input.cleanup).map((line) => host.defuse(line)));
 
   const results = [...input.results].sort(compareResults);
   if (results.length > 0) {
@@ -113,7 +113,7 @@ function resultsTable(results: SpecResult[], host: ReviewHost, budget: number): 
   const lines = [...header];
   let used = joinedLength(header) + 1;
   for (const [index, result] of results.entries()) {
-    const row = resultRow(result);
+    const row = host.defuse(resultRow(result));
     if (used + row.length + 1 > budget) {
       const left = results.length - index;
       lines.push(

@@ -17,6 +17,11 @@ export interface ReviewHost {
   readonly runNoun: string;
   /** Which suffix the review's preview slugs carry (`-pr-<N>`, `-mr-<IID>`). */
   readonly reviewKind: ReviewKind;
+  /**
+   * Applied to every rendered line that holds text from outside (already escaped for Markdown), to
+   * defuse what the host would still act on. The identity on GitHub.
+   */
+  defuse(line: string): string;
 }
 
 /** GitHub rejects comment bodies longer than this many characters. */
@@ -36,6 +41,7 @@ export const GITHUB_REVIEW: ReviewHost = {
   commentLimit: GITHUB_COMMENT_LIMIT,
   runNoun: "workflow run",
   reviewKind: "pull-request",
+  defuse: (line) => line,
 };
 
 export const GITLAB_REVIEW: ReviewHost = {
@@ -45,4 +51,24 @@ export const GITLAB_REVIEW: ReviewHost = {
   commentLimit: GITLAB_NOTE_LIMIT,
   runNoun: "pipeline",
   reviewKind: "merge-request",
+  defuse: defuseGitLabLine,
 };
+
+/** A zero-width space: between a reference's sigil and its name, it keeps GitLab from matching it. */
+const BREAK = "&#8203;";
+
+/**
+ * GitLab finds references in the text of the rendered note, after Markdown escapes and HTML entities are
+ * undone, so `\#12`, `\!12` and `&#64;user` (how `escapeText` in `markdown.ts` writes outside text) would still
+ * cross-reference issue 12, merge request 12 and mention (notify) a user. A zero-width space after the
+ * escaped sigil breaks each such match; our own unescaped text (`!12` in the headline) is left alone.
+ * A line that starts with `/` would be read as a quick action (`/merge`, `/close`): its `/` is written
+ * as an entity. Text from outside never starts a line (escaping folds line breaks), so this is a second
+ * guard.
+ */
+export function defuseGitLabLine(line: string): string {
+  return line
+    .replace(/\\([#!~])/g, `\\$1${BREAK}`)
+    .replace(/&#64;|&amp;/g, (entity) => `${entity}${BREAK}`)
+    .replace(/^(\s*)\//, "$1&#47;");
+}

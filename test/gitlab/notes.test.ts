@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
   FAKE_GITLAB_BOT,
   FAKE_GITLAB_STRANGER,
@@ -8,12 +8,13 @@ import {
   type FakeGitLab,
   startFakeGitLab,
 } from "../../harness/fake-gitlab.ts";
+import type { PullRequestComments } from "../../src/action/pull-request-comment.ts";
 import { createGitLabClient } from "../../src/gitlab/api.ts";
 import type { GitLabContext } from "../../src/gitlab/context.ts";
 import { createMergeRequestNotes, findOwnNote, nextPage } from "../../src/gitlab/notes.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { commentMarker, readCommentState, renderCommentState } from "../../src/report/comment-state.ts";
-import type { ReviewRun } from "../../src/report/review-comment.ts";
+import type { ReviewComments, ReviewRun } from "../../src/report/review-comment.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 
 const IID = 12;
@@ -247,6 +248,13 @@ describe("createMergeRequestNotes", () => {
       expect(request.url.startsWith("/api/v4/")).toBe(true);
       expect(request.url).not.toContain(FAKE_GITLAB_TOKEN);
     }
+  });
+});
+
+describe("the review port", () => {
+  it("has exactly the shape of GitHub's PullRequestComments", () => {
+    expectTypeOf<ReviewComments>().toEqualTypeOf<PullRequestComments>();
+    expectTypeOf(createMergeRequestNotes).returns.toEqualTypeOf<PullRequestComments | undefined>();
   });
 });
 

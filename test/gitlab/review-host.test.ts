@@ -9,6 +9,7 @@ import {
 } from "../../src/report/comment.ts";
 import { commentMarker } from "../../src/report/comment-state.ts";
 import { reviewCommentBody } from "../../src/report/review-comment.ts";
+import { defuseGitLabLine } from "../../src/report/review-host.ts";
 import { isPreviewSlugOf, previewSlug } from "../../src/slugs/derive.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
@@ -65,6 +66,39 @@ describe("the comment on GitLab", () => {
       /more specs not shown: the comment would exceed GitLab's size limit\. See the pipeline/,
     );
     expect(github.length).toBeLessThanOrEqual(65_536);
+  });
+
+  it("defuses mentions, references and quick actions in text from outside, not in its own words", () => {
+    const hostile = result({
+      file: "specs/@all #1 !2 ~bug &3.yaml",
+      errorCode: "@maintainers",
+      errors: ["\n/merge\n/close", "see group/project#4 and !5, ping @root"],
+    });
+    const body = renderReviewComment(input({ results: [hostile], skippedReason: "@all /approve" }));
+    const lines = body.split("\n");
+    expect(lines.filter((line) => /^\s*\//.test(line))).toEqual([]);
+    expect(body).not.toMatch(/&#64;(?!&#8203;)/);
+    expect(body).not.toMatch(/\\[#!~](?!&#8203;)/);
+    expect(body).not.toMatch(/&amp;(?!&#8203;)/);
+    expect(body).toContain("&#64;&#8203;all");
+    expect(body).toContain("\\#&#8203;4");
+    // Its own reference to the merge request stays one.
+    const own = renderReviewComment(input());
+    expect(own).toContain("(preview for !12)");
+    expect(own).not.toContain("&#8203;");
+  });
+
+  it("writes a line's leading / as an entity, so it is no quick action", () => {
+    expect(defuseGitLabLine("/merge")).toBe("&#47;merge");
+    expect(defuseGitLabLine("  /close now")).toBe("  &#47;close now");
+    expect(defuseGitLabLine("| a/b |")).toBe("| a/b |");
+  });
+
+  it("leaves GitHub's text as it was", () => {
+    const hostile = result({ errors: ["ping @root about #4"] });
+    const body = renderReviewComment(input({ results: [hostile], host: GITHUB_REVIEW }));
+    expect(body).toContain("ping &#64;root about \\#4");
+    expect(body).not.toContain("&#8203;");
   });
 
   it("records the previews of a run (reviewCommentBody)", () => {
