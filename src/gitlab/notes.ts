@@ -168,6 +168,9 @@ export function createMergeRequestNotes(options: MergeRequestNotesOptions): Revi
   const { context, logger } = options;
   const iid = options.mergeRequestIid ?? context.mergeRequest?.iid;
   if (iid === undefined) return undefined;
+  if (!Number.isSafeInteger(iid) || iid < 1) {
+    throw new RangeError(`A merge request IID is a positive integer, not ${iid}`);
+  }
   if (!context.token) {
     logger.warning(
       context.hasJobToken
