@@ -1,10 +1,17 @@
-import { type CommentState, commentMarker, renderCommentState } from "../github/comment-marker.ts";
 import type { SpecResult } from "../sync/result.ts";
+import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, escapeText, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
+import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, statusLabel } from "./status.ts";
 
-/** GitHub rejects comment bodies longer than this many characters. */
-export const GITHUB_COMMENT_LIMIT = 65_536;
+export {
+  GITHUB_COMMENT_LIMIT,
+  GITHUB_REVIEW,
+  GITLAB_NOTE_LIMIT,
+  GITLAB_REVIEW,
+  type ReviewHost,
+} from "./review-host.ts";
+
 /** Room kept free under the limit, for the note about rows left out and for safety. */
 const SIZE_MARGIN = 1_024;
 const MAX_MESSAGE_LENGTH = 300;
@@ -15,40 +22,51 @@ export interface PullRequestCommentInput {
   key: string;
   results: SpecResult[];
   mode: "preview" | "publish" | "check";
+  /** The review's number: a GitHub pull request's number, a GitLab merge request's IID. */
   pullRequestNumber: number;
+  /** Where the comment lives, for its words and size limit; GitHub by default. */
+  host?: ReviewHost;
   /** Embedded in the body so a later run knows which previews exist. */
   state: CommentState;
   /** Set when the pull request closed and its previews were removed. */
   cleanup?: { deleted: string[]; failed: { slug: string; error: string }[] };
-  /** The workflow run's page, linked in the footer. */
+  /** The workflow run's (or pipeline's) page, linked in the footer. */
   runUrl?: string;
   /** Why nothing was published, for example "pull request from a fork". */
   skippedReason?: string;
 }
 
+/** The input of {@link renderReviewComment}, under a CI-neutral name. */
+export type ReviewCommentInput = PullRequestCommentInput;
+
 /**
- * The body of the action's single pull request comment. Pure and deterministic: the same input gives
- * the same text, so an unchanged run leaves the comment untouched. Every user-controlled string is
- * escaped, and the body stays under GitHub's size limit.
+ * The body of the action's single review comment: a GitHub pull request comment or a GitLab merge
+ * request note (`input.host`). Pure and deterministic: the same input gives the same text, so an
+ * unchanged run leaves the comment untouched. Every user-controlled string is escaped, and the body
+ * stays under the host's size limit.
  */
 export function renderPullRequestComment(input: PullRequestCommentInput): string {
-  const head = [commentMarker(input.key), `### ${headline(input)}`, ""];
+  const host = input.host ?? GITHUB_REVIEW;
+  const head = [commentMarker(input.key), host.defuse(`### ${headline(input)}`), ""];
   const tail = ["", ...footer(input), renderCommentState(input.key, input.state)];
   const sections: string[] = [];
 
-  if (input.cleanup) sections.push(...cleanupSection(input.cleanup));
+  if (input.cleanup) sections.push(...cleanupSection(input.cleanup).map((line) => host.defuse(line)));
 
   const results = [...input.results].sort(compareResults);
   if (results.length > 0) {
     if (sections.length > 0) sections.push("");
     const fixedLength = joinedLength([...head, ...sections, ...tail]);
-    sections.push(...resultsTable(results, GITHUB_COMMENT_LIMIT - SIZE_MARGIN - fixedLength));
+    sections.push(...resultsTable(results, host, host.commentLimit - SIZE_MARGIN - fixedLength));
   }
   return [...head, ...sections, ...tail].join("\n");
 }
 
+/** {@link renderPullRequestComment} under a CI-neutral name. */
+export const renderReviewComment = renderPullRequestComment;
+
 function headline(input: PullRequestCommentInput): string {
-  const pr = `#${input.pullRequestNumber}`;
+  const pr = (input.host ?? GITHUB_REVIEW).reference(input.pullRequestNumber);
   if (input.skippedReason !== undefined) {
     return `⏭️ OpenAPI specs not published: ${escapeText(input.skippedReason)}`;
   }
@@ -90,18 +108,18 @@ function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>
   return ["| Preview slug | Result |", "| --- | --- |", ...rows];
 }
 
-function resultsTable(results: SpecResult[], budget: number): string[] {
+function resultsTable(results: SpecResult[], host: ReviewHost, budget: number): string[] {
   const header = ["| File | Slug | Status | Latest version | Error |", "| --- | --- | --- | --- | --- |"];
   const lines = [...header];
   let used = joinedLength(header) + 1;
   for (const [index, result] of results.entries()) {
-    const row = resultRow(result);
+    const row = host.defuse(resultRow(result));
     if (used + row.length + 1 > budget) {
       const left = results.length - index;
       lines.push(
         "",
-        `_${left} more ${plural(left, "spec")} not shown: the comment would exceed GitHub's size limit. ` +
-          "See the workflow run for all results._",
+        `_${left} more ${plural(left, "spec")} not shown: the comment would exceed ${host.name}'s size limit. ` +
+          `See the ${host.runNoun} for all results._`,
       );
       break;
     }
@@ -139,7 +157,7 @@ function errorCell(result: SpecResult): string {
 
 function footer(input: PullRequestCommentInput): string[] {
   const url = safeUrl(input.runUrl);
-  return url ? [`<sub>[View the workflow run](${url})</sub>`] : [];
+  return url ? [`<sub>[View the ${(input.host ?? GITHUB_REVIEW).runNoun}](${url})</sub>`] : [];
 }
 
 function compareResults(a: SpecResult, b: SpecResult): number {

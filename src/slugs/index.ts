@@ -5,6 +5,8 @@ export {
   fitSlug,
   isPreviewSlugOf,
   previewSlug,
+  previewSuffix,
+  type ReviewKind,
   slugify,
 } from "./derive.ts";
 export { DuplicateSlugError, type SlugCollision, type SlugFix, SlugInputError } from "./errors.ts";

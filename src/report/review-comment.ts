@@ -1,0 +1,68 @@
+import type { SpecResult } from "../sync/result.ts";
+import { renderReviewComment } from "./comment.ts";
+import type { ReviewHost } from "./review-host.ts";
+
+/**
+ * What a run tells the review comment; the same shape as `CommentRun` in
+ * `src/action/pull-request-comment.ts`. The run's link is left out on purpose: it changes every run, so
+ * an unchanged result would still edit the comment.
+ */
+export interface ReviewRun {
+  mode: "publish" | "preview" | "check" | "cleanup";
+  results: readonly SpecResult[];
+}
+
+/**
+ * The review's one living comment as the run sees it, whatever hosts it: the same shape as
+ * `PullRequestComments` (GitHub), so either can be the sync core's review port.
+ */
+export interface ReviewComments {
+  /** Preview slugs that earlier runs recorded in the comment. */
+  recordedPreviews(): Promise<string[]>;
+  /** Creates or edits the comment; returns its URL, or undefined when it could not be written. */
+  publish(run: ReviewRun): Promise<string | undefined>;
+}
+
+export interface ReviewCommentBodyInput {
+  /** The `comment-key`; identifies the comment of this instance. */
+  key: string;
+  host: ReviewHost;
+  /** The pull request's number or the merge request's IID. */
+  number: number;
+  run: ReviewRun;
+  /** The previews earlier runs recorded in the comment. */
+  earlier: readonly string[];
+}
+
+/** The comment's body after `run`, and the previews it records. Pure. */
+export function reviewCommentBody(input: ReviewCommentBodyInput): { body: string; previews: string[] } {
+  const { run } = input;
+  const previews = nextRecordedPreviews(run, input.earlier);
+  const body = renderReviewComment({
+    key: input.key,
+    host: input.host,
+    results: run.mode === "cleanup" ? [] : [...run.results],
+    mode: run.mode === "cleanup" ? "preview" : run.mode,
+    pullRequestNumber: input.number,
+    state: { previews },
+    ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
+  });
+  return { body, previews };
+}
+
+/** After a preview run: every preview that exists now; after a cleanup: those that could not be deleted. */
+export function nextRecordedPreviews(run: ReviewRun, earlier: readonly string[]): string[] {
+  if (run.mode === "cleanup") return run.results.filter((r) => r.status !== "deleted").map((r) => r.slug);
+  if (run.mode !== "preview") return [...earlier];
+  const created = run.results.filter((r) => r.specId !== undefined).map((r) => r.slug);
+  return [...new Set([...earlier, ...created])].sort();
+}
+
+function cleanupOf(results: readonly SpecResult[]) {
+  return {
+    deleted: results.filter((r) => r.status === "deleted").map((r) => r.slug),
+    failed: results
+      .filter((r) => r.status !== "deleted")
+      .map((r) => ({ slug: r.slug, error: r.errors.join("; ") || r.status })),
+  };
+}

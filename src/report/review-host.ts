@@ -1,0 +1,74 @@
+import type { ReviewKind } from "../slugs/derive.ts";
+
+/**
+ * The words and limits of the place that hosts the review comment: the renderer of that comment is
+ * CI-neutral and takes one of these ({@link GITHUB_REVIEW} or {@link GITLAB_REVIEW}).
+ */
+export interface ReviewHost {
+  /** Whose limits these are, in the note about rows left out: "GitHub", "GitLab". */
+  readonly name: string;
+  /** What a review is called there: "pull request", "merge request". */
+  readonly reviewNoun: string;
+  /** How the host writes a reference to review `number`: `#12` on GitHub, `!12` on GitLab. */
+  reference(number: number): string;
+  /** The longest comment body the host accepts, in characters. */
+  readonly commentLimit: number;
+  /** What the host calls the CI run that wrote the comment: "workflow run", "pipeline". */
+  readonly runNoun: string;
+  /** Which suffix the review's preview slugs carry (`-pr-<N>`, `-mr-<IID>`). */
+  readonly reviewKind: ReviewKind;
+  /**
+   * Applied to every rendered line that holds text from outside (already escaped for Markdown), to
+   * defuse what the host would still act on. The identity on GitHub.
+   */
+  defuse(line: string): string;
+}
+
+/** GitHub rejects comment bodies longer than this many characters. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/**
+ * GitLab rejects notes longer than this many characters (`Gitlab::Database::MAX_TEXT_SIZE_LIMIT`, the
+ * validation on `Note#note`). GitLab counts code points; a JavaScript length counts UTF-16 units, never
+ * fewer, so a body within this length is within GitLab's limit.
+ */
+export const GITLAB_NOTE_LIMIT = 1_000_000;
+
+export const GITHUB_REVIEW: ReviewHost = {
+  name: "GitHub",
+  reviewNoun: "pull request",
+  reference: (number) => `#${number}`,
+  commentLimit: GITHUB_COMMENT_LIMIT,
+  runNoun: "workflow run",
+  reviewKind: "pull-request",
+  defuse: (line) => line,
+};
+
+export const GITLAB_REVIEW: ReviewHost = {
+  name: "GitLab",
+  reviewNoun: "merge request",
+  reference: (number) => `!${number}`,
+  commentLimit: GITLAB_NOTE_LIMIT,
+  runNoun: "pipeline",
+  reviewKind: "merge-request",
+  defuse: defuseGitLabLine,
+};
+
+/** A zero-width space: between a reference's sigil and its name, it keeps GitLab from matching it. */
+const BREAK = "&#8203;";
+
+/**
+ * GitLab finds references in the text of the rendered note, after Markdown escapes and HTML entities are
+ * undone, so `\#12`, `\!12` and `&#64;user` (how `escapeText` in `markdown.ts` writes outside text) would still
+ * cross-reference issue 12, merge request 12 and mention (notify) a user. A zero-width space after the
+ * escaped sigil breaks each such match; our own unescaped text (`!12` in the headline) is left alone.
+ * A line that starts with `/` would be read as a quick action (`/merge`, `/close`): its `/` is written
+ * as an entity. Text from outside never starts a line (escaping folds line breaks), so this is a second
+ * guard.
+ */
+export function defuseGitLabLine(line: string): string {
+  return line
+    .replace(/\\([#!~])/g, `\\$1${BREAK}`)
+    .replace(/&#64;|&amp;/g, (entity) => `${entity}${BREAK}`)
+    .replace(/^(\s*)\//, "$1&#47;");
+}
