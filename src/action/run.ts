@@ -2,9 +2,11 @@ import { readConfig } from "../config/inputs.ts";
 import { readRunContext } from "../github/context.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
-import { isPreviewSlugOf, previewSlug, repositoryNameFrom } from "../slugs/index.ts";
-import type { ReviewTarget, SyncPlan } from "../sync/plan.ts";
-import type { Clock, ReviewThread } from "../sync/ports.ts";
+import { repositoryNameFrom } from "../slugs/index.ts";
+import type { SyncPlan } from "../sync/plan.ts";
+import { reviewTarget } from "../sync/review-target.ts";
+import type { Clock } from "../sync/ports.ts";
+import { redactedReview } from "../sync/redacted-review.ts";
 import { systemClock } from "../sync/ports.ts";
 import { runSync, type SyncReport } from "../sync/run.ts";
 import type { SettingNames } from "../sync/settings.ts";
@@ -63,7 +65,7 @@ export async function runAction(
       slugMapping: config.slugMapping,
       slugPrefix: config.slugPrefix,
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
-      review: pullRequest && pullRequestReview(pullRequest.number),
+      review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       organization: config.organization,
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
       wait: config.wait,
@@ -77,7 +79,7 @@ export async function runAction(
         : undefined,
       openReview: (deadline) =>
         context.pullRequest && config.comment
-          ? redacted(deps.createComments(config, context, host.logger, { deadline }), redact)
+          ? redactedReview(deps.createComments(config, context, host.logger, { deadline }), redact)
           : undefined,
       clock: deps.clock,
       logger: host.logger,
@@ -94,25 +96,6 @@ export async function runAction(
     return finish(host, redact, report, undefined, false);
   }
   return finish(host, redact, report);
-}
-
-function pullRequestReview(number: number): ReviewTarget {
-  return {
-    label: `pull request #${number}`,
-    commentLabel: "pull request comment",
-    previewSuffix: `-pr-${number}`,
-    previewSlug: (slug) => previewSlug(slug, number),
-    isOwnPreview: (slug) => isPreviewSlugOf(slug, number),
-  };
-}
-
-/** The comment sees results with every secret redacted, as the summary and outputs do. */
-function redacted(thread: ReviewThread | undefined, redact: Redact): ReviewThread | undefined {
-  if (!thread) return undefined;
-  return {
-    recordedPreviews: () => thread.recordedPreviews(),
-    publish: (run) => thread.publish({ ...run, results: redactStrings([...run.results], redact) }),
-  };
 }
 
 function forkSkipReason(pullRequestNumber: number | undefined): string {

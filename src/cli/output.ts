@@ -34,6 +34,11 @@ export class Output {
     return this.#io.stdout.isTTY === true;
   }
 
+  /** Whether stderr, where the log goes, is a terminal: a live progress line is kept there. */
+  get isErrorTerminal(): boolean {
+    return this.#io.stderr.isTTY === true;
+  }
+
   /** Width of the terminal; undefined when stdout is not one. */
   get columns(): number | undefined {
     return this.isTerminal ? this.#io.stdout.columns : undefined;

@@ -318,7 +318,7 @@ function addSyncCommand(program: Command, io: CliIo, output: Output, state: { ex
       const token = await readToken(flags.tokenFile, io.env, output);
       const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
       await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
-      state.exitCode = await runSyncCommand(settings, output);
+      state.exitCode = await runSyncCommand(settings, output, io.env);
     });
 }
 

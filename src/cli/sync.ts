@@ -5,16 +5,158 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../client/index.ts";
+import type { RequestedMode } from "../config/config.ts";
+import { InputError } from "../config/errors.ts";
+import { readConfig } from "../config/inputs.ts";
+import { DiscoveryError } from "../discovery/index.ts";
+import { EventPayloadError } from "../github/context.ts";
+import { GitLabContextError } from "../gitlab/context.ts";
 import { renderJUnit } from "../report/junit.ts";
+import { finalFailureMessage } from "../report/outputs.ts";
+import { isFailure, statusLabel } from "../report/status.ts";
+import { DuplicateSlugError, SlugInputError } from "../slugs/errors.ts";
+import { OrganizationLookupError } from "../sync/organization.ts";
+import type { SyncPlan } from "../sync/plan.ts";
+import { type SyncMode, systemClock } from "../sync/ports.ts";
+import { redactedReview } from "../sync/redacted-review.ts";
 import type { SpecResult } from "../sync/result.ts";
+import { reviewTarget } from "../sync/review-target.ts";
+import { runSync, type SyncReport } from "../sync/run.ts";
+import { type CiRun, readCiRun } from "./ci.ts";
+import { checkInputs } from "./connection.ts";
+import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
-import type { Output } from "./output.ts";
+import { createCliLog } from "./log.ts";
+import { type Env, type Output, printable } from "./output.ts";
 import type { SyncSettings } from "./sync-settings.ts";
+import { CLI_USER_AGENT } from "./version.ts";
+
+/** A transient failure is retried as long as the run's deadline allows. */
+const RETRIES_WITHIN_DEADLINE = 20;
 
 /** Runs a sync with the given settings; resolves to the exit code. */
-export async function runSyncCommand(_settings: SyncSettings, _output: Output): Promise<number> {
-  throw new Error(
-    "The sync command is not wired yet: it will call the shared sync core once that lands. Use the GitHub Action meanwhile.",
+export async function runSyncCommand(settings: SyncSettings, output: Output, env: Env): Promise<number> {
+  const requestedMode = settings.readInput("mode").toLowerCase();
+  const cleanup = requestedMode === "cleanup";
+  // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
+  const readInput = (name: string) => (name === "mode" && cleanup ? "publish" : settings.readInput(name));
+  const config = checkInputs(() => readConfig(readInput), settings.settingName);
+  const ci = readCi(env, settings);
+  const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
+  const { logger, progress } = createCliLog(output, {
+    gitlabSections: ci.name === "GitLab CI",
+    debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
+    live: output.isErrorTerminal,
+  });
+  if (config.source === "url" && !ci.sourceUrlFor) {
+    throw new UsageError(
+      settings.settingName("source"),
+      "'url' needs the file's address on the repository's server, known on GitHub Actions and GitLab CI only; use --source text here.",
+    );
+  }
+  const plan: SyncPlan = {
+    workspace: settings.workspace,
+    mode,
+    files: config.files,
+    slugMapping: config.slugMapping,
+    slugPrefix: config.slugPrefix,
+    repositoryName: ci.repositoryName,
+    review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
+    organization: config.organization,
+    sourceUrlFor: config.source === "url" ? ci.sourceUrlFor : undefined,
+    wait: config.wait,
+    timeoutSeconds: config.timeoutSeconds,
+    concurrency: config.concurrency,
+    names: (setting) => settings.settingName(setting),
+  };
+  const redact = (text: string) => output.redact(text);
+  const report = await runSync(plan, {
+    createService: config.token
+      ? (deadline) =>
+          new GitBookClient({
+            token: config.token ?? "",
+            baseUrl: config.apiUrl,
+            userAgent: CLI_USER_AGENT,
+            deadline,
+            retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
+            onRetry: ({ method, path, attempt, delayMs, reason }) =>
+              logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
+          })
+      : undefined,
+    openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
+    clock: systemClock,
+    logger,
+    progress,
+  });
+  printReport(report, output);
+  const code = await finishSync(report.results, settings, output);
+  if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
+  return refusedByService(report.results) ? ExitCode.refused : code;
+}
+
+/** The run's end on stderr: one line per spec, then why it failed, if it did. */
+function printReport(report: SyncReport, output: Output): void {
+  for (const result of report.results) {
+    const link = result.versionUrl ?? result.appUrl ?? "";
+    const line = `${statusLabel(result.status)}  ${result.file || "(recorded)"} → ${result.slug}`;
+    output.err(`${printable(link ? `${line}  ${link}` : line)}\n`);
+  }
+  const failure = report.stoppedReason ?? finalFailureMessage(report.results);
+  if (failure) output.err(`${printable(failure, true)}\n`);
+  else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
+}
+
+function readCi(env: Env, settings: SyncSettings): CiRun {
+  try {
+    return readCiRun(env, settings.workspace, settings.mergeRequest);
+  } catch (error) {
+    if (error instanceof GitLabContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
+    if (error instanceof EventPayloadError) throw new UsageError("GITHUB_EVENT_PATH", error.message);
+    throw error;
+  }
+}
+
+/** `auto` previews the run's pull or merge request (cleans up after a closed one) and publishes otherwise. */
+function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, settings: SyncSettings): SyncMode {
+  if (requested === "check" || requested === "publish") return requested;
+  if (requested === "auto") {
+    if (!ci.review) return "publish";
+    return ci.review.closed ? "cleanup" : "preview";
+  }
+  if (!ci.review) {
+    throw new UsageError(
+      settings.settingName("mode"),
+      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID).`,
+    );
+  }
+  return requested;
+}
+
+function stopExitCode(error: unknown): number {
+  if (isRefusal(error)) return ExitCode.refused;
+  const inputProblems = [
+    InputError,
+    UsageError,
+    SlugInputError,
+    DuplicateSlugError,
+    DiscoveryError,
+    OrganizationLookupError,
+  ];
+  return inputProblems.some((kind) => error instanceof kind) ? ExitCode.usage : ExitCode.failed;
+}
+
+function isRefusal(error: unknown): boolean {
+  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+}
+
+/** Every failure is the service refusing the token or the organization (401/403). */
+function refusedByService(results: readonly SpecResult[]): boolean {
+  const failed = results.filter(isFailure);
+  return (
+    failed.length > 0 &&
+    failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
   );
 }
 

@@ -1,27 +1,9 @@
+import type { ReviewRun } from "../sync/ports.ts";
 import type { SpecResult } from "../sync/result.ts";
 import { renderReviewComment } from "./comment.ts";
 import type { ReviewHost } from "./review-host.ts";
 
-/**
- * What a run tells the review comment; the same shape as `CommentRun` in
- * `src/action/pull-request-comment.ts`. The run's link is left out on purpose: it changes every run, so
- * an unchanged result would still edit the comment.
- */
-export interface ReviewRun {
-  mode: "publish" | "preview" | "check" | "cleanup";
-  results: readonly SpecResult[];
-}
-
-/**
- * The review's one living comment as the run sees it, whatever hosts it: the same shape as
- * `PullRequestComments` (GitHub), so either can be the sync core's review port.
- */
-export interface ReviewComments {
-  /** Preview slugs that earlier runs recorded in the comment. */
-  recordedPreviews(): Promise<string[]>;
-  /** Creates or edits the comment; returns its URL, or undefined when it could not be written. */
-  publish(run: ReviewRun): Promise<string | undefined>;
-}
+export type { ReviewRun, ReviewThread as ReviewComments } from "../sync/ports.ts";
 
 export interface ReviewCommentBodyInput {
   /** The `comment-key`; identifies the comment of this instance. */

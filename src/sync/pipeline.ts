@@ -22,16 +22,31 @@ export interface StreamedSpec {
  */
 export function streamSpecs(
   specs: readonly StreamedSpec[],
-  options: { inFlight: number; logger: Logger },
+  options: { inFlight: number; logger: Logger; progress?: ProgressListener | undefined },
 ): Promise<SpecResult[]> {
   const gate = pLimit(options.inFlight);
+  const { progress } = options;
+  progress?.({ kind: "planned", total: specs.length });
   return Promise.all(
     specs.map(async (spec) => {
       const log = new BufferedLogger();
       const rest = await gate(() => spec.stage(log));
+      progress?.({ kind: "staged" });
       const result = await rest();
       log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
+      progress?.({ kind: "finished", result });
       return result;
     }),
   );
 }
+
+/**
+ * What a live display needs: how many specs there are, each spec past its upload (or its local checks),
+ * and each spec's end with its result.
+ */
+export type ProgressEvent =
+  | { kind: "planned"; total: number }
+  | { kind: "staged" }
+  | { kind: "finished"; result: SpecResult };
+
+export type ProgressListener = (event: ProgressEvent) => void;

@@ -5,7 +5,7 @@ import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
-import { type StreamedSpec, streamSpecs } from "./pipeline.ts";
+import { type ProgressListener, type StreamedSpec, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
@@ -21,6 +21,8 @@ export interface SyncPorts {
   openReview?: ((deadline: number) => ReviewThread | undefined) | undefined;
   clock: Clock;
   logger: Logger;
+  /** Told as specs move through the pipeline, for a live display. */
+  progress?: ProgressListener | undefined;
 }
 
 export interface SyncReport {
@@ -30,6 +32,8 @@ export interface SyncReport {
   results: SpecResult[];
   /** Why the run stopped before any upload (an input problem, slug collisions); the run failed. */
   stoppedReason?: string;
+  /** What stopped it, for a host that tells kinds of stop apart (exit codes). */
+  stoppedBy?: unknown;
   durationMs: number;
   /** The review comment or note, when one was written. */
   reviewUrl?: string;
@@ -60,6 +64,7 @@ export async function runSync(plan: SyncPlan, ports: SyncPorts): Promise<SyncRep
       organizationId: undefined,
       results: stoppedRunResults(slugsByFile, error),
       stoppedReason: error instanceof Error ? error.message : String(error),
+      stoppedBy: error,
     });
   }
 }
@@ -125,7 +130,11 @@ async function runSteps(
         }),
       );
       results = await timed(label, () =>
-        streamSpecs(streamed, { inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT, logger }),
+        streamSpecs(streamed, {
+          inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
+          logger,
+          progress: ports.progress,
+        }),
       );
     }
 

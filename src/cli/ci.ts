@@ -1,0 +1,95 @@
+/**
+ * The CI a command-line run happens in, read from its environment: which pull or merge request it is
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
+ * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createPullRequestComments } from "../action/pull-request-comment.ts";
+import { rawFileUrlBuilder } from "../action/source-url.ts";
+import type { ActionConfig } from "../config/config.ts";
+import { readRunContext } from "../github/context.ts";
+import { isGitLabCi, readGitLabContext } from "../gitlab/context.ts";
+import { createMergeRequestNotes } from "../gitlab/notes.ts";
+import type { Logger } from "../logger.ts";
+import type { ReviewKind } from "../slugs/derive.ts";
+import { repositoryNameFrom } from "../slugs/repository.ts";
+import type { ReviewThread } from "../sync/ports.ts";
+import type { Env } from "./output.ts";
+
+export interface CiRun {
+  /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
+  name: string | undefined;
+  repositoryName: string;
+  /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
+  review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
+  /** The review's comment or note, when this CI has one the run may write. */
+  openReview(config: ActionConfig, logger: Logger, deadline: number): ReviewThread | undefined;
+  /** The URL GitBook fetches a file from (`--source url`); undefined where the CI gives none. */
+  sourceUrlFor: ((file: string) => string) | undefined;
+}
+
+/** Reads the CI's context; a malformed CI variable throws an error naming it. */
+export function readCiRun(env: Env, workspace: string, mergeRequest: number | undefined): CiRun {
+  const processEnv = env as NodeJS.ProcessEnv;
+  if (isGitLabCi(processEnv)) {
+    const context = readGitLabContext(processEnv);
+    const number = mergeRequest ?? context.mergeRequest?.iid;
+    const sha = env.CI_COMMIT_SHA ?? "";
+    return {
+      name: "GitLab CI",
+      repositoryName: context.repositoryName,
+      review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
+      openReview: (config, logger, deadline) =>
+        number === undefined
+          ? undefined
+          : createMergeRequestNotes({
+              context,
+              mergeRequestIid: number,
+              commentKey: config.commentKey,
+              logger,
+              deadline,
+            }),
+      sourceUrlFor:
+        context.projectUrl && /^[0-9a-f]{40}$/.test(sha)
+          ? (file) =>
+              `${context.projectUrl}/-/raw/${sha}/${file.split("/").map(encodeURIComponent).join("/")}`
+          : undefined,
+    };
+  }
+  if (env.GITHUB_ACTIONS === "true") {
+    const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
+    const pullRequest = context.pullRequest;
+    const number = mergeRequest ?? pullRequest?.number;
+    return {
+      name: "GitHub Actions",
+      repositoryName: repositoryNameFrom(context.repository?.fullName, workspace),
+      review:
+        number === undefined
+          ? undefined
+          : {
+              number,
+              kind: "pull-request",
+              closed: pullRequest?.action === "closed" && mergeRequest === undefined,
+            },
+      openReview: (config, logger, deadline) =>
+        config.comment
+          ? createPullRequestComments(
+              { ...config, githubToken: env.GITHUB_TOKEN || undefined },
+              context,
+              logger,
+              { deadline },
+            )
+          : undefined,
+      sourceUrlFor: rawFileUrlBuilder(context),
+    };
+  }
+  return {
+    name: undefined,
+    repositoryName: path.basename(path.resolve(workspace)),
+    review:
+      mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
+    openReview: () => undefined,
+    sourceUrlFor: undefined,
+  };
+}

@@ -1,0 +1,16 @@
+import { isPreviewSlugOf, previewSlug, type ReviewKind } from "../slugs/derive.ts";
+import type { ReviewTarget } from "./plan.ts";
+
+/** The plan's view of a review: its words and its preview slugs. */
+export function reviewTarget(review: { number: number; kind: ReviewKind }): ReviewTarget {
+  const { number, kind } = review;
+  const [noun, sign, comment] =
+    kind === "merge-request" ? ["merge request", "!", "note"] : ["pull request", "#", "comment"];
+  return {
+    label: `${noun} ${sign}${number}`,
+    commentLabel: `${noun} ${comment}`,
+    previewSuffix: kind === "merge-request" ? `-mr-${number}` : `-pr-${number}`,
+    previewSlug: (slug) => previewSlug(slug, number, kind),
+    isOwnPreview: (slug) => isPreviewSlugOf(slug, number, kind),
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * `gitbook-openapi sync` as a shell runs it (argv, env, exit codes, stdout/stderr) against the emulator
+ * over loopback, and in a GitLab merge-request pipeline against the fake GitLab API.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { XMLParser } from "fast-xml-parser";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  FAKE_GITLAB_BOT,
+  FAKE_GITLAB_TOKEN,
+  type FakeGitLab,
+  startFakeGitLab,
+} from "../../harness/fake-gitlab.ts";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { commentMarker } from "../../src/report/comment-state.ts";
+import type { SpecResult } from "../../src/sync/result.ts";
+import { type CliRun, runCli } from "./run-cli.ts";
+
+const TOKEN = "cli-sync-token-8d2e6f1a0c";
+const ORG = "demo-org";
+
+let emulator: RunningEmulator;
+let workspace: string;
+
+const spec = (title: string, version = "1.0.0") =>
+  `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: ${version}\npaths: {}\n`;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), "gitbook-cli-sync-"));
+  await mkdir(path.join(workspace, "specs"), { recursive: true });
+  await writeFile(path.join(workspace, "specs", "pets.yaml"), spec("Pets"));
+  await writeFile(path.join(workspace, "specs", "stores.yaml"), spec("Stores"));
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function sync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(["sync", "--workspace", workspace, ...args], {
+    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
+  });
+}
+
+function results(run: CliRun): SpecResult[] {
+  return JSON.parse(run.stdout) as SpecResult[];
+}
+
+describe("gitbook-openapi sync", () => {
+  it("publishes every spec, prints only JSON on stdout with --json, and writes a JUnit report", async () => {
+    const junit = path.join(workspace, "reports", "gitbook.xml");
+    const run = await sync(["--json", "--junit", junit, "--slug-prefix", "cli"]);
+    expect(run.code).toBe(0);
+    expect(results(run).map((r) => [r.file, r.slug, r.status])).toEqual([
+      ["specs/pets.yaml", "cli-specs-pets", "published"],
+      ["specs/stores.yaml", "cli-specs-stores", "published"],
+    ]);
+    expect(emulator.getSpec(ORG, "cli-specs-pets")).toBeDefined();
+    expect(run.stderr).toContain("Plan (publish): 2 specs");
+    expect(run.stderr).not.toContain(TOKEN);
+
+    const report = new XMLParser({ ignoreAttributes: false }).parse(await readFile(junit, "utf8"));
+    const cases = [report.testsuites.testsuite.testcase].flat();
+    expect(cases.map((c: Record<string, string>) => c["@_name"])).toEqual([
+      "cli-specs-pets",
+      "cli-specs-stores",
+    ]);
+    expect(cases.some((c: Record<string, unknown>) => "failure" in c)).toBe(false);
+  });
+
+  it("exits 1 when a spec fails, with the reason in the JUnit report and on stderr", async () => {
+    await writeFile(path.join(workspace, "specs", "broken.yaml"), "openapi: 3.1.0\ninfo: [\n");
+    const junit = path.join(workspace, "junit.xml");
+    const run = await sync(["--junit", junit]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/error: specs\/broken\.yaml:\d+:\d+: specs\/broken\.yaml: YAML syntax error/);
+    const report = new XMLParser({ ignoreAttributes: false }).parse(await readFile(junit, "utf8"));
+    const failed = [report.testsuites.testsuite.testcase]
+      .flat()
+      .find((c: Record<string, string>) => c["@_name"] === "specs-broken");
+    expect(failed.failure["@_type"]).toBe("SYNTAX_ERROR");
+  });
+
+  it("checks without a token in --mode check and writes nothing", async () => {
+    const before = emulator.requests.length;
+    const run = await runCli(["sync", "--workspace", workspace, "--mode", "check", "--json"], {
+      env: { GITBOOK_API_URL: emulator.baseUrl },
+    });
+    expect(run.code).toBe(0);
+    expect(results(run).map((r) => r.status)).toEqual(["planned", "planned"]);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("exits 2 on a usage or input error, naming the flag or variable", async () => {
+    const bad = await sync(["--concurrency", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--concurrency");
+    const preview = await sync(["--mode", "preview"]);
+    expect(preview.code).toBe(2);
+    expect(preview.stderr).toContain("--merge-request");
+    const collision = await sync([
+      "--slug",
+      "specs/pets.yaml=same",
+      "--slug",
+      "specs/stores.yaml=same",
+      "--json",
+    ]);
+    expect(collision.code).toBe(2);
+    expect(results(collision).map((r) => r.errorCode)).toEqual(["SLUG_COLLISION", "SLUG_COLLISION"]);
+  });
+
+  it("exits 3 when the service refuses the token", async () => {
+    const run = await sync([], { GITBOOK_TOKEN: "not-the-token-1234567" });
+    expect(run.code).toBe(3);
+    expect(run.stderr).not.toContain("not-the-token-1234567");
+  });
+});
+
+describe("gitbook-openapi sync in a GitLab merge-request pipeline", () => {
+  let gitlab: FakeGitLab;
+  beforeEach(async () => {
+    gitlab = await startFakeGitLab();
+  });
+  afterEach(async () => {
+    await gitlab.close();
+  });
+
+  const gitlabEnv = (iid: string): Record<string, string> => ({
+    GITLAB_CI: "true",
+    CI_API_V4_URL: gitlab.apiUrl,
+    CI_PROJECT_ID: "77",
+    CI_PROJECT_PATH: "acme/api",
+    CI_PROJECT_NAME: "api",
+    CI_PROJECT_DIR: workspace,
+    CI_PIPELINE_SOURCE: "merge_request_event",
+    CI_MERGE_REQUEST_IID: iid,
+    GITLAB_TOKEN: FAKE_GITLAB_TOKEN,
+  });
+
+  it("previews as <slug>-mr-<iid>, keeps one note edited in place, and cleans up", async () => {
+    gitlab.seedNotes(21, [`${commentMarker("default")}\nI am not the bot`]);
+    const first = await sync(["--json"], gitlabEnv("21"));
+    expect(first.code).toBe(0);
+    expect(results(first).map((r) => r.slug)).toEqual(["specs-pets-mr-21", "specs-stores-mr-21"]);
+    expect(first.stderr).toContain("section_start:");
+    const second = await sync(["--json"], gitlabEnv("21"));
+    expect(second.code).toBe(0);
+
+    const notes = gitlab.notes(21);
+    const ours = notes.filter((note) => note.author.id === FAKE_GITLAB_BOT.id);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]?.body).toContain("specs-pets-mr-21");
+    expect(notes.find((note) => note.author.id !== FAKE_GITLAB_BOT.id)?.body).toContain("I am not the bot");
+    expect(gitlab.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
+    expect(gitlab.requests.every((r) => r.path === "/user" || r.path.startsWith("/projects/77/"))).toBe(true);
+
+    const cleanup = await sync(["--mode", "cleanup", "--merge-request", "21", "--json"], {
+      ...gitlabEnv(""),
+      CI_PIPELINE_SOURCE: "web",
+    });
+    expect(cleanup.code).toBe(0);
+    expect(results(cleanup).map((r) => [r.slug, r.status])).toEqual([
+      ["specs-pets-mr-21", "deleted"],
+      ["specs-stores-mr-21", "deleted"],
+    ]);
+    expect(emulator.getSpec(ORG, "specs-pets-mr-21")).toBeUndefined();
+  });
+});
