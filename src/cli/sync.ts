@@ -29,6 +29,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
 import { type Env, type Output, printable } from "./output.ts";
+import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
@@ -89,20 +90,23 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     logger,
     progress,
   });
-  printReport(report, output);
+  printReport(report, output, config.files !== undefined);
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
 
 /** The run's end on stderr: one line per spec, then why it failed, if it did. */
-function printReport(report: SyncReport, output: Output): void {
+function printReport(report: SyncReport, output: Output, filesSet: boolean): void {
   for (const result of report.results) {
     const link = result.versionUrl ?? result.appUrl ?? "";
     const line = `${statusLabel(result.status)}  ${result.file || "(recorded)"} → ${result.slug}`;
     output.err(`${printable(link ? `${line}  ${link}` : line)}\n`);
   }
-  const failure = report.stoppedReason ?? finalFailureMessage(report.results);
+  const failure =
+    report.stoppedBy instanceof DuplicateSlugError
+      ? describeCollisionsForCli(report.stoppedBy, filesSet)
+      : (report.stoppedReason ?? finalFailureMessage(report.results));
   if (failure) output.err(`${printable(failure, true)}\n`);
   else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
 }

@@ -115,6 +115,7 @@ describe("gitbook-openapi sync", () => {
     ]);
     expect(collision.code).toBe(2);
     expect(results(collision).map((r) => r.errorCode)).toEqual(["SLUG_COLLISION", "SLUG_COLLISION"]);
+    expect(collision.stderr).toContain("--slug 'specs/stores.yaml=same-2'");
   });
 
   it("exits 3 when the service refuses the token", async () => {
