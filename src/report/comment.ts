@@ -30,10 +30,6 @@ export interface PullRequestCommentInput {
   state: CommentState;
   /** Set when the pull request closed and its previews were removed. */
   cleanup?: { deleted: string[]; failed: { slug: string; error: string }[] };
-  /** The workflow run's (or pipeline's) page, linked in the footer. */
-  runUrl?: string;
-  /** Why nothing was published, for example "pull request from a fork". */
-  skippedReason?: string;
 }
 
 /** The input of {@link renderReviewComment}, under a CI-neutral name. */
@@ -48,7 +44,7 @@ export type ReviewCommentInput = PullRequestCommentInput;
 export function renderPullRequestComment(input: PullRequestCommentInput): string {
   const host = input.host ?? GITHUB_REVIEW;
   const head = [commentMarker(input.key), host.defuse(`### ${headline(input)}`), ""];
-  const tail = ["", ...footer(input), renderCommentState(input.key, input.state)];
+  const tail = ["", renderCommentState(input.key, input.state)];
   const sections: string[] = [];
 
   if (input.cleanup) sections.push(...cleanupSection(input.cleanup).map((line) => host.defuse(line)));
@@ -67,9 +63,6 @@ export const renderReviewComment = renderPullRequestComment;
 
 function headline(input: PullRequestCommentInput): string {
   const pr = (input.host ?? GITHUB_REVIEW).reference(input.pullRequestNumber);
-  if (input.skippedReason !== undefined) {
-    return `⏭️ OpenAPI specs not published: ${escapeText(input.skippedReason)}`;
-  }
   if (input.cleanup) {
     const { deleted, failed } = input.cleanup;
     if (failed.length > 0) {
@@ -153,11 +146,6 @@ function errorCell(result: SpecResult): string {
   const hidden = result.errors.length - shown.length;
   if (hidden > 0) parts.push(`… and ${hidden} more`);
   return parts.join("<br>");
-}
-
-function footer(input: PullRequestCommentInput): string[] {
-  const url = safeUrl(input.runUrl);
-  return url ? [`<sub>[View the ${(input.host ?? GITHUB_REVIEW).runNoun}](${url})</sub>`] : [];
 }
 
 function compareResults(a: SpecResult, b: SpecResult): number {
