@@ -1,12 +1,13 @@
 /**
  * Benchmark of discovery in default mode (no patterns) on a large git work tree, beside a naive
- * baseline: `git ls-files | grep | xargs grep -l`, and of pattern matching (`files: ['**/*.yaml',
- * '!**/drafts/**']`) beside `@actions/glob`, which it replaced, and `tinyglobby`, when they are still in
- * node_modules. Run: `npx node bench/discovery.ts [runs]`.
+ * baseline: `git ls-files | grep | xargs grep -l`; then pattern mode's matching (the `PATTERNS` below)
+ * beside `@actions/glob`, which it replaced, and `tinyglobby`, when they are still in node_modules.
+ * Run: `npx node bench/discovery.ts [runs]`.
  *
  * The tree (100,000 files in 5,000 folders; 2,000 YAML/JSON files of which 200 are OpenAPI documents,
  * four of them several MB) is generated once under the system temp folder and reused.
  */
+
 import { execFileSync, execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

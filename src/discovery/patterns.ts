@@ -66,6 +66,10 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
   const patterns = lines.flatMap(compile);
   const positives = patterns.filter((pattern) => !pattern.negate);
   const root = path.resolve(workspace);
+  const namedFolders = [".git", "node_modules"].filter((folder) =>
+    lines.some((line) => !line.negated && line.body.split("/").includes(folder)),
+  );
+  const hidden = [".git", "node_modules"].filter((folder) => !namedFolders.includes(folder));
   let listed: string[];
   try {
     listed = await new fdir()
@@ -73,7 +77,8 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
       .withPathSeparator("/")
       .withErrors()
       // Into a folder only while some pattern could still match below it (as `@actions/glob` prunes).
-      .exclude((_name, dirPath) => {
+      .exclude((name, dirPath) => {
+        if (hidden.includes(name)) return true;
         const relative = toRelative(root, dirPath);
         return !positives.some((pattern) => pattern.matcher.match(relative, true));
       })
@@ -84,10 +89,6 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
     throw new DiscoveryError(`The file patterns cannot be used: ${(error as Error).message}`);
   }
 
-  const namedFolders = [".git", "node_modules"].filter((folder) =>
-    lines.some((line) => !line.negated && line.body.split("/").includes(folder)),
-  );
-  const hidden = [".git", "node_modules"].filter((folder) => !namedFolders.includes(folder));
   const kept = listed.filter((file) => !file.split("/").some((segment) => hidden.includes(segment)));
   // fdir lists a symbolic link as a file without following it; drop those to folders or to nothing.
   const files = await Promise.all(
