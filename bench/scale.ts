@@ -163,7 +163,9 @@ function ensureDirectory(): string {
 async function directoryCheck(
   folder: string,
 ): Promise<Measured & { specs: number; files: number; largest: number }> {
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((file) => file.endsWith(".json"));
+  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((file) =>
+    file.endsWith(".json"),
+  );
   const largest = Math.max(...files.map((file) => statSync(path.join(folder, file)).size));
   const started = Date.now();
   const run = await runActionLikeRunner({

@@ -11,7 +11,7 @@ export interface LocatedProblem {
 export interface DiscoverOptions {
   /** Absolute path of the workspace (the repository checkout). */
   workspace: string;
-  /** Globs relative to the workspace, `!` excludes, as `@actions/glob` reads them. None: the whole workspace. */
+  /** Globs relative to the workspace, `!` excludes, read as `@actions/glob` reads them (patterns.ts). None: the whole workspace. */
   patterns?: readonly string[];
   logger: Logger;
   /** How many files are read and parsed at once; default 16. */

@@ -2,8 +2,9 @@ import { UNWRITABLE_IN_INPUT } from "./mapping.ts";
 
 /**
  * The `files` input line that excludes exactly `filePath` (`!` and the path as a glob that matches only
- * it), in the syntax src/discovery/patterns.ts reads with `@actions/glob`: `*`, `?` and `[` are written
- * as one-character classes (`[*]`), and so is whitespace at either end, which the input would trim.
+ * it), in the syntax src/discovery/patterns.ts reads (minimatch with `@actions/glob`'s options, where
+ * only `*`, `?`, `[…]` are special): `*`, `?` and `[` are written as one-character classes (`[*]`), and
+ * so is whitespace at either end, which the input would trim.
  * Undefined when no line can name the path (a backslash, a line break or a control character in it).
  */
 export function formatExcludeLine(filePath: string): string | undefined {
