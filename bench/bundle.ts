@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "js-yaml";
+import { repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { bundleSpec } from "../src/bundling/index.ts";
-import { repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 7));
 const fixture = path.join(repositoryRoot, "test", "fixtures", "digitalocean-openapi.tar.gz");

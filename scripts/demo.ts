@@ -4,8 +4,8 @@
  * the job summary, the outputs and the emulator's final state. No token, no network.
  */
 import path from "node:path";
-import { startEmulator } from "../src/emulator/index.ts";
-import { renderLogAsRunner, repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
+import { startEmulator } from "../harness/emulator/index.ts";
+import { renderLogAsRunner, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 
 const emulator = await startEmulator({ processing: { pendingMs: 300, progressMs: 500 } });
 try {

@@ -4,9 +4,9 @@
  */
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -5,12 +5,12 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import type { FakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { readCommentState } from "../../src/github/comment.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
-import type { FakeGitHub } from "../support/fake-github.ts";
-import { startFakeGitHub } from "../support/fake-github.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -7,10 +7,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

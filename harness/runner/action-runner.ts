@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { parseRunnerCommands } from "./runner-commands.ts";
 
-export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface RunnerOptions {
   workspace: string;

@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument } from "yaml";
-import type { ProcessError } from "../client/types.ts";
+import type { ProcessError } from "../../src/client/types.ts";
 
 /** Errors kept in `lastProcessedErrors`; `lastProcessedErrorCount` still counts all of them. */
 export const MAX_REPORTED_ERRORS = 20;
