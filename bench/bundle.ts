@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "js-yaml";
-import { repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { ACTION_BUNDLE, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { bundleSpec } from "../src/bundling/index.ts";
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 7));
@@ -77,6 +77,7 @@ function timeProcess(args: string[], hook: string): Sample {
 async function timeAction(workspace: string, inputs: Record<string, string>, hook: string): Promise<Sample> {
   const start = performance.now();
   const run = await runActionLikeRunner({
+    entry: ACTION_BUNDLE,
     workspace,
     inputs,
     env: { GITHUB_REPOSITORY: "digitalocean/openapi" },

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { limitConcurrency } from "../src/sync/limit.ts";
@@ -82,6 +82,7 @@ async function runAction(workspace: string, concurrency: number): Promise<Row> {
   return withEmulator(async (api) => {
     const started = performance.now();
     const run = await runActionLikeRunner({
+      entry: ACTION_BUNDLE,
       workspace,
       inputs: {
         token: api.token,

@@ -5,7 +5,12 @@
  */
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
-import { renderLogAsRunner, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import {
+  ACTION_BUNDLE,
+  renderLogAsRunner,
+  repositoryRoot,
+  runActionLikeRunner,
+} from "../harness/runner/action-runner.ts";
 
 const emulator = await startEmulator({ processing: { pendingMs: 300, progressMs: 500 } });
 try {
@@ -13,6 +18,7 @@ try {
     `Emulator of the GitBook API on ${emulator.baseUrl} (organization demo-org, token ${emulator.token})\n`,
   );
   const run = await runActionLikeRunner({
+    entry: ACTION_BUNDLE,
     workspace: path.join(repositoryRoot, "examples"),
     inputs: { token: emulator.token, organization: "demo-org", "api-url": emulator.baseUrl },
     env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: "0000000000000000000000000000000000000000" },

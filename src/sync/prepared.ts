@@ -3,7 +3,7 @@ import type { SourceLocation } from "../logger.ts";
 
 /** A problem found before any upload, located for a GitHub annotation. */
 export interface LocalProblem {
-  code: "SYNTAX_ERROR" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR";
+  code: "SYNTAX_ERROR" | "INVALID_SPEC" | "BUNDLE_ERROR";
   message: string;
   location: SourceLocation;
 }

@@ -1,5 +1,5 @@
 /**
- * Bundling as a user meets it: the built action (dist/index.js) run as the GitHub runner runs it,
+ * Bundling as a user meets it: the action run as the GitHub runner runs it,
  * publishing to the emulator on a real loopback socket.
  */
 import { load } from "js-yaml";

@@ -1,5 +1,5 @@
 /**
- * What the action shows is safe, end to end: the built action (dist/index.js) run as the runner runs
+ * What the action shows is safe, end to end: the action run as the runner runs
  * it, against loopback stand-ins for GitBook and GitHub that answer with hostile text.
  * - Issue 8, item 9: a service that echoes the token — in fields, processing errors, wrong-shaped
  *   bodies, error bodies, headers, cut to a length — and a GitHub that echoes the github-token: nothing

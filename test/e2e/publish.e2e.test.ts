@@ -1,5 +1,5 @@
 /**
- * The built action (dist/index.js) run as the GitHub runner runs it, against the emulator on a real
+ * The action run as the GitHub runner runs it, against the emulator on a real
  * loopback socket.
  */
 import { readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Pull requests and releases, end to end: dist/index.js against the emulator and a fake GitHub REST
+ * Pull requests and releases, end to end: the action against the emulator and a fake GitHub REST
  * server, both on loopback sockets.
  */
 import { rm } from "node:fs/promises";

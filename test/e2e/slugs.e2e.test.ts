@@ -1,5 +1,5 @@
 /**
- * The built action on workspaces shaped like real repositories (issue 9, items 6, 7 and 9): every slug
+ * The action on workspaces shaped like real repositories (issue 9, items 6, 7 and 9): every slug
  * collision in one run, with fixes that a second run accepts; versions written as numbers and empty
  * titles uploaded with warnings that quote the file.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8, end to end on the built action: whose comment is ours, which previews a cleanup may delete,
+ * Issue 8, end to end on the action: whose comment is ours, which previews a cleanup may delete,
  * bounded network waits, waiting through faults, processing verdicts, path parameters and plain http.
  */
 import { execFileSync } from "node:child_process";
