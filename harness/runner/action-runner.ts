@@ -104,7 +104,12 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
   }
 }
 
-async function inputVariables(actionPath: string, inputs: Record<string, string>, githubToken: string) {
+/** The INPUT_* variables the runner sets: `inputs`, and action.yml's defaults for the others. */
+export async function inputVariables(
+  actionPath: string,
+  inputs: Record<string, string>,
+  githubToken: string,
+) {
   const action = parse(await readFile(path.join(actionPath, "action.yml"), "utf8")) as {
     inputs: Record<string, { default?: string }>;
   };
