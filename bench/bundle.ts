@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "js-yaml";
+import { ACTION_BUNDLE, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { bundleSpec } from "../src/bundling/index.ts";
-import { repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 7));
 const fixture = path.join(repositoryRoot, "test", "fixtures", "digitalocean-openapi.tar.gz");
@@ -77,6 +77,7 @@ function timeProcess(args: string[], hook: string): Sample {
 async function timeAction(workspace: string, inputs: Record<string, string>, hook: string): Promise<Sample> {
   const start = performance.now();
   const run = await runActionLikeRunner({
+    entry: ACTION_BUNDLE,
     workspace,
     inputs,
     env: { GITHUB_REPOSITORY: "digitalocean/openapi" },

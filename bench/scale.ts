@@ -16,15 +16,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startEmulator } from "../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
-import { startEmulator } from "../src/emulator/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { limitConcurrency } from "../src/sync/limit.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../src/sync/poll-schedule.ts";
 import { systemClock } from "../src/sync/ports.ts";
 import type { PreparedSpec } from "../src/sync/prepared.ts";
 import { publishAll } from "../src/sync/publish.ts";
-import { runActionLikeRunner } from "../tools/action-runner.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 1_000;

@@ -10,14 +10,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startEmulator } from "../harness/emulator/index.ts";
+import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
-import { startEmulator } from "../src/emulator/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { limitConcurrency } from "../src/sync/limit.ts";
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/sync/poll-schedule.ts";
 import { systemClock } from "../src/sync/ports.ts";
 import { publishAll } from "../src/sync/publish.ts";
-import { runActionLikeRunner } from "../tools/action-runner.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 100;
@@ -82,6 +82,7 @@ async function runAction(workspace: string, concurrency: number): Promise<Row> {
   return withEmulator(async (api) => {
     const started = performance.now();
     const run = await runActionLikeRunner({
+      entry: ACTION_BUNDLE,
       workspace,
       inputs: {
         token: api.token,

@@ -4,8 +4,13 @@
  * the job summary, the outputs and the emulator's final state. No token, no network.
  */
 import path from "node:path";
-import { startEmulator } from "../src/emulator/index.ts";
-import { renderLogAsRunner, repositoryRoot, runActionLikeRunner } from "../tools/action-runner.ts";
+import { startEmulator } from "../harness/emulator/index.ts";
+import {
+  ACTION_BUNDLE,
+  renderLogAsRunner,
+  repositoryRoot,
+  runActionLikeRunner,
+} from "../harness/runner/action-runner.ts";
 
 const emulator = await startEmulator({ processing: { pendingMs: 300, progressMs: 500 } });
 try {
@@ -13,6 +18,7 @@ try {
     `Emulator of the GitBook API on ${emulator.baseUrl} (organization demo-org, token ${emulator.token})\n`,
   );
   const run = await runActionLikeRunner({
+    entry: ACTION_BUNDLE,
     workspace: path.join(repositoryRoot, "examples"),
     inputs: { token: emulator.token, organization: "demo-org", "api-url": emulator.baseUrl },
     env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: "0000000000000000000000000000000000000000" },

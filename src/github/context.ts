@@ -11,16 +11,12 @@ export interface PullRequestContext {
   number: number;
   /** The event's activity type: "opened", "synchronize", "reopened", "closed", … */
   action: string;
-  /** True only for a "closed" event whose pull request was merged. */
-  merged: boolean;
   /**
    * The head branch lives in another repository than the base (a fork), or that repository was deleted.
    * Workflows triggered by a fork get no secrets and a read-only token.
    */
   isFork: boolean;
   headSha: string;
-  /** The branch the pull request targets, without `refs/heads/`. */
-  baseRef: string;
 }
 
 /**
@@ -34,8 +30,6 @@ export interface RunContext {
   repository: RepositoryRef | undefined;
   /** `GITHUB_SHA`; empty when unset. */
   sha: string;
-  /** `GITHUB_REF`, for example "refs/heads/main" or "refs/tags/v1.2.0"; empty when unset. */
-  ref: string;
   /** `GITHUB_SERVER_URL` without a trailing slash; "https://github.com" by default. */
   serverUrl: string;
   /** `GITHUB_API_URL` without a trailing slash; on GitHub Enterprise Server "https://host/api/v3". */
@@ -44,10 +38,6 @@ export interface RunContext {
   workspace: string;
   /** `GITHUB_RUN_ID`, when set. */
   runId: string | undefined;
-  /** A `push` event of a tag (`refs/tags/…`). */
-  isTagPush: boolean;
-  /** Set for `release` events. */
-  release?: { tagName: string };
   /** Set for `pull_request` and `pull_request_target` events. */
   pullRequest?: PullRequestContext;
   /** From the payload's `repository.private`; "unknown" when the payload does not say. */
@@ -60,40 +50,32 @@ export class EventPayloadError extends Error {
 }
 
 const PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
-const EVENTS_NEEDING_PAYLOAD = new Set([...PULL_REQUEST_EVENTS, "release"]);
 
 /**
  * Reads the run context from `env` (normally `process.env`); `readFile` reads the payload file named by
- * `GITHUB_EVENT_PATH` as UTF-8 text. Throws {@link EventPayloadError} when an event that needs its
- * payload (pull requests, releases) has none or an invalid one.
+ * `GITHUB_EVENT_PATH` as UTF-8 text. Throws {@link EventPayloadError} when a pull request event has no
+ * payload or an invalid one.
  */
 export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) => string): RunContext {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
-  const ref = env.GITHUB_REF ?? "";
   const context: RunContext = {
     eventName,
     repository: parseRepository(env.GITHUB_REPOSITORY),
     sha: env.GITHUB_SHA ?? "",
-    ref,
     serverUrl: withoutTrailingSlash(nonEmpty(env.GITHUB_SERVER_URL) ?? "https://github.com"),
     apiUrl: withoutTrailingSlash(nonEmpty(env.GITHUB_API_URL) ?? "https://api.github.com"),
     workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
     runId: nonEmpty(env.GITHUB_RUN_ID),
-    isTagPush: eventName === "push" && ref.startsWith("refs/tags/"),
     repositoryVisibility: "unknown",
   };
-  if (!EVENTS_NEEDING_PAYLOAD.has(eventName)) {
+  if (!PULL_REQUEST_EVENTS.has(eventName)) {
     context.repositoryVisibility = visibilityOf(readOptionalPayload(env.GITHUB_EVENT_PATH, readFile));
     return context;
   }
 
   const payload = readPayload(env.GITHUB_EVENT_PATH, eventName, readFile);
   context.repositoryVisibility = visibilityOf(payload);
-  if (PULL_REQUEST_EVENTS.has(eventName)) {
-    context.pullRequest = parsePullRequest(payload, eventName);
-  } else {
-    context.release = parseRelease(payload);
-  }
+  context.pullRequest = parsePullRequest(payload, eventName);
   return context;
 }
 
@@ -181,19 +163,9 @@ function parsePullRequest(payload: Record<string, unknown>, eventName: string): 
   return {
     number,
     action: typeof payload.action === "string" ? payload.action : "",
-    merged: pr.merged === true,
     isFork: headFullName === undefined || headFullName !== baseFullName,
     headSha: typeof head.sha === "string" ? head.sha : "",
-    baseRef: typeof base.ref === "string" ? base.ref : "",
   };
-}
-
-function parseRelease(payload: Record<string, unknown>): { tagName: string } {
-  const release = payload.release;
-  if (!isRecord(release) || typeof release.tag_name !== "string" || release.tag_name === "") {
-    throw new EventPayloadError('The "release" payload (GITHUB_EVENT_PATH) has no "release.tag_name".');
-  }
-  return { tagName: release.tag_name };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { SpecResult } from "../sync/result.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
-import { escapeCell, escapeText, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
+import { escapeCell, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, statusLabel } from "./status.ts";
 

@@ -10,7 +10,7 @@ export type SpecStatus =
   | "submitted"
   /** `check` mode: everything local passed; nothing was written. */
   | "planned"
-  /** Not attempted (for example a pull request from a fork, which gets no secrets). */
+  /** Not attempted: the run stopped before any upload (stopped.ts). */
   | "skipped"
   /** A preview removed because its pull request closed. */
   | "deleted";

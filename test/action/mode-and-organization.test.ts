@@ -9,18 +9,16 @@ const push: RunContext = {
   eventName: "push",
   repository: { owner: "acme", name: "widgets", fullName: "acme/widgets" },
   sha: "abc123",
-  ref: "refs/heads/main",
   serverUrl: "https://ghe.example.com",
   apiUrl: "https://ghe.example.com/api/v3",
   workspace: "/w",
   runId: "1",
-  isTagPush: false,
   repositoryVisibility: "public",
 };
 const pr = (action: string): RunContext => ({
   ...push,
   eventName: "pull_request",
-  pullRequest: { number: 7, action, merged: false, isFork: false, headSha: "head456", baseRef: "main" },
+  pullRequest: { number: 7, action, isFork: false, headSha: "head456" },
 });
 
 describe("resolveMode", () => {

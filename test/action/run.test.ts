@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
 import type { ActionHost } from "../../src/action/host.ts";
 import { runAction } from "../../src/action/run.ts";
 import { MemoryLogger } from "../../src/logger.ts";
-import { FakeSpecService, InstantClock } from "../support/fake-spec-service.ts";
 
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));

@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import {
   FAKE_GITLAB_BOT,
   FAKE_GITLAB_TOKEN,
   type FakeGitLab,
   startFakeGitLab,
 } from "../../harness/fake-gitlab.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 import { commentMarker } from "../../src/report/comment-state.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 import { type CliRun, runCli } from "./run-cli.ts";

@@ -3,9 +3,9 @@
  * (`@gitbook/api`, through the shared contract helpers), captured on a loopback server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LoopbackServer, sendJson, specBody, startServer } from "../../harness/loopback/loopback.ts";
 import { GitBookClient } from "../../src/client/index.ts";
 import { validateRequestBody, validateResponse } from "../contract/published-spec.ts";
-import { type LoopbackServer, sendJson, specBody, startServer } from "./loopback.ts";
 
 let api: LoopbackServer;
 let client: GitBookClient;

@@ -1,5 +1,6 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import {
   AuthenticationError,
   type ClientOptions,
@@ -10,7 +11,6 @@ import {
   ServerError,
   type Spec,
 } from "../../src/client/index.ts";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
 
 const ORG = "demo-org";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { specBody } from "../../harness/loopback/loopback.ts";
 import {
   parseErrorBody,
   parseOrganizationList,
@@ -8,7 +9,6 @@ import {
   parseSpecVersionContent,
   ResponseShapeError,
 } from "../../src/client/parse.ts";
-import { specBody } from "./loopback.ts";
 
 describe("parseSpec", () => {
   it("accepts a full specification and keeps unknown enumeration values", () => {

@@ -1,8 +1,14 @@
 import { createServer, request as forward, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  closedPort,
+  type LoopbackServer,
+  sendJson,
+  specBody,
+  startServer,
+} from "../../harness/loopback/loopback.ts";
 import { GitBookClient, GitBookConnectionError } from "../../src/client/index.ts";
-import { closedPort, type LoopbackServer, sendJson, specBody, startServer } from "./loopback.ts";
 
 const PROXY_VARIABLES = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"];
 

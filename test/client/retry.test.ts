@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../harness/loopback/loopback.ts";
 import {
   type AttemptOutcome,
   backoffDelay,
@@ -7,7 +8,6 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from "../../src/client/retry.ts";
-import { seededRandom } from "./loopback.ts";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };

@@ -4,9 +4,15 @@
  * (issue 8, item 9). Over real loopback sockets.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  type Handler,
+  type LoopbackServer,
+  sendJson,
+  specBody,
+  startServer,
+} from "../../harness/loopback/loopback.ts";
 import { GitBookClient } from "../../src/client/index.ts";
 import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
-import { type Handler, type LoopbackServer, sendJson, specBody, startServer } from "./loopback.ts";
 
 const TOKEN = "gb_api_Zq8x/Yp3LmN7vR2tK9wB4cD6fH1jS5uE0x7Ww";
 

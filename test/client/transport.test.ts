@@ -2,6 +2,14 @@ import { inspect } from "node:util";
 import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  closedPort,
+  type Handler,
+  type LoopbackServer,
+  sendJson,
+  specBody,
+  startServer,
+} from "../../harness/loopback/loopback.ts";
+import {
   AuthenticationError,
   BadRequestError,
   type ClientOptions,
@@ -19,14 +27,6 @@ import {
   UnexpectedRedirectError,
   UnexpectedResponseError,
 } from "../../src/client/index.ts";
-import {
-  closedPort,
-  type Handler,
-  type LoopbackServer,
-  sendJson,
-  specBody,
-  startServer,
-} from "./loopback.ts";
 
 const TOKEN = "gb_api_secret-token-0123456789";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
 import {
   call,

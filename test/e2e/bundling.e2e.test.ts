@@ -1,12 +1,12 @@
 /**
- * Bundling as a user meets it: the built action (dist/index.js) run as the GitHub runner runs it,
+ * Bundling as a user meets it: the action run as the GitHub runner runs it,
  * publishing to the emulator on a real loopback socket.
  */
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

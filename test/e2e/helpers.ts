@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { repositoryRoot } from "../../tools/action-runner.ts";
+import { repositoryRoot } from "../../harness/runner/action-runner.ts";
 import { startLocalServer } from "../support/emulator-fixtures.ts";
 
 /** A copy of examples/ in a temp folder (not a git work tree), plus extra files. */

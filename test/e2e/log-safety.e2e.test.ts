@@ -1,5 +1,5 @@
 /**
- * What the action shows is safe, end to end: the built action (dist/index.js) run as the runner runs
+ * What the action shows is safe, end to end: the action run as the runner runs
  * it, against loopback stand-ins for GitBook and GitHub that answer with hostile text.
  * - Issue 8, item 9: a service that echoes the token — in fields, processing errors, wrong-shaped
  *   bodies, error bodies, headers, cut to a length — and a GitHub that echoes the github-token: nothing
@@ -11,11 +11,6 @@
  */
 import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { renderCommentState } from "../../src/github/comment-marker.ts";
-import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
-import { type RunnerResult, runActionLikeRunner } from "../../tools/action-runner.ts";
-import { parseRunnerCommands } from "../../tools/runner-commands.ts";
-import { emptyWorkspace, minimalSpec } from "./helpers.ts";
 import {
   type Answer,
   type StandInRequest,
@@ -23,7 +18,12 @@ import {
   startGitHubStandIn,
   startStandIn,
   versionBody,
-} from "./hostile-services.ts";
+} from "../../harness/fakes/hostile-services.ts";
+import { type RunnerResult, runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { parseRunnerCommands } from "../../harness/runner/runner-commands.ts";
+import { renderCommentState } from "../../src/github/comment-marker.ts";
+import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { emptyWorkspace, minimalSpec } from "./helpers.ts";
 
 /** Long enough that the client's 40-character cut of a wrong value keeps a prefix of it. */
 const TOKEN = "gb_api_k3v9q2x7m4p8w1z6r5t0y3u2i9o8a7s6d5f4g3h2j1l0c9v8b7n6";

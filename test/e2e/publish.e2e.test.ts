@@ -1,13 +1,13 @@
 /**
- * The built action (dist/index.js) run as the GitHub runner runs it, against the emulator on a real
+ * The action run as the GitHub runner runs it, against the emulator on a real
  * loopback socket.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import {
   emptyWorkspace,
   exampleWorkspace,

@@ -1,16 +1,16 @@
 /**
- * Pull requests and releases, end to end: dist/index.js against the emulator and a fake GitHub REST
+ * Pull requests and releases, end to end: the action against the emulator and a fake GitHub REST
  * server, both on loopback sockets.
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import type { FakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { readCommentState } from "../../src/github/comment.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
-import type { FakeGitHub } from "../support/fake-github.ts";
-import { startFakeGitHub } from "../support/fake-github.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

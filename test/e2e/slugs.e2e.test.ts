@@ -1,5 +1,5 @@
 /**
- * The built action on workspaces shaped like real repositories (issue 9, items 6, 7 and 9): every slug
+ * The action on workspaces shaped like real repositories (issue 9, items 6, 7 and 9): every slug
  * collision in one run, with fixes that a second run accepts; versions written as numbers and empty
  * titles uploaded with warnings that quote the file.
  */
@@ -7,10 +7,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,5 +1,5 @@
 /**
- * Issue 8, end to end on the built action: whose comment is ours, which previews a cleanup may delete,
+ * Issue 8, end to end on the action: whose comment is ours, which previews a cleanup may delete,
  * bounded network waits, waiting through faults, processing verdicts, path parameters and plain http.
  */
 import { execFileSync } from "node:child_process";
@@ -8,13 +8,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator/index.ts";
-import { startEmulator } from "../../src/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { specBody, startStandIn, versionBody } from "../../harness/fakes/hostile-services.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { commentMarker, renderCommentState } from "../../src/github/comment-marker.ts";
-import { runActionLikeRunner } from "../../tools/action-runner.ts";
-import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
-import { specBody, startStandIn, versionBody } from "./hostile-services.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
-const CLI = new URL("../../src/emulator/cli.ts", import.meta.url).pathname;
+const CLI = new URL("../../harness/emulator/cli.ts", import.meta.url).pathname;
 const children: ChildProcess[] = [];
 let tempDir: string | undefined;
 

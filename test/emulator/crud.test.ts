@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { call, PETSTORE_YAML } from "../support/emulator-fixtures.ts";
 
 let emulator: RunningEmulator;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { FaultInjector, mulberry32 } from "../../src/emulator/faults.ts";
-import { EmulatorOptionsError, type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
+import { FaultInjector, mulberry32 } from "../../harness/emulator/faults.ts";
+import { EmulatorOptionsError, type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { call, PETSTORE_YAML } from "../support/emulator-fixtures.ts";
 
 const started: RunningEmulator[] = [];

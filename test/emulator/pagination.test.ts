@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts";
-import { PaginationError, paginate, parsePageQuery } from "../../src/emulator/pagination.ts";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { PaginationError, paginate, parsePageQuery } from "../../harness/emulator/pagination.ts";
 import { call, PETSTORE_YAML } from "../support/emulator-fixtures.ts";
 
 let emulator: RunningEmulator;

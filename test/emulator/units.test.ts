@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CliUsageError, parseCliArgs, parseOrganizationsFile } from "../../src/emulator/cli-args.ts";
-import { EmulatorOptionsError, startEmulator } from "../../src/emulator/index.ts";
-import { MAX_REPORTED_ERRORS, parseSpecText } from "../../src/emulator/parse-document.ts";
-import { matchRoute } from "../../src/emulator/routes.ts";
+import { CliUsageError, parseCliArgs, parseOrganizationsFile } from "../../harness/emulator/cli-args.ts";
+import { EmulatorOptionsError, startEmulator } from "../../harness/emulator/index.ts";
+import { MAX_REPORTED_ERRORS, parseSpecText } from "../../harness/emulator/parse-document.ts";
+import { matchRoute } from "../../harness/emulator/routes.ts";
 
 describe("parseSpecText", () => {
   it("reads JSON and YAML and names the format", () => {

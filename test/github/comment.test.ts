@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import {
   commentMarker,
   findOwnComment,
@@ -11,7 +12,6 @@ import {
   writeOwnComment,
 } from "../../src/github/comment.ts";
 import { createGitHubClient, type GitHubClient, GitHubDeadlineError } from "../../src/github/octokit.ts";
-import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 
 const TOKEN = "ghs_fakeTokenValue1234567890";
 const target = { owner: "acme", repo: "api", issueNumber: 7, key: "default", author: "github-actions" };

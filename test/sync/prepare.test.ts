@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverSpecs } from "../../src/discovery/index.ts";
+import { type DiscoveredSpec, discoverSpecs } from "../../src/discovery/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { DuplicateSlugError } from "../../src/slugs/index.ts";
 import type { PrepareOptions } from "../../src/sync/prepare.ts";
-import { prepareSpecs } from "../../src/sync/prepare.ts";
+import { prepareFile, prepareSpecs } from "../../src/sync/prepare.ts";
 
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));
@@ -105,5 +105,27 @@ describe("prepareSpecs", () => {
     await expect(prepare({ "a/b.yaml": spec("1"), "a-b.yaml": spec("1") })).rejects.toThrow(
       /"a-b": "a-b\.yaml" keeps it; exclude "a\/b\.yaml"/,
     );
+  });
+});
+
+describe("prepareFile, when a spec's turn comes after discovery", () => {
+  it("reports a file deleted or replaced since discovery as READ_ERROR, naming it", async () => {
+    const dir = await tree({ "a.yaml": spec("1"), "b.yaml": spec("2") });
+    const discovery = await discoverSpecs({ workspace: dir, logger: new MemoryLogger() });
+    const [a, b] = discovery.specs;
+    await rm(path.join(dir, "a.yaml"));
+    await writeFile(path.join(dir, "b.yaml"), "title: no longer a spec\n");
+    const options = { workspace: dir, sourceUrlFor: undefined };
+    const gone = await prepareFile(a as DiscoveredSpec, "a", options, new MemoryLogger());
+    const changed = await prepareFile(b as DiscoveredSpec, "b", options, new MemoryLogger());
+    expect(gone.problems).toEqual([
+      expect.objectContaining({ code: "READ_ERROR", message: "a.yaml: could not be read (ENOENT)" }),
+    ]);
+    expect(changed.problems).toEqual([
+      expect.objectContaining({
+        code: "READ_ERROR",
+        message: expect.stringMatching(/^b\.yaml changed while the run read it/),
+      }),
+    ]);
   });
 });

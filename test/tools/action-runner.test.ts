@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAnnotations, parseOutputFile, renderLogAsRunner } from "../../tools/action-runner.ts";
+import { parseAnnotations, parseOutputFile, renderLogAsRunner } from "../../harness/runner/action-runner.ts";
 
 describe("the runner simulation's parsers", () => {
   it("reads GITHUB_OUTPUT heredoc blocks and plain lines", () => {

@@ -1,7 +1,7 @@
 /** A tiny HTTP server on 127.0.0.1 that records what it receives, for the client's transport tests. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { closedPortUrl } from "../support/emulator-fixtures.ts";
+import { closedPortUrl } from "./local-server.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -95,4 +95,4 @@ export function specBody(slug: string, overrides: Record<string, unknown> = {}):
 }
 
 /** A deterministic random source, so backoff delays are reproducible: the emulator's seeded PRNG. */
-export { mulberry32 as seededRandom } from "../../src/emulator/faults.ts";
+export { mulberry32 as seededRandom } from "../emulator/faults.ts";

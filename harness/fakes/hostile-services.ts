@@ -4,7 +4,7 @@
  * tests of what the action shows (log-safety.e2e.test.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { startLocalServer } from "../support/emulator-fixtures.ts";
+import { startLocalServer } from "../loopback/local-server.ts";
 
 export interface Answer {
   status: number;

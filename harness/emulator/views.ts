@@ -1,4 +1,4 @@
-import type { Spec, SpecVersion, SpecVersionContent } from "../client/types.ts";
+import type { Spec, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
 import type { StoredSpec, StoredVersion } from "./store.ts";
 
 /** Where the emulator is reachable and where its `urls.app` links point. */

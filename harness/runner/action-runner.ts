@@ -1,7 +1,8 @@
 /**
- * Runs the built action (`dist/index.js`) the way the GitHub runner does: inputs as INPUT_* variables
- * with action.yml's defaults, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, an event payload file and
- * GITHUB_WORKSPACE. Used by the end-to-end tests, the demo and the sync benchmark.
+ * Runs the action the way the GitHub runner does: inputs as INPUT_* variables with action.yml's
+ * defaults, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, an event payload file and GITHUB_WORKSPACE.
+ * By default it runs the sources (`src/index.ts`, types stripped by Node 24), so the end-to-end tests
+ * test a change before it is built; the demo, the benchmarks and the smoke test run the bundle.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,7 +12,11 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { parseRunnerCommands } from "./runner-commands.ts";
 
-export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The action's entry points, relative to the action's folder. */
+export const ACTION_SOURCES = "src/index.ts";
+export const ACTION_BUNDLE = "dist/index.js";
 
 export interface RunnerOptions {
   workspace: string;
@@ -24,6 +29,8 @@ export interface RunnerOptions {
   /** More environment (GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_API_URL, …). */
   env?: Record<string, string>;
   actionPath?: string;
+  /** The script to run, relative to `actionPath`; `ACTION_SOURCES` unless given. */
+  entry?: string;
   /** Extra arguments for node before the script, e.g. `--import` hooks in benchmarks. */
   nodeArgs?: string[];
 }
@@ -75,7 +82,7 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
       ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
       ...options.env,
     };
-    const script = path.join(actionPath, "dist", "index.js");
+    const script = path.join(actionPath, options.entry ?? ACTION_SOURCES);
     const { exitCode, stdout, stderr } = await runNode(
       [...(options.nodeArgs ?? []), script],
       options.workspace,
@@ -97,7 +104,12 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
   }
 }
 
-async function inputVariables(actionPath: string, inputs: Record<string, string>, githubToken: string) {
+/** The INPUT_* variables the runner sets: `inputs`, and action.yml's defaults for the others. */
+export async function inputVariables(
+  actionPath: string,
+  inputs: Record<string, string>,
+  githubToken: string,
+) {
   const action = parse(await readFile(path.join(actionPath, "action.yml"), "utf8")) as {
     inputs: Record<string, { default?: string }>;
   };

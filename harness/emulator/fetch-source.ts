@@ -1,4 +1,4 @@
-import type { ProcessErrorCode } from "../client/types.ts";
+import type { ProcessErrorCode } from "../../src/client/types.ts";
 
 export type FetchOutcome =
   | { ok: true; text: string }
