@@ -36,8 +36,6 @@ export interface RunContext {
   apiUrl: string;
   /** `GITHUB_WORKSPACE`; the current directory when unset. */
   workspace: string;
-  /** `GITHUB_RUN_ID`, when set. */
-  runId: string | undefined;
   /** Set for `pull_request` and `pull_request_target` events. */
   pullRequest?: PullRequestContext;
   /** From the payload's `repository.private`; "unknown" when the payload does not say. */
@@ -65,7 +63,6 @@ export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) 
     serverUrl: withoutTrailingSlash(nonEmpty(env.GITHUB_SERVER_URL) ?? "https://github.com"),
     apiUrl: withoutTrailingSlash(nonEmpty(env.GITHUB_API_URL) ?? "https://api.github.com"),
     workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
-    runId: nonEmpty(env.GITHUB_RUN_ID),
     repositoryVisibility: "unknown",
   };
   if (!PULL_REQUEST_EVENTS.has(eventName)) {
@@ -79,11 +76,6 @@ export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) 
   return context;
 }
 
-/** The web address of this run's log page, when the context has what it needs. */
-export function runUrl(context: RunContext): string | undefined {
-  if (!context.repository || !context.runId) return undefined;
-  return `${context.serverUrl}/${context.repository.fullName}/actions/runs/${context.runId}`;
-}
 
 /** The payload of an event that does not need one; undefined when it is missing or unreadable. */
 function readOptionalPayload(

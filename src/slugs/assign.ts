@@ -21,6 +21,8 @@ export interface AssignSlugsOptions {
   sameDocument?: (first: string, second: string) => boolean;
   /** The `files` input's lines, when it is set; the fix then adds to it. */
   filePatterns?: readonly string[] | undefined;
+  /** How messages name the slugs setting ("the `slugs` input", "--slug"). */
+  slugsSetting?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export function assignSlugs(paths: readonly string[], options: AssignSlugsOption
   const mapping = options.mapping ?? new Map<string, string>();
   const known = new Set(paths);
   const unknown = [...mapping.keys()].filter((mappedPath) => !known.has(mappedPath));
-  if (unknown.length > 0) throw unknownMappingError(unknown, paths);
+  if (unknown.length > 0) throw unknownMappingError(unknown, paths, options.slugsSetting ?? "the `slugs` input");
 
   const published = options.publishedSlug ?? ((slug: string) => slug);
   const baseSlugs = new Map<string, string>();
@@ -157,14 +159,18 @@ function extensionOf(file: string): string {
   return match ? (match[1] as string).toLowerCase() : "";
 }
 
-function unknownMappingError(unknown: readonly string[], paths: readonly string[]): SlugInputError {
+function unknownMappingError(
+  unknown: readonly string[],
+  paths: readonly string[],
+  setting: string,
+): SlugInputError {
   const listed = unknown.map((mappedPath) => JSON.stringify(mappedPath)).join(", ");
   const what =
     unknown.length === 1
       ? `${listed}, which is not one of the specifications found`
       : `${unknown.length} paths that are not among the specifications found: ${listed}`;
   return new SlugInputError(
-    `The \`slugs\` input maps ${what} (found: ${describeFound(paths)}). ` +
+    `${setting.charAt(0).toUpperCase()}${setting.slice(1)} maps ${what} (found: ${describeFound(paths)}). ` +
       "Check the paths for typos; they are relative to the workspace.",
   );
 }

@@ -21,6 +21,8 @@ export interface SlugOptions {
   repositoryName: string;
   /** Publishing to the pull request's preview slugs. */
   pullRequestNumber: number | undefined;
+  /** How messages name the slugs setting; "the `slugs` input" by default. */
+  slugsSetting?: string | undefined;
   /** The slug a spec is published under, from its slug; wins over `pullRequestNumber`. */
   publishedSlug?: ((slug: string) => string) | undefined;
   /** The `files` input, when set: a collision's fix adds `!` lines to it. */
@@ -93,6 +95,7 @@ export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions)
       return a !== undefined && b !== undefined && isDeepStrictEqual(a, b);
     },
     filePatterns: options.filePatterns,
+    ...(options.slugsSetting ? { slugsSetting: options.slugsSetting } : {}),
   });
 }
 

@@ -206,6 +206,7 @@ function assignSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): Map<string, 
     repositoryName: plan.repositoryName,
     pullRequestNumber: undefined,
     publishedSlug: plan.review?.previewSlug,
+    slugsSetting: plan.names("slugs"),
   });
 }
 

@@ -12,7 +12,6 @@ const push: RunContext = {
   serverUrl: "https://ghe.example.com",
   apiUrl: "https://ghe.example.com/api/v3",
   workspace: "/w",
-  runId: "1",
   repositoryVisibility: "public",
 };
 const pr = (action: string): RunContext => ({

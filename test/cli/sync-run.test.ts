@@ -116,6 +116,11 @@ describe("gitbook-openapi sync", () => {
     expect(collision.code).toBe(2);
     expect(results(collision).map((r) => r.errorCode)).toEqual(["SLUG_COLLISION", "SLUG_COLLISION"]);
     expect(collision.stderr).toContain("--slug 'specs/stores.yaml=same-2'");
+    const unknown = await sync(["--slug", "specs/missing.yaml=x"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      '--slug maps "specs/missing.yaml", which is not one of the specifications found',
+    );
   });
 
   it("exits 3 when the service refuses the token", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventPayloadError, readRunContext, runUrl } from "../../src/github/context.ts";
+import { EventPayloadError, readRunContext } from "../../src/github/context.ts";
 
 const PAYLOAD_PATH = "/runner/event.json";
 
@@ -105,7 +105,6 @@ describe("readRunContext", () => {
     const cloud = readRunContext(env("push"), noFiles);
     expect(cloud.serverUrl).toBe("https://github.com");
     expect(cloud.apiUrl).toBe("https://api.github.com");
-    expect(runUrl(cloud)).toBe("https://github.com/acme/api/actions/runs/42");
 
     const ghes = readRunContext(
       env("push", {
@@ -116,13 +115,11 @@ describe("readRunContext", () => {
     );
     expect(ghes.serverUrl).toBe("https://ghe.example");
     expect(ghes.apiUrl).toBe("https://ghe.example/api/v3");
-    expect(runUrl(ghes)).toBe("https://ghe.example/acme/api/actions/runs/42");
   });
 
   it("leaves the repository undefined when GITHUB_REPOSITORY is not owner/name", () => {
     const context = readRunContext(env("push", { GITHUB_REPOSITORY: "nonsense" }), noFiles);
     expect(context.repository).toBeUndefined();
-    expect(runUrl(context)).toBeUndefined();
   });
 
   it("names GITHUB_EVENT_PATH when the payload file is missing or invalid", () => {

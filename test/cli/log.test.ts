@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createCliLog } from "../../src/cli/log.ts";
+import { Output } from "../../src/cli/output.ts";
+import type { SpecResult } from "../../src/sync/result.ts";
+
+function streams(tty: boolean) {
+  const written: string[] = [];
+  const stream = { write: (text: string) => written.push(text), isTTY: tty };
+  const output = new Output({ env: {}, cwd: "/", stdout: { write: () => true }, stderr: stream });
+  const isLive = (chunk: string) => chunk === "\r\x1b[K" || / done · /.test(chunk);
+  return {
+    output,
+    text: () => written.join(""),
+    /** What stays on the screen: the log without the live line's redraws. */
+    log: () => written.filter((chunk) => !isLive(chunk)).join(""),
+  };
+}
+
+const done = (status: SpecResult["status"]): SpecResult => ({
+  file: "a.yaml",
+  slug: "a",
+  status,
+  errors: [],
+});
+
+describe("the command line's log", () => {
+  it("keeps a live count under the log on a terminal, and clears it when every spec is done", () => {
+    const { output, text, log } = streams(true);
+    const { logger, progress } = createCliLog(output, { gitlabSections: false, debug: false, live: true });
+    progress({ kind: "planned", total: 2 });
+    progress({ kind: "staged" });
+    logger.group("a.yaml → a: published", () => logger.info("Created spec 'a'."));
+    progress({ kind: "finished", result: done("published") });
+    expect(text()).toContain("0/2 done · 1 uploaded · 1 processing · 0 ok · 0 failed");
+    expect(log()).toBe("a.yaml → a: published\n  Created spec 'a'.\n");
+    expect(text().endsWith("1/2 done · 1 uploaded · 0 processing · 1 ok · 0 failed")).toBe(true);
+    progress({ kind: "staged" });
+    progress({ kind: "finished", result: done("failed") });
+    expect(text().endsWith("\r\x1b[K")).toBe(true);
+  });
+
+  it("writes plain lines in CI logs, problems with their place, and escapes control characters", () => {
+    const { output, text } = streams(false);
+    const { logger, progress } = createCliLog(output, { gitlabSections: false, debug: false, live: false });
+    progress({ kind: "planned", total: 1 });
+    logger.error("bad \x1b[31mred\x1b[0m", { file: "api.yaml", line: 3, column: 2 });
+    logger.debug("hidden");
+    expect(text()).toBe("error: api.yaml:3:2: bad \\u001b[31mred\\u001b[0m\n");
+  });
+
+  it("writes groups as GitLab's collapsible sections in GitLab CI", () => {
+    const { output, text } = streams(false);
+    const { logger } = createCliLog(output, { gitlabSections: true, debug: false, live: false });
+    logger.group("Plan (publish): 1 spec", () => logger.info("a.yaml → a"));
+    expect(text()).toMatch(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: GitLab's section markers are escape sequences
+      /^\x1b\[0Ksection_start:\d+:gitbook_openapi_1\[collapsed=true\]\r\x1b\[0KPlan \(publish\): 1 spec\na\.yaml → a\n\x1b\[0Ksection_end:\d+:gitbook_openapi_1\r\x1b\[0K\n$/,
+    );
+  });
+});
