@@ -63,12 +63,12 @@ export async function inspectCandidate(
   const text = bytes.toString("utf8");
   const names = { path: relativePath, absolutePath, realPath };
   const declared = plainlyDeclaredSpec(text, formatOf(relativePath));
-  if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared } };
+  if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared, bytes: bytes.length } };
   const inspection = classifyText(text, names);
   if (inspection.kind !== "spec") return inspection;
   // Only what discovery needs is kept: memory follows the specs being worked on, not their number.
   const { text: _text, document: _document, ...found } = inspection.spec;
-  return { kind: "spec", realPath, spec: found };
+  return { kind: "spec", realPath, spec: { ...found, bytes: bytes.length } };
 }
 
 /**
@@ -95,7 +95,7 @@ function plainlyDeclaredSpec(
 type FileNames = Pick<LoadedSpec, "path" | "absolutePath" | "realPath">;
 
 export type Classified =
-  | { kind: "spec"; spec: LoadedSpec; realPath: string }
+  | { kind: "spec"; spec: Omit<LoadedSpec, "bytes">; realPath: string }
   | Extract<Inspection, { kind: "broken" | "not-spec" }>;
 
 /** What a file's text is: a spec (parsed), a broken spec, or another kind of file. */

@@ -35,6 +35,8 @@ export interface DiscoveredSpec {
   flavor: SpecFlavor;
   /** The value of `openapi` (e.g. "3.1.0") or `swagger` ("2.0"). */
   declaredVersion: string;
+  /** The file's size when discovered: what reading it will cost, for the pipeline's memory bound. */
+  bytes: number;
 }
 
 /** A discovered spec with its contents, read and parsed. */

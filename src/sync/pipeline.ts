@@ -1,6 +1,6 @@
-import pLimit from "p-limit";
 import type { Logger } from "../logger.ts";
 import { BufferedLogger } from "./buffered-logger.ts";
+import { MemoryGate } from "./memory-gate.ts";
 import type { SpecResult } from "./result.ts";
 
 /** A spec's work up to the point where its contents are no longer needed, then what is left of it. */
@@ -9,13 +9,22 @@ export type SpecStage = (log: Logger) => Promise<() => Promise<SpecResult>>;
 export interface StreamedSpec {
   file: string;
   slug: string;
+  /** What reading it costs (its file's size): bounds how many big specs are in memory at once. */
+  bytes: number;
   stage: SpecStage;
 }
 
 /**
- * Runs every spec's work in path order, streaming: at most `inFlight` specs are between their read and
- * the end of their upload at any time, so a spec's upload starts while later specs are still read, and
- * memory holds `inFlight` specs' texts whatever their number. What follows an upload (waiting for
+ * Bytes of spec files between their read and the end of their upload, together. A parsed document
+ * takes several times its text, so this keeps a few large specs from being held at once; a spec larger
+ * than this runs alone.
+ */
+export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Runs every spec's work in path order, streaming: at most `inFlight` specs, and {@link IN_FLIGHT_BYTES}
+ * of them, are between their read and the end of their upload at any time, so a spec's upload starts
+ * while later specs are still read, and memory follows the largest spec, not their number. What follows an upload (waiting for
  * GitBook) runs outside that bound. Each spec logs into its own buffer, written as one group titled
  * with the spec and its status when it ends, so concurrent specs never interleave in the log. Results
  * come back in the order given.
@@ -24,13 +33,13 @@ export function streamSpecs(
   specs: readonly StreamedSpec[],
   options: { inFlight: number; logger: Logger; progress?: ProgressListener | undefined },
 ): Promise<SpecResult[]> {
-  const gate = pLimit(options.inFlight);
+  const gate = new MemoryGate(options.inFlight, IN_FLIGHT_BYTES);
   const { progress } = options;
   progress?.({ kind: "planned", total: specs.length });
   return Promise.all(
     specs.map(async (spec) => {
       const log = new BufferedLogger();
-      const rest = await gate(() => spec.stage(log));
+      const rest = await gate.run(spec.bytes, () => spec.stage(log));
       progress?.({ kind: "staged" });
       const result = await rest();
       log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);

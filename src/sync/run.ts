@@ -9,7 +9,7 @@ import { type ProgressListener, type StreamedSpec, streamSpecs } from "./pipelin
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
-import { assignRunSlugs, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
+import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecResult } from "./result.ts";
 import { stoppedRunResults } from "./stopped.ts";
@@ -171,6 +171,7 @@ function streamedSpec(
   return {
     file: file.path,
     slug,
+    bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
       const prepared = await prepareFile(
         file,

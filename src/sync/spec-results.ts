@@ -16,6 +16,7 @@ export function runEachInGroup(
   const streamed = specs.map((spec) => ({
     file: spec.file,
     slug: spec.slug,
+    bytes: 0,
     stage: async (log: Logger) => {
       const result = await work(spec, log);
       return async () => result;

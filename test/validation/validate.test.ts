@@ -11,6 +11,7 @@ function spec(text: string, format: "yaml" | "json", path = `api/openapi.${forma
     path,
     absolutePath: `/w/${path}`,
     realPath: `/w/${path}`,
+    bytes: text.length,
     format,
     text,
     document: parsed.value as Record<string, unknown>,

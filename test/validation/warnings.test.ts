@@ -23,6 +23,7 @@ function discovered(text: string, format: "yaml" | "json", path = `api/spec.${fo
     path,
     absolutePath: `/w/${path}`,
     realPath: `/w/${path}`,
+    bytes: text.length,
     format,
     text,
     document,
