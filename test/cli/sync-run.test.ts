@@ -13,7 +13,7 @@ import {
   FAKE_GITLAB_TOKEN,
   type FakeGitLab,
   startFakeGitLab,
-} from "../../harness/fake-gitlab.ts";
+} from "../../harness/fakes/fake-gitlab.ts";
 import { commentMarker } from "../../src/report/comment-state.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 import { type CliRun, runCli } from "./run-cli.ts";

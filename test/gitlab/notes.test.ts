@@ -7,7 +7,7 @@ import {
   FAKE_GITLAB_TOKEN,
   type FakeGitLab,
   startFakeGitLab,
-} from "../../harness/fake-gitlab.ts";
+} from "../../harness/fakes/fake-gitlab.ts";
 import type { PullRequestComments } from "../../src/action/pull-request-comment.ts";
 import { createGitLabClient } from "../../src/gitlab/api.ts";
 import type { GitLabContext } from "../../src/gitlab/context.ts";
