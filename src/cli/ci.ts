@@ -25,8 +25,11 @@ export interface CiRun {
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
   /** The review's comment or note, when this CI has one the run may write. */
   openReview(config: ActionConfig, logger: Logger, deadline: number): ReviewThread | undefined;
-  /** The URL GitBook fetches a file from (`--source url`); undefined where the CI gives none. */
-  sourceUrlFor: ((file: string) => string) | undefined;
+  /**
+   * How the URL GitBook fetches a file from (`--source url`) is made; undefined where the CI gives none.
+   * Asked only in that mode: it may throw an input error naming what the CI failed to set.
+   */
+  sourceUrls(): ((file: string) => string) | undefined;
 }
 
 /** Reads the CI's context; a malformed CI variable throws an error naming it. */
@@ -50,9 +53,9 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
               logger,
               deadline,
             }),
-      sourceUrlFor:
+      sourceUrls: () =>
         context.projectUrl && /^[0-9a-f]{40}$/.test(sha)
-          ? (file) =>
+          ? (file: string) =>
               `${context.projectUrl}/-/raw/${sha}/${file.split("/").map(encodeURIComponent).join("/")}`
           : undefined,
     };
@@ -81,7 +84,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
               { deadline },
             )
           : undefined,
-      sourceUrlFor: rawFileUrlBuilder(context),
+      sourceUrls: () => rawFileUrlBuilder(context),
     };
   }
   return {
@@ -90,6 +93,6 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
     openReview: () => undefined,
-    sourceUrlFor: undefined,
+    sourceUrls: () => undefined,
   };
 }

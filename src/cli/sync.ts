@@ -50,7 +50,9 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
     live: output.isErrorTerminal,
   });
-  if (config.source === "url" && !ci.sourceUrlFor) {
+  const sourceUrlFor =
+    config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
+  if (config.source === "url" && !sourceUrlFor) {
     throw new UsageError(
       settings.settingName("source"),
       "'url' needs the file's address on the repository's server, known on GitHub Actions and GitLab CI only; use --source text here.",
@@ -65,7 +67,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     repositoryName: ci.repositoryName,
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     organization: config.organization,
-    sourceUrlFor: config.source === "url" ? ci.sourceUrlFor : undefined,
+    sourceUrlFor,
     wait: config.wait,
     timeoutSeconds: config.timeoutSeconds,
     concurrency: config.concurrency,

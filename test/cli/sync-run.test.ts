@@ -8,6 +8,7 @@ import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import {
   FAKE_GITLAB_BOT,
   FAKE_GITLAB_TOKEN,
@@ -116,6 +117,9 @@ describe("gitbook-openapi sync", () => {
     expect(collision.code).toBe(2);
     expect(results(collision).map((r) => r.errorCode)).toEqual(["SLUG_COLLISION", "SLUG_COLLISION"]);
     expect(collision.stderr).toContain("--slug 'specs/stores.yaml=same-2'");
+    const url = await sync(["--source", "url"]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain("--source: 'url' needs the file's address");
     const unknown = await sync(["--slug", "specs/missing.yaml=x"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
@@ -178,5 +182,54 @@ describe("gitbook-openapi sync in a GitLab merge-request pipeline", () => {
       ["specs-stores-mr-21", "deleted"],
     ]);
     expect(emulator.getSpec(ORG, "specs-pets-mr-21")).toBeUndefined();
+  });
+});
+
+describe("gitbook-openapi sync on GitHub Actions", () => {
+  let github: FakeGitHub;
+  beforeEach(async () => {
+    github = await startFakeGitHub();
+  });
+  afterEach(async () => {
+    await github.close();
+  });
+
+  async function githubEnv(action: string): Promise<Record<string, string>> {
+    const payload = path.join(workspace, `event-${action}.json`);
+    const head = { sha: "b".repeat(40), ref: "feature", repo: { full_name: "acme/widgets" } };
+    const pullRequest = {
+      number: 7,
+      merged: false,
+      head,
+      base: { ref: "main", repo: { full_name: "acme/widgets" } },
+    };
+    await writeFile(payload, JSON.stringify({ action, number: 7, pull_request: pullRequest }));
+    return {
+      GITHUB_ACTIONS: "true",
+      GITHUB_EVENT_NAME: "pull_request",
+      GITHUB_EVENT_PATH: payload,
+      GITHUB_REPOSITORY: "acme/widgets",
+      GITHUB_API_URL: github.apiUrl,
+      GITHUB_TOKEN: "ghs_fakeInstallationToken0123456789",
+      GITHUB_WORKSPACE: workspace,
+    };
+  }
+
+  it("behaves as the action: previews the event's pull request with one comment, cleans up when it closes", async () => {
+    const opened = await sync(["--json"], await githubEnv("opened"));
+    expect(opened.code).toBe(0);
+    expect(results(opened).map((r) => r.slug)).toEqual(["specs-pets-pr-7", "specs-stores-pr-7"]);
+    const comments = github.comments(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body).toContain("specs-pets-pr-7");
+    expect(opened.stderr).not.toContain("ghs_fakeInstallationToken0123456789");
+
+    const closed = await sync(["--json"], await githubEnv("closed"));
+    expect(closed.code).toBe(0);
+    expect(results(closed).map((r) => [r.slug, r.status])).toEqual([
+      ["specs-pets-pr-7", "deleted"],
+      ["specs-stores-pr-7", "deleted"],
+    ]);
+    expect(github.comments(7)).toHaveLength(1);
   });
 });
