@@ -32,6 +32,11 @@ export class FakeSpecService implements SpecService {
     this.options = options;
   }
 
+  async *iterateSpecs(_orgId: string): AsyncIterableIterator<Spec> {
+    this.calls.push("iterateSpecs");
+    for (const spec of [...this.specs.values()]) yield spec;
+  }
+
   seed(slug: string, spec: Partial<Spec>): void {
     this.specs.set(slug, { ...makeSpec(slug), ...spec, pollsLeft: 0 });
   }

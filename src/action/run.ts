@@ -71,6 +71,7 @@ export async function runAction(
       wait: config.wait,
       timeoutSeconds: config.timeoutSeconds,
       concurrency: config.concurrency,
+      prune: config.prune ? { limit: config.pruneLimit } : undefined,
       names: inputNames,
     };
     report = await runSync(plan, {

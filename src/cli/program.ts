@@ -310,6 +310,11 @@ function addSyncCommand(program: Command, io: CliIo, output: Output, state: { ex
     .option("--json", "print the results as JSON: stdout holds only JSON")
     .option("--junit <file>", "write a JUnit XML report, one test case per spec")
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
+    .option("--prune", "delete the organization's specs under --slug-prefix that the folder no longer has")
+    .option(
+      "--prune-limit <n>",
+      "the most specs one run may prune; above it nothing is deleted (default: 10)",
+    )
     .option("--token-file <path>", "read the API token from this file (default: env GITBOOK_TOKEN)")
     .addHelpText("after", SYNC_HELP)
     .action(async (_options: unknown, cmd: Command) => {

@@ -33,6 +33,8 @@ export interface SyncFlags {
   junit?: string;
   mergeRequest?: string;
   tokenFile?: string;
+  prune?: boolean;
+  pruneLimit?: string;
 }
 
 /** The API token, once read, with where it came from. */
@@ -101,6 +103,8 @@ export const SYNC_SETTINGS: readonly Setting[] = [
   { input: "timeout", flag: "--timeout", env: "GITBOOK_TIMEOUT", fromFlag: (f) => f.timeout },
   { input: "concurrency", flag: "--concurrency", env: "GITBOOK_CONCURRENCY", fromFlag: (f) => f.concurrency },
   { input: "api-url", flag: "--api-url", env: "GITBOOK_API_URL", fromFlag: (f) => f.apiUrl },
+  { input: "prune", flag: "--prune", env: "GITBOOK_PRUNE", fromFlag: (f) => (f.prune ? "true" : undefined) },
+  { input: "prune-limit", flag: "--prune-limit", env: "GITBOOK_PRUNE_LIMIT", fromFlag: (f) => f.pruneLimit },
 ];
 
 export const TOKEN_SETTINGS = "GITBOOK_TOKEN or --token-file";

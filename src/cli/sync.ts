@@ -71,6 +71,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     wait: config.wait,
     timeoutSeconds: config.timeoutSeconds,
     concurrency: config.concurrency,
+    prune: config.prune ? { limit: config.pruneLimit } : undefined,
     names: (setting) => settings.settingName(setting),
   };
   const redact = (text: string) => output.redact(text);

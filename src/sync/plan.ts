@@ -37,6 +37,8 @@ export interface SyncPlan {
   timeoutSeconds: number;
   /** Requests to the service in flight at once. */
   concurrency: number;
+  /** Delete the specs under `slugPrefix` the repository no longer has (publish mode; check mode lists them). */
+  prune: { limit: number } | undefined;
   /** How messages name the host's settings. */
   names: SettingNames;
 }

@@ -1,5 +1,6 @@
 import type { Spec, SpecSource, SpecVersion } from "../client/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
+import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
 
 /** The calls the sync pipeline makes to the service; `GitBookClient` implements it. */
@@ -22,7 +23,7 @@ export const systemClock: Clock = {
 };
 
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
-export type RunService = SpecService & OrganizationDirectory & { close(): Promise<void> };
+export type RunService = SpecService & OrganizationDirectory & SpecLister & { close(): Promise<void> };
 
 /** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
 export type SyncMode = "publish" | "preview" | "check" | "cleanup";

@@ -10,6 +10,7 @@ import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
 import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
+import { pruneSpecs } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecResult } from "./result.ts";
 import { stoppedRunResults } from "./stopped.ts";
@@ -136,6 +137,29 @@ async function runSteps(
           progress: ports.progress,
         }),
       );
+    }
+
+    if (
+      plan.prune &&
+      client &&
+      connection &&
+      plan.slugPrefix &&
+      (plan.mode === "publish" || plan.mode === "check")
+    ) {
+      const pruned = await timed("pruning", () =>
+        pruneSpecs({
+          orgId: connection.organizationId,
+          prefix: plan.slugPrefix as string,
+          keep: new Set(slugs.values()),
+          limit: plan.prune?.limit ?? 0,
+          dryRun: plan.mode === "check",
+          lister: client,
+          service: connection.service,
+          logger,
+          limitSetting: plan.names("prune-limit"),
+        }),
+      );
+      results = [...results, ...pruned];
     }
 
     const reviewUrl = review ? await review.publish({ mode: plan.mode, results }) : undefined;
