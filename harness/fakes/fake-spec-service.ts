@@ -32,6 +32,11 @@ export class FakeSpecService implements SpecService {
     this.options = options;
   }
 
+  async getLatestVersionContent(_orgId: string, slug: string): Promise<unknown> {
+    this.calls.push(`getLatestVersionContent ${slug}`);
+    return undefined;
+  }
+
   async *iterateSpecs(_orgId: string): AsyncIterableIterator<Spec> {
     this.calls.push("iterateSpecs");
     for (const spec of [...this.specs.values()]) yield spec;

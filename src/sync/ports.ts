@@ -23,7 +23,15 @@ export const systemClock: Clock = {
 };
 
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
-export type RunService = SpecService & OrganizationDirectory & SpecLister & { close(): Promise<void> };
+/** Reads what a published version holds (its files, parsed), for comparisons. */
+export interface VersionContentReader {
+  getLatestVersionContent(orgId: string, slug: string): Promise<unknown>;
+}
+
+export type RunService = SpecService &
+  OrganizationDirectory &
+  SpecLister &
+  VersionContentReader & { close(): Promise<void> };
 
 /** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
 export type SyncMode = "publish" | "preview" | "check" | "cleanup";
@@ -32,6 +40,8 @@ export type SyncMode = "publish" | "preview" | "check" | "cleanup";
 export interface ReviewRun {
   mode: SyncMode;
   results: readonly SpecResult[];
+  /** Spec files the review's base had and the head no longer has. */
+  removedSpecs?: readonly string[];
 }
 
 /** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */
