@@ -72,6 +72,14 @@ export async function runAction(
       timeoutSeconds: config.timeoutSeconds,
       concurrency: config.concurrency,
       prune: config.prune ? { limit: config.pruneLimit } : undefined,
+      changeReview:
+        mode === "preview"
+          ? {
+              baseCommit: pullRequest?.baseSha || undefined,
+              failOnBreaking: config.failOnBreaking,
+              allowed: config.breakingAllowed,
+            }
+          : undefined,
       names: inputNames,
     };
     report = await runSync(plan, {
@@ -127,9 +135,11 @@ async function finish(
       durationMs: report.durationMs,
       ...(skippedReason ? { skippedReason } : {}),
       ...(stoppedReason ? { stoppedReason } : {}),
+      ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
     }),
   );
 
-  const failure = stoppedReason ?? finalFailureMessage(results);
+  const failure =
+    stoppedReason ?? finalFailureMessage(results) ?? (report.changeReview?.failure && redact(report.changeReview.failure));
   if (failure) host.setFailed(failure);
 }

@@ -27,4 +27,8 @@ export interface ActionConfig {
   readonly prune: boolean;
   /** Above this many specs to prune, the run fails and deletes nothing. */
   readonly pruneLimit: number;
+  /** In previews, a breaking API change fails the run. */
+  readonly failOnBreaking: boolean;
+  /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`, one a line. */
+  readonly breakingAllowed: readonly string[];
 }

@@ -53,6 +53,8 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     githubToken,
     prune,
     pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 10, 1, MAX_PRUNE_LIMIT),
+    failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking"), false),
+    breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
   };
 }
 

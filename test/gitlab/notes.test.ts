@@ -43,7 +43,7 @@ function context(overrides: Partial<GitLabContext> = {}): GitLabContext {
     pipelineSource: "merge_request_event",
     pipelineUrl: undefined,
     workspace: "/builds/acme/api",
-    mergeRequest: { iid: IID, sourceBranch: "feature", targetBranch: "main", isFork: false },
+    mergeRequest: { iid: IID, sourceBranch: "feature", targetBranch: "main", diffBaseSha: undefined, isFork: false },
     token: FAKE_GITLAB_TOKEN,
     hasJobToken: true,
     defaultMode: "preview",
