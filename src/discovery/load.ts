@@ -29,7 +29,8 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
     return { ok: false, code: "READ_ERROR", problem: { ...at, message: reason } };
   }
   const inspection = classifyText(text, spec);
-  if (inspection.kind === "spec") return { ok: true, spec: { ...inspection.spec, bytes: Buffer.byteLength(text) } };
+  if (inspection.kind === "spec")
+    return { ok: true, spec: { ...inspection.spec, bytes: Buffer.byteLength(text) } };
   if (inspection.kind === "broken") {
     const { problem } = inspection.broken;
     return {

@@ -76,7 +76,6 @@ export function readRunContext(env: NodeJS.ProcessEnv, readFile: (path: string) 
   return context;
 }
 
-
 /** The payload of an event that does not need one; undefined when it is missing or unreadable. */
 function readOptionalPayload(
   path: string | undefined,

@@ -34,7 +34,8 @@ export function assignSlugs(paths: readonly string[], options: AssignSlugsOption
   const mapping = options.mapping ?? new Map<string, string>();
   const known = new Set(paths);
   const unknown = [...mapping.keys()].filter((mappedPath) => !known.has(mappedPath));
-  if (unknown.length > 0) throw unknownMappingError(unknown, paths, options.slugsSetting ?? "the `slugs` input");
+  if (unknown.length > 0)
+    throw unknownMappingError(unknown, paths, options.slugsSetting ?? "the `slugs` input");
 
   const published = options.publishedSlug ?? ((slug: string) => slug);
   const baseSlugs = new Map<string, string>();
