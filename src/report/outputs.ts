@@ -32,6 +32,16 @@ function toOutputRecord(result: SpecResult): Record<string, unknown> {
     appUrl: result.appUrl ?? null,
     errorCode: result.errorCode ?? null,
     errors: result.errors,
+    ...(result.changes
+      ? {
+          changes: {
+            against: result.changes.against,
+            breaking: result.changes.breaking,
+            other: result.changes.other,
+            allowed: result.changes.allowed,
+          },
+        }
+      : {}),
   };
 }
 

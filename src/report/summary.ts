@@ -8,6 +8,7 @@ import {
   REMOVED_FILE_LABEL,
   truncate,
 } from "./markdown.ts";
+import { renderChanges } from "./changes.ts";
 import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
@@ -19,6 +20,8 @@ export interface SummaryInput {
   skippedReason?: string;
   /** Why the run stopped before any upload. */
   stoppedReason?: string;
+  /** In a review: spec files the base had and the head no longer has. */
+  removedSpecs?: readonly string[];
 }
 
 /** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
@@ -48,6 +51,8 @@ export function renderJobSummary(input: SummaryInput): string {
     }
     lines.push("");
   }
+  const changes = renderChanges(input.results, input.removedSpecs ?? []);
+  if (changes.length > 0) lines.push(...changes);
   const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
   lines.push(`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, "");
   return lines.join("\n");
