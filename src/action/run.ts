@@ -71,6 +71,7 @@ export async function runAction(
       wait: config.wait,
       timeoutSeconds: config.timeoutSeconds,
       concurrency: config.concurrency,
+      skipUnchanged: !config.force && config.source === "text",
       prune: config.prune ? { limit: config.pruneLimit } : undefined,
       changeReview:
         mode === "preview"
@@ -123,6 +124,7 @@ async function finish(
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
   host.setOutput("published", outputs.published);
+  host.setOutput("unchanged", outputs.unchanged);
   host.setOutput("failed", outputs.failed);
   if (modeKnown) host.setOutput("mode", report.mode);
   if (report.reviewUrl) host.setOutput("comment-url", report.reviewUrl);
@@ -140,6 +142,8 @@ async function finish(
   );
 
   const failure =
-    stoppedReason ?? finalFailureMessage(results) ?? (report.changeReview?.failure && redact(report.changeReview.failure));
+    stoppedReason ??
+    finalFailureMessage(results) ??
+    (report.changeReview?.failure && redact(report.changeReview.failure));
   if (failure) host.setFailed(failure);
 }

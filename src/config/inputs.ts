@@ -53,6 +53,7 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     githubToken,
     prune,
     pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 10, 1, MAX_PRUNE_LIMIT),
+    force: readBoolean("force", readInput("force"), false),
     failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking"), false),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
   };

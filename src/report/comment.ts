@@ -92,7 +92,9 @@ function headline(input: PullRequestCommentInput): string {
 }
 
 function verb(results: SpecResult[]): string {
-  return results.every((r) => r.status === "submitted") ? "submitted" : "published";
+  if (results.every((r) => r.status === "submitted")) return "submitted";
+  if (results.every((r) => r.status === "unchanged")) return "unchanged on";
+  return "published";
 }
 
 function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>): string[] {

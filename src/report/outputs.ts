@@ -5,6 +5,7 @@ import { countBy, failureReason, isFailure } from "./status.ts";
 export interface ActionOutputs {
   results: string;
   published: string;
+  unchanged: string;
   failed: string;
 }
 
@@ -15,6 +16,7 @@ export function renderOutputs(results: readonly SpecResult[]): ActionOutputs {
   return {
     results: JSON.stringify(ordered.map(toOutputRecord)),
     published: String(counts.published),
+    unchanged: String(counts.unchanged),
     failed: String(counts.failed + counts["timed-out"]),
   };
 }

@@ -1,4 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
+import { renderChanges } from "./changes.ts";
 import {
   codeBlock,
   codeCell,
@@ -8,7 +9,6 @@ import {
   REMOVED_FILE_LABEL,
   truncate,
 } from "./markdown.ts";
-import { renderChanges } from "./changes.ts";
 import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
@@ -81,5 +81,7 @@ export function headline({
   if (counts.planned === total) return `${total} ${noun} checked`;
   if (counts.submitted > 0) return `${total} ${noun} submitted`;
   if (counts.skipped === total) return `${total} ${noun} skipped`;
+  if (counts.unchanged === total) return `all ${total} ${noun} unchanged`;
+  if (counts.unchanged > 0) return `${counts.published} published, ${counts.unchanged} unchanged`;
   return `all ${total} ${noun} published`;
 }

@@ -37,6 +37,8 @@ export interface SyncPlan {
   timeoutSeconds: number;
   /** Requests to the service in flight at once. */
   concurrency: number;
+  /** Do not upload a spec GitBook already holds unchanged (off with `force`, and for URL sources). */
+  skipUnchanged: boolean;
   /** Delete the specs under `slugPrefix` the repository no longer has (publish mode; check mode lists them). */
   prune: { limit: number } | undefined;
   /** Compare each preview's document with the review's base (preview mode). */

@@ -1,4 +1,4 @@
-import type { Spec, SpecSource, SpecVersion } from "../client/types.ts";
+import type { Spec, SpecSource, SpecVersion, SpecVersionContent } from "../client/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
 import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
@@ -9,6 +9,7 @@ export interface SpecService {
   getSpec(orgId: string, slug: string): Promise<Spec>;
   getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion>;
   getLatestVersion(orgId: string, slug: string): Promise<SpecVersion>;
+  getVersionContent(orgId: string, slug: string, versionId: string): Promise<SpecVersionContent>;
   deleteSpec(orgId: string, slug: string): Promise<void>;
 }
 

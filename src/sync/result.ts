@@ -6,6 +6,8 @@ export type SpecStatus =
   | "failed"
   /** Still processing when the `timeout` ran out. */
   | "timed-out"
+  /** GitBook already holds this very document, processed without error: nothing was uploaded. */
+  | "unchanged"
   /** Uploaded; not waited for (`wait: false`). */
   | "submitted"
   /** `check` mode: everything local passed; nothing was written. */

@@ -21,6 +21,7 @@ import type { PreparedSpec } from "./prepared.ts";
 import { pruneSpecs } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
+import { unchangedResult } from "./skip-unchanged.ts";
 import { stoppedRunResults } from "./stopped.ts";
 
 export interface SyncPorts {
@@ -304,6 +305,14 @@ async function uploadOrCheck(
     const lookup = connection && { orgId: connection.organizationId, service: connection.service };
     const result = await checkOne(prepared, lookup, log);
     return async () => result;
+  }
+  if (plan.skipUnchanged && prepared.problems.length === 0) {
+    const unchanged = await unchangedResult(prepared, {
+      orgId: connection.organizationId,
+      service: connection.service,
+      logger: log,
+    });
+    if (unchanged) return async () => unchanged;
   }
   return uploadOne(prepared, {
     orgId: connection.organizationId,
