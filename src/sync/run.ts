@@ -264,7 +264,11 @@ function streamedSpec(
       const prepared = await prepareFile(
         file,
         slug,
-        { workspace: plan.workspace, sourceUrlFor: plan.sourceUrlFor, keepDocument: comparing !== undefined },
+        {
+          workspace: plan.workspace,
+          sourceUrlFor: plan.sourceUrlFor,
+          keepDocument: comparing !== undefined || plan.skipUnchanged,
+        },
         log,
       );
       const changes =
