@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { compareApis } from "../../src/changes/index.ts";
+import { cases, documents } from "./cases.ts";
+
+describe("compareApis: the classification table", () => {
+  it("has at least five cases per version", () => {
+    for (const v of ["3.0", "3.1", "2.0"])
+      expect(cases.filter((c) => c.version === v).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(cases.map((c) => [`${c.version} ${c.name}`, c] as const))("%s", (_, c) => {
+    const { before, after } = documents(c);
+    const result = compareApis(before, after);
+    const expectedList = c.expected === "breaking" ? result.breaking : result.other;
+    expect(expectedList.map((x) => x.kind)).toContain(c.kind);
+    if (c.expected === "other") expect(result.breaking).toEqual([]);
+  });
+
+  it("finds nothing between a document and itself", () => {
+    for (const c of cases) {
+      const { before } = documents(c);
+      expect(compareApis(before, structuredClone(before))).toEqual({ breaking: [], other: [] });
+    }
+  });
+});
