@@ -216,8 +216,12 @@ function classify(
       else emit(out, "other", "parameter-made-optional", where, d, `${name} is now optional`);
       return;
     }
-    if (third === "schema") return schemaChange(d, where, rest.slice(3), "request", name, docs, out);
-    return generic(d, where, name, out);
+    if (third === "schema") {
+      schemaChange(d, where, rest.slice(3), "request", name, docs, out);
+      return;
+    }
+    generic(d, where, name, out);
+    return;
   }
   if (first === "requestBody") {
     if (rest.length === 1) {
@@ -256,10 +260,13 @@ function classify(
           emit(out, "other", "request-media-type-added", where, d, `request body accepts ${media}`);
         return;
       }
-      if (rest[3] === "schema")
-        return schemaChange(d, where, rest.slice(4), "request", "request body", docs, out);
+      if (rest[3] === "schema") {
+        schemaChange(d, where, rest.slice(4), "request", "request body", docs, out);
+        return;
+      }
     }
-    return generic(d, where, "request body", out);
+    generic(d, where, "request body", out);
+    return;
   }
   if (first === "responses") {
     const status = quote(second, 20);
@@ -286,10 +293,13 @@ function classify(
           emit(out, "other", "response-media-type-added", where, d, `response ${status} returns ${media}`);
         return;
       }
-      if (rest[4] === "schema")
-        return schemaChange(d, where, rest.slice(5), "response", `response ${status}`, docs, out);
+      if (rest[4] === "schema") {
+        schemaChange(d, where, rest.slice(5), "response", `response ${status}`, docs, out);
+        return;
+      }
     }
-    return generic(d, where, `response ${status}`, out);
+    generic(d, where, `response ${status}`, out);
+    return;
   }
   if (DOC_KEYS.has(String(last))) {
     emit(out, "other", "description-changed", where, d, `${quote(rest.join("."), 80)} changed`);
@@ -345,7 +355,10 @@ function schemaChange(
     ];
     const ta = typeSet(at(docs.a, schemaPath));
     const tb = typeSet(at(docs.b, schemaPath));
-    if (ta === undefined || tb === undefined) return generic(d, where, inside(1), out);
+    if (ta === undefined || tb === undefined) {
+      generic(d, where, inside(1), out);
+      return;
+    }
     const widened = subset(ta, tb);
     const narrowed = subset(tb, ta);
     if (widened && narrowed) return;
