@@ -191,12 +191,29 @@ function classify(
     );
     return;
   }
+  if (first === "parameters" && rest.length === 1) {
+    // The whole list added or removed: one change per parameter.
+    const list = d.action === "remove" ? d.before : d.after;
+    if (!Array.isArray(list)) {
+      generic(d, where, "parameters", out);
+      return;
+    }
+    list.forEach((p, i) => {
+      const one = {
+        ...d,
+        path: [...d.path, i],
+        before: d.action === "remove" ? p : undefined,
+        after: d.action === "remove" ? undefined : p,
+      };
+      classify(one, where, [...rest, i], docs, out);
+    });
+    return;
+  }
   if (first === "parameters") {
-    const param =
-      (d.action === "remove" ? d.before : d.after) ?? at(docs.b, d.path.slice(0, -rest.length + 2));
-    const named = isObject(param)
-      ? param
-      : (at(docs.b, d.path.slice(0, d.path.length - rest.length + 2)) as unknown);
+    // The parameter itself: the value added or removed, else the one in the document it is in now.
+    const paramPath = d.path.slice(0, d.path.length - rest.length + 2);
+    const param = rest.length === 2 ? (d.action === "remove" ? d.before : d.after) : undefined;
+    const named = isObject(param) ? param : (at(docs.b, paramPath) ?? at(docs.a, paramPath));
     const name = isObject(named)
       ? `${quote(named.in, 20)} parameter ${quote(named.name, 60)}`
       : "a parameter";
