@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { TABLE_MARKERS, table } from "../../scripts/change-table.ts";
 import { compareApis } from "../../src/changes/index.ts";
 import { cases, documents } from "./cases.ts";
 
@@ -21,5 +23,15 @@ describe("compareApis: the classification table", () => {
       const { before } = documents(c);
       expect(compareApis(before, structuredClone(before))).toEqual({ breaking: [], other: [] });
     }
+  });
+});
+
+describe("the README's table", () => {
+  it("is the one scripts/change-table.ts prints (run it with --write after changing the cases)", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const from = readme.indexOf(TABLE_MARKERS.START) + TABLE_MARKERS.START.length;
+    const to = readme.indexOf(TABLE_MARKERS.END);
+    expect(readme.slice(from, to).trim()).toBe(table());
+    expect(table().split("\n").length - 2).toBeGreaterThanOrEqual(20);
   });
 });
