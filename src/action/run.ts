@@ -2,6 +2,7 @@ import { readConfig } from "../config/inputs.ts";
 import { readRunContext } from "../github/context.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
+import { apiChangeComparer } from "../review/change-review.ts";
 import { repositoryNameFrom } from "../slugs/index.ts";
 import type { SyncPlan } from "../sync/plan.ts";
 import type { Clock } from "../sync/ports.ts";
@@ -93,6 +94,7 @@ export async function runAction(
           : undefined,
       clock: deps.clock,
       logger: host.logger,
+      comparer: apiChangeComparer,
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.

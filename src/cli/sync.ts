@@ -16,6 +16,7 @@ import { changesHeadline } from "../report/changes.ts";
 import { renderJUnit } from "../report/junit.ts";
 import { finalFailureMessage } from "../report/outputs.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
+import { apiChangeComparer } from "../review/change-review.ts";
 import { DuplicateSlugError, SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
 import type { SyncPlan } from "../sync/plan.ts";
@@ -102,6 +103,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     clock: systemClock,
     logger,
     progress,
+    comparer: apiChangeComparer,
   });
   printReport(report, output, config.files !== undefined);
   const code = await finishSync(report.results, settings, output);

@@ -4,31 +4,21 @@
  * The comparison itself is a port (`ChangeComparer`), the library's job.
  */
 import { bundleSpec } from "../bundling/index.ts";
+import { type ApiChange, type ApiChanges, compareApis, isAllowed } from "../changes/index.ts";
 import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { silentLogger } from "../logger.ts";
 import type { SpecChanges } from "../sync/result.ts";
 import { type BaseTree, checkoutBaseTree } from "./base-tree.ts";
 
-export interface ApiChange {
-  kind: string;
-  /** One line a reviewer reads, e.g. "GET /pets/{id}: removed". */
-  message: string;
-  path?: string;
-  method?: string;
-  operationId?: string;
-}
-
-export interface ApiChanges {
-  breaking: ApiChange[];
-  other: ApiChange[];
-}
-
 export interface ChangeComparer {
   compare(before: unknown, after: unknown): ApiChanges;
   /** Whether the allow-list (operation ids, paths, `METHOD /path`) accepts a breaking change. */
   isAllowed(change: ApiChange, allowList: readonly string[]): boolean;
 }
+
+/** The library-backed comparer (src/changes): api-smart-diff plus our rules. */
+export const apiChangeComparer: ChangeComparer = { compare: compareApis, isAllowed };
 
 /** What a spec is compared with. */
 export interface BaseSide {
@@ -103,7 +93,14 @@ export function specChanges(
   allowList: readonly string[],
 ): SpecChanges {
   if (before === undefined) return { against: "nothing", breaking: [], other: ["New spec."], allowed: [] };
-  const { breaking, other } = comparer.compare(before, after);
+  let compared: ApiChanges;
+  try {
+    compared = comparer.compare(before, after);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { against, breaking: [], other: [`Not compared: ${reason}`], allowed: [] };
+  }
+  const { breaking, other } = compared;
   const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));
   return {
     against,
