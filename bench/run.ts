@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = ["read", "discovery", "bundle", "sync", "scale", "cold-start"];
+const all = ["read", "discovery", "bundle", "sync", "scale", "cold-start", "unchanged"];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = false;
 for (const name of chosen.length > 0 ? chosen : all) {

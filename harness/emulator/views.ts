@@ -1,4 +1,4 @@
-import type { Spec, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
+import type { FilesystemEntry, Spec, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
 import type { StoredSpec, StoredVersion } from "./store.ts";
 
 /** Where the emulator is reachable and where its `urls.app` links point. */
@@ -56,17 +56,39 @@ export function renderVersion(base: LinkBase, spec: StoredSpec, version: StoredV
 }
 
 /**
- * The filesystem holds one entry, the parsed document under `openapi.json` or `openapi.yaml` (after the
- * format of the submitted text): the emulator does not resolve external references, so every
- * specification is a single file.
+ * The filesystem as GitBook's OpenAPI parser builds it (`createFileSystem` in GitbookIO/gitbook
+ * packages/openapi-parser/src/filesystem.ts; see docs/version-content.md): a list with one entry, the
+ * entrypoint, whose `specification` is the parsed document. The emulator neither bundles external
+ * references nor converts Swagger 2.0, so every specification is one file with no `references`, and the
+ * document is the uploaded one. The file is named after the last segment of a URL source, otherwise
+ * `openapi.json` or `openapi.yaml` after the format of the text.
  */
 export function renderContent(base: LinkBase, spec: StoredSpec, version: StoredVersion): SpecVersionContent {
   const url = versionFileUrl(base, spec, version);
+  const entry: FilesystemEntry = {
+    dir: ".",
+    filename: fileNameOf(version),
+    isEntrypoint: true,
+    references: [],
+    specification: version.document,
+  };
   return {
-    filesystem: { [`openapi.${version.format}`]: version.document },
+    filesystem: [entry],
     url,
     urls: { source: version.sourceURL ?? url, public: null },
   };
+}
+
+function fileNameOf(version: StoredVersion): string {
+  const fallback = `openapi.${version.format}`;
+  if (version.sourceURL === undefined) return fallback;
+  try {
+    const last = new URL(version.sourceURL).pathname.split("/").pop() ?? "";
+    const name = decodeURIComponent(last);
+    return name === "" || name.includes("/") ? fallback : name;
+  } catch {
+    return fallback;
+  }
 }
 
 export function renderRawContent(version: StoredVersion): { text: string; format: "json" | "yaml" } {

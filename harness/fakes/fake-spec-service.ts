@@ -1,5 +1,5 @@
 import { createApiError } from "../../src/client/errors.ts";
-import type { Spec, SpecSource, SpecVersion } from "../../src/client/types.ts";
+import type { Spec, SpecSource, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
 import type { Clock, SpecService } from "../../src/sync/ports.ts";
 
 /** How the fake service ends the processing of one slug. */
@@ -30,6 +30,22 @@ export class FakeSpecService implements SpecService {
 
   constructor(options: FakeServiceOptions = {}) {
     this.options = options;
+  }
+
+  /** The fake keeps no documents: its content never matches, so every spec is uploaded. */
+  async getVersionContent(_orgId: string, slug: string, _versionId: string): Promise<SpecVersionContent> {
+    this.calls.push(`getVersionContent ${slug}`);
+    return { filesystem: [] };
+  }
+
+  async getLatestVersionContent(_orgId: string, slug: string): Promise<unknown> {
+    this.calls.push(`getLatestVersionContent ${slug}`);
+    return undefined;
+  }
+
+  async *iterateSpecs(_orgId: string): AsyncIterableIterator<Spec> {
+    this.calls.push("iterateSpecs");
+    for (const spec of [...this.specs.values()]) yield spec;
   }
 
   seed(slug: string, spec: Partial<Spec>): void {

@@ -11,9 +11,9 @@ import {
 import type { RunContext } from "../github/context.ts";
 import { createGitHubClient } from "../github/octokit.ts";
 import type { Logger } from "../logger.ts";
-import { renderPullRequestComment } from "../report/comment.ts";
+import { reviewCommentBody } from "../report/review-comment.ts";
+import { GITHUB_REVIEW } from "../report/review-host.ts";
 import type { ReviewRun, ReviewThread } from "../sync/ports.ts";
-import type { SpecResult } from "../sync/result.ts";
 
 export type CommentRun = ReviewRun;
 
@@ -83,15 +83,12 @@ export function createPullRequestComments(
   return {
     recordedPreviews,
     async publish(run) {
-      const earlier = await recordedPreviews();
-      const previews = nextRecordedPreviews(run, earlier);
-      const body = renderPullRequestComment({
+      const { body } = reviewCommentBody({
         key: config.commentKey,
-        results: run.mode === "cleanup" ? [] : [...run.results],
-        mode: run.mode === "cleanup" ? "preview" : run.mode,
-        pullRequestNumber: pullRequest.number,
-        state: { previews },
-        ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
+        host: GITHUB_REVIEW,
+        number: pullRequest.number,
+        run,
+        earlier: await recordedPreviews(),
       });
       const found = await target();
       if (!found) return undefined;
@@ -112,22 +109,5 @@ export function createPullRequestComments(
         return undefined;
       }
     },
-  };
-}
-
-/** After a preview run: every preview that exists now; after a cleanup: those that could not be deleted. */
-function nextRecordedPreviews(run: CommentRun, earlier: readonly string[]): string[] {
-  if (run.mode === "cleanup") return run.results.filter((r) => r.status !== "deleted").map((r) => r.slug);
-  if (run.mode !== "preview") return [...earlier];
-  const created = run.results.filter((r) => r.specId !== undefined).map((r) => r.slug);
-  return [...new Set([...earlier, ...created])].sort();
-}
-
-function cleanupOf(results: readonly SpecResult[]) {
-  return {
-    deleted: results.filter((r) => r.status === "deleted").map((r) => r.slug),
-    failed: results
-      .filter((r) => r.status !== "deleted")
-      .map((r) => ({ slug: r.slug, error: r.errors.join("; ") || r.status })),
   };
 }

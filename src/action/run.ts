@@ -2,6 +2,7 @@ import { readConfig } from "../config/inputs.ts";
 import { readRunContext } from "../github/context.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
+import { apiChangeComparer } from "../review/change-review.ts";
 import { repositoryNameFrom } from "../slugs/index.ts";
 import type { SyncPlan } from "../sync/plan.ts";
 import type { Clock } from "../sync/ports.ts";
@@ -71,6 +72,16 @@ export async function runAction(
       wait: config.wait,
       timeoutSeconds: config.timeoutSeconds,
       concurrency: config.concurrency,
+      skipUnchanged: !config.force && config.source === "text",
+      prune: config.prune ? { limit: config.pruneLimit } : undefined,
+      changeReview:
+        mode === "preview"
+          ? {
+              baseCommit: pullRequest?.baseSha || undefined,
+              failOnBreaking: config.failOnBreaking,
+              allowed: config.breakingAllowed,
+            }
+          : undefined,
       names: inputNames,
     };
     report = await runSync(plan, {
@@ -83,6 +94,7 @@ export async function runAction(
           : undefined,
       clock: deps.clock,
       logger: host.logger,
+      comparer: apiChangeComparer,
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.
@@ -114,6 +126,7 @@ async function finish(
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
   host.setOutput("published", outputs.published);
+  host.setOutput("unchanged", outputs.unchanged);
   host.setOutput("failed", outputs.failed);
   if (modeKnown) host.setOutput("mode", report.mode);
   if (report.reviewUrl) host.setOutput("comment-url", report.reviewUrl);
@@ -126,9 +139,13 @@ async function finish(
       durationMs: report.durationMs,
       ...(skippedReason ? { skippedReason } : {}),
       ...(stoppedReason ? { stoppedReason } : {}),
+      ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
     }),
   );
 
-  const failure = stoppedReason ?? finalFailureMessage(results);
+  const failure =
+    stoppedReason ??
+    finalFailureMessage(results) ??
+    (report.changeReview?.failure && redact(report.changeReview.failure));
   if (failure) host.setFailed(failure);
 }

@@ -21,6 +21,8 @@ export interface CiRun {
   /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
   name: string | undefined;
   repositoryName: string;
+  /** The commit the review's changes are compared with, when the CI says. */
+  baseCommit: string | undefined;
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
   /** The review's comment or note, when this CI has one the run may write. */
@@ -41,6 +43,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     const sha = env.CI_COMMIT_SHA ?? "";
     return {
       name: "GitLab CI",
+      baseCommit: context.mergeRequest?.diffBaseSha,
       repositoryName: context.repositoryName,
       review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
       openReview: (config, logger, deadline) =>
@@ -66,6 +69,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     const number = mergeRequest ?? pullRequest?.number;
     return {
       name: "GitHub Actions",
+      baseCommit: pullRequest?.baseSha || undefined,
       repositoryName: repositoryNameFrom(context.repository?.fullName, workspace),
       review:
         number === undefined
@@ -89,6 +93,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   }
   return {
     name: undefined,
+    baseCommit: undefined,
     repositoryName: path.basename(path.resolve(workspace)),
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },

@@ -129,6 +129,8 @@ export function usageErrorOf(error: InputError, settingName: (input: string) => 
     "slug-prefix",
     "api-url",
     "token",
+    "prune",
+    "prune-limit",
   ]);
   const rewritten = detail.replace(/'([a-z-]+)'/g, (whole, name: string) =>
     known.has(name) ? settingName(name) : whole,

@@ -97,7 +97,13 @@ function liveLine(counts: {
 }
 
 function isSuccess(status: SpecStatus): boolean {
-  return status === "published" || status === "submitted" || status === "planned" || status === "deleted";
+  return (
+    status === "published" ||
+    status === "unchanged" ||
+    status === "submitted" ||
+    status === "planned" ||
+    status === "deleted"
+  );
 }
 
 function where(location: SourceLocation | undefined): string {

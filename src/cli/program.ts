@@ -310,6 +310,22 @@ function addSyncCommand(program: Command, io: CliIo, output: Output, state: { ex
     .option("--json", "print the results as JSON: stdout holds only JSON")
     .option("--junit <file>", "write a JUnit XML report, one test case per spec")
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
+    .option("--force", "upload every spec, even one GitBook already holds unchanged")
+    .option("--fail-on-breaking", "in a preview, fail when a spec has a breaking API change against the base")
+    .option(
+      "--breaking-allowed <id>",
+      "a breaking change accepted on purpose: operation id, '/path' or 'METHOD /path'; repeatable",
+      repeatable,
+    )
+    .option(
+      "--base-commit <sha>",
+      "the commit a preview is compared with (read from GitLab CI and GitHub Actions)",
+    )
+    .option("--prune", "delete the organization's specs under --slug-prefix that the folder no longer has")
+    .option(
+      "--prune-limit <n>",
+      "the most specs one run may prune; above it nothing is deleted (default: 10)",
+    )
     .option("--token-file <path>", "read the API token from this file (default: env GITBOOK_TOKEN)")
     .addHelpText("after", SYNC_HELP)
     .action(async (_options: unknown, cmd: Command) => {

@@ -3,7 +3,7 @@
  * table or field list for people, or with `--json` only JSON on stdout, for scripts. Lists page through
  * everything unless `--limit` caps the number of items.
  */
-import type { GitBookClient } from "../client/index.ts";
+import { type GitBookClient, readVersionFiles } from "../client/index.ts";
 import type { Organization, Spec, SpecVersion, SpecVersionContent } from "../client/types.ts";
 import { type Cell, renderFields, renderTable } from "./format.ts";
 import { type Output, printable } from "./output.ts";
@@ -150,9 +150,20 @@ export async function getVersionContent(
       ? await context.client.getLatestVersionContent(orgId, slug)
       : await context.client.getVersionContent(orgId, slug, version);
   if (context.json) return context.output.json(content);
-  // For people: each file of the specification, as indented JSON under its name.
-  for (const [name, document] of Object.entries(content.filesystem)) {
-    context.output.out(`# ${printable(name)}\n${printable(JSON.stringify(document, null, 2), true)}\n`);
+  // For people: each file of the specification, as indented JSON under its name (the entrypoint marked);
+  // a filesystem of another shape is printed whole.
+  const files = readVersionFiles(content.filesystem);
+  if (files.kind === "unknown") {
+    context.output.err(`The version's files have an unknown shape: ${printable(files.problem)}.\n`);
+    const text = JSON.stringify(content.filesystem, null, 2) ?? "undefined";
+    context.output.out(`# filesystem\n${printable(text, true)}\n`);
+    return;
+  }
+  for (const entry of files.entries) {
+    const name = entry.dir === "" || entry.dir === "." ? entry.filename : `${entry.dir}/${entry.filename}`;
+    const mark = entry.isEntrypoint ? " (entrypoint)" : "";
+    const text = JSON.stringify(entry.specification, null, 2) ?? "undefined";
+    context.output.out(`# ${printable(name)}${mark}\n${printable(text, true)}\n`);
   }
 }
 

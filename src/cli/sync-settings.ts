@@ -33,6 +33,13 @@ export interface SyncFlags {
   junit?: string;
   mergeRequest?: string;
   tokenFile?: string;
+  prune?: boolean;
+  pruneLimit?: string;
+  force?: boolean;
+  failOnBreaking?: boolean;
+  /** `--breaking-allowed ID`, repeatable. */
+  breakingAllowed?: readonly string[];
+  baseCommit?: string;
 }
 
 /** The API token, once read, with where it came from. */
@@ -101,6 +108,22 @@ export const SYNC_SETTINGS: readonly Setting[] = [
   { input: "timeout", flag: "--timeout", env: "GITBOOK_TIMEOUT", fromFlag: (f) => f.timeout },
   { input: "concurrency", flag: "--concurrency", env: "GITBOOK_CONCURRENCY", fromFlag: (f) => f.concurrency },
   { input: "api-url", flag: "--api-url", env: "GITBOOK_API_URL", fromFlag: (f) => f.apiUrl },
+  { input: "prune", flag: "--prune", env: "GITBOOK_PRUNE", fromFlag: (f) => (f.prune ? "true" : undefined) },
+  { input: "prune-limit", flag: "--prune-limit", env: "GITBOOK_PRUNE_LIMIT", fromFlag: (f) => f.pruneLimit },
+  { input: "force", flag: "--force", env: "GITBOOK_FORCE", fromFlag: (f) => (f.force ? "true" : undefined) },
+  {
+    input: "fail-on-breaking",
+    flag: "--fail-on-breaking",
+    env: "GITBOOK_FAIL_ON_BREAKING",
+    fromFlag: (f) => (f.failOnBreaking ? "true" : undefined),
+  },
+  {
+    input: "breaking-allowed",
+    flag: "--breaking-allowed",
+    env: "GITBOOK_BREAKING_ALLOWED",
+    fromFlag: (f) => f.breakingAllowed?.join("\n"),
+  },
+  { input: "base-commit", flag: "--base-commit", env: "GITBOOK_BASE_COMMIT", fromFlag: (f) => f.baseCommit },
 ];
 
 export const TOKEN_SETTINGS = "GITBOOK_TOKEN or --token-file";

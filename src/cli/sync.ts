@@ -12,9 +12,11 @@ import { readConfig } from "../config/inputs.ts";
 import { DiscoveryError } from "../discovery/index.ts";
 import { EventPayloadError } from "../github/context.ts";
 import { GitLabContextError } from "../gitlab/context.ts";
+import { changesHeadline } from "../report/changes.ts";
 import { renderJUnit } from "../report/junit.ts";
 import { finalFailureMessage } from "../report/outputs.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
+import { apiChangeComparer } from "../review/change-review.ts";
 import { DuplicateSlugError, SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
 import type { SyncPlan } from "../sync/plan.ts";
@@ -71,6 +73,16 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     wait: config.wait,
     timeoutSeconds: config.timeoutSeconds,
     concurrency: config.concurrency,
+    skipUnchanged: !config.force && config.source === "text",
+    changeReview:
+      mode === "preview"
+        ? {
+            baseCommit: settings.readInput("base-commit") || ci.baseCommit,
+            failOnBreaking: config.failOnBreaking,
+            allowed: config.breakingAllowed,
+          }
+        : undefined,
+    prune: config.prune ? { limit: config.pruneLimit } : undefined,
     names: (setting) => settings.settingName(setting),
   };
   const redact = (text: string) => output.redact(text);
@@ -91,10 +103,12 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     clock: systemClock,
     logger,
     progress,
+    comparer: apiChangeComparer,
   });
   printReport(report, output, config.files !== undefined);
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
+  if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
 
@@ -105,10 +119,19 @@ function printReport(report: SyncReport, output: Output, filesSet: boolean): voi
     const line = `${statusLabel(result.status)}  ${result.file || "(recorded)"} → ${result.slug}`;
     output.err(`${printable(link ? `${line}  ${link}` : line)}\n`);
   }
+  for (const result of report.results) {
+    if (!result.changes) continue;
+    output.err(
+      `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
+    );
+    for (const change of result.changes.breaking) output.err(`  breaking: ${printable(change)}\n`);
+  }
+  for (const file of report.changeReview?.removedSpecs ?? [])
+    output.err(`Removed spec (breaking): ${printable(file)}\n`);
   const failure =
     report.stoppedBy instanceof DuplicateSlugError
       ? describeCollisionsForCli(report.stoppedBy, filesSet)
-      : (report.stoppedReason ?? finalFailureMessage(report.results));
+      : (report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure);
   if (failure) output.err(`${printable(failure, true)}\n`);
   else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
 }

@@ -19,6 +19,7 @@ export {
   UnexpectedRedirectError,
   UnexpectedResponseError,
 } from "./errors.ts";
+export { readVersionFiles } from "./parse.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 export type { RetryEvent } from "./transport.ts";
 export type * from "./types.ts";

@@ -3,7 +3,16 @@
  * as they come when they have the right type, and dropped when they do not; unknown values of open
  * enumerations (processingState, lastProcessErrorCode) are kept as strings.
  */
-import type { Organization, Page, ProcessError, Spec, SpecVersion, SpecVersionContent } from "./types.ts";
+import type {
+  FilesystemEntry,
+  Organization,
+  Page,
+  ProcessError,
+  Spec,
+  SpecVersion,
+  SpecVersionContent,
+  VersionFiles,
+} from "./types.ts";
 
 /** The body does not have the expected shape; `problem` says where. */
 export class ResponseShapeError extends Error {
@@ -42,6 +51,7 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === "object") return "an object";
   return `a ${typeof value}`;
 }
 
@@ -112,14 +122,53 @@ export const parseSpec: Parser<Spec> = (body) => parseSpecAt(body, "body");
 
 export const parseSpecVersion: Parser<SpecVersion> = (body) => parseVersionAt(body, "body");
 
+/**
+ * The content of a version. Only the body and the presence of `filesystem` are required; the filesystem
+ * is kept as it came, whatever its shape, and read by `readVersionFiles`.
+ */
 export const parseSpecVersionContent: Parser<SpecVersionContent> = (body) => {
   const source = expectObject(body, "body");
-  expectObject(source.filesystem, "body.filesystem");
+  if (!Object.hasOwn(source, "filesystem")) throw new ResponseShapeError("body.filesystem is missing");
   const content: Json = { ...source };
   dropIfNot(content, "url", isString);
   dropIfNot(content, "urls", isObject);
   return content as unknown as SpecVersionContent;
 };
+
+/**
+ * Reads a version's filesystem as GitBook's OpenAPI parser writes it: a list of entries with `dir`,
+ * `filename`, `isEntrypoint`, `references` and `specification`. Never throws: any other shape is
+ * "unknown", with the first problem found, for a caller whose answer to doubt is to upload again.
+ */
+export function readVersionFiles(filesystem: unknown): VersionFiles {
+  if (!Array.isArray(filesystem)) {
+    return { kind: "unknown", problem: `the filesystem is ${describe(filesystem)}, not a list of files` };
+  }
+  const entries: FilesystemEntry[] = [];
+  for (const [index, value] of filesystem.entries()) {
+    const entry = readEntry(value);
+    if (typeof entry === "string") return { kind: "unknown", problem: `file ${index + 1} ${entry}` };
+    entries.push(entry);
+  }
+  return { kind: "files", entries };
+}
+
+function readEntry(value: unknown): FilesystemEntry | string {
+  if (!isObject(value)) return `is ${describe(value)}, not an object`;
+  const own = (key: string): unknown => (Object.hasOwn(value, key) ? value[key] : undefined);
+  const dir = own("dir");
+  const filename = own("filename");
+  const isEntrypoint = own("isEntrypoint");
+  const references = own("references");
+  if (typeof dir !== "string") return `has a dir that is ${describe(dir)}`;
+  if (typeof filename !== "string") return `has a filename that is ${describe(filename)}`;
+  if (typeof isEntrypoint !== "boolean") return `has an isEntrypoint that is ${describe(isEntrypoint)}`;
+  if (!Array.isArray(references) || !references.every(isString)) {
+    return "has references that are not a list of names";
+  }
+  if (!Object.hasOwn(value, "specification")) return "has no specification";
+  return { dir, filename, isEntrypoint, references: [...references], specification: value.specification };
+}
 
 export function pageParser<T>(parseItem: (value: unknown, where: string) => T): Parser<Page<T>> {
   return (body) => {

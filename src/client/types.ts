@@ -45,11 +45,31 @@ export interface SpecVersion {
 }
 
 export interface SpecVersionContent {
-  /** A file-system-like map of the specification's files; its inner structure is not specified. */
-  filesystem: Record<string, unknown>;
+  /**
+   * The specification's files, as the service sent them. GitBook's renderer reads this as its OpenAPI
+   * parser's `Filesystem`, a list of entries (docs/version-content.md); the published description says
+   * only "object". Read it with `readVersionFiles`, which checks the shape.
+   */
+  filesystem: unknown;
   url?: string;
   urls?: { source: string; public: string | null };
 }
+
+/** One file of a version's content, as GitBook's OpenAPI parser describes it (`FilesystemEntry`). */
+export interface FilesystemEntry {
+  dir: string;
+  filename: string;
+  isEntrypoint: boolean;
+  /** Other files of the filesystem this one refers to. */
+  references: string[];
+  /** The parsed document; not checked beyond being present. */
+  specification: unknown;
+}
+
+/** A version's files when the filesystem has the known shape, or why it is not understood. */
+export type VersionFiles =
+  | { kind: "files"; entries: FilesystemEntry[] }
+  | { kind: "unknown"; problem: string };
 
 /** A specification source: fetched by the service from a URL, or the document's text. */
 export type SpecSource = { url: string } | { text: string };

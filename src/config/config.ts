@@ -23,4 +23,14 @@ export interface ActionConfig {
   readonly comment: boolean;
   readonly commentKey: string;
   readonly githubToken: string | undefined;
+  /** Delete the organization's specs under `slugPrefix` that the repository no longer has. */
+  readonly prune: boolean;
+  /** Above this many specs to prune, the run fails and deletes nothing. */
+  readonly pruneLimit: number;
+  /** Upload even a spec GitBook already holds unchanged. */
+  readonly force: boolean;
+  /** In previews, a breaking API change fails the run. */
+  readonly failOnBreaking: boolean;
+  /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`, one a line. */
+  readonly breakingAllowed: readonly string[];
 }

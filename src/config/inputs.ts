@@ -10,6 +10,7 @@ const MODES: readonly RequestedMode[] = ["auto", "publish", "preview", "check"];
 const SOURCES: readonly SourceMode[] = ["text", "url"];
 const MAX_TIMEOUT_SECONDS = 6 * 60 * 60;
 const MAX_CONCURRENCY = 64;
+const MAX_PRUNE_LIMIT = 10_000;
 
 /**
  * Parses and checks every input at once, before any request: the run stops here on the first bad
@@ -27,12 +28,20 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     );
   }
   const githubToken = readInput("github-token") || undefined;
+  const slugPrefix = readSlugPrefix(readInput("slug-prefix"));
+  const prune = readBoolean("prune", readInput("prune"), false);
+  if (prune && slugPrefix === undefined) {
+    throw new InputError(
+      "prune",
+      "needs 'slug-prefix': only specs under the run's own prefix are ever pruned, so that a repository never deletes specs it does not own. Set 'slug-prefix' (for example the repository's name), publish once, then enable 'prune'.",
+    );
+  }
   return {
     token,
     organization: readOrganization(readInput, token !== undefined),
     files: readLines(readInput("files")),
     slugMapping: readSlugMapping(readInput("slugs")),
-    slugPrefix: readSlugPrefix(readInput("slug-prefix")),
+    slugPrefix,
     source: oneOf("source", readInput("source") || "text", SOURCES),
     mode,
     wait: readBoolean("wait", readInput("wait"), true),
@@ -42,6 +51,11 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     comment: readBoolean("comment", readInput("comment"), true),
     commentKey: readCommentKey(readInput("comment-key")),
     githubToken,
+    prune,
+    pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 10, 1, MAX_PRUNE_LIMIT),
+    force: readBoolean("force", readInput("force"), false),
+    failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking"), false),
+    breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
   };
 }
 

@@ -17,6 +17,8 @@ export interface PullRequestContext {
    */
   isFork: boolean;
   headSha: string;
+  /** The base commit the pull request is compared with (`pull_request.base.sha`); "" when absent. */
+  baseSha: string;
 }
 
 /**
@@ -156,6 +158,7 @@ function parsePullRequest(payload: Record<string, unknown>, eventName: string): 
     action: typeof payload.action === "string" ? payload.action : "",
     isFork: headFullName === undefined || headFullName !== baseFullName,
     headSha: typeof head.sha === "string" ? head.sha : "",
+    baseSha: typeof base.sha === "string" && /^[0-9a-f]{40,64}$/.test(base.sha) ? base.sha : "",
   };
 }
 

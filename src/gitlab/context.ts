@@ -8,6 +8,8 @@ export interface MergeRequestContext {
   sourceBranch: string | undefined;
   /** `CI_MERGE_REQUEST_TARGET_BRANCH_NAME`, when set. */
   targetBranch: string | undefined;
+  /** `CI_MERGE_REQUEST_DIFF_BASE_SHA`: the commit the merge request's changes are compared with. */
+  diffBaseSha: string | undefined;
   /**
    * The source branch lives in another project (`CI_MERGE_REQUEST_SOURCE_PROJECT_ID` differs from
    * `CI_MERGE_REQUEST_PROJECT_ID`). Such pipelines run in the fork by default, without the parent
@@ -207,6 +209,7 @@ function parseMergeRequest(env: NodeJS.ProcessEnv, pipelineSource: string): Merg
     iid: parseMergeRequestIid(iidText),
     sourceBranch: nonEmpty(env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME),
     targetBranch: nonEmpty(env.CI_MERGE_REQUEST_TARGET_BRANCH_NAME),
+    diffBaseSha: commitId(env.CI_MERGE_REQUEST_DIFF_BASE_SHA),
     isFork: sourceProject !== undefined && targetProject !== undefined && sourceProject !== targetProject,
   };
 }
@@ -253,4 +256,10 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** A value from the environment, quoted and cut for an error message. */
 function quote(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/** A full commit id, or undefined for anything else. */
+function commitId(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text && /^[0-9a-f]{40,64}$/.test(text) ? text : undefined;
 }

@@ -1,4 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
+import { renderChanges } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
@@ -26,6 +27,8 @@ export interface PullRequestCommentInput {
   pullRequestNumber: number;
   /** Where the comment lives, for its words and size limit; GitHub by default. */
   host?: ReviewHost;
+  /** Spec files the review's base had and the head no longer has. */
+  removedSpecs?: readonly string[];
   /** Embedded in the body so a later run knows which previews exist. */
   state: CommentState;
   /** Set when the pull request closed and its previews were removed. */
@@ -50,6 +53,8 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
   if (input.cleanup) sections.push(...cleanupSection(input.cleanup).map((line) => host.defuse(line)));
 
   const results = [...input.results].sort(compareResults);
+  const changes = renderChanges(results, input.removedSpecs ?? [], (line) => host.defuse(line));
+  if (changes.length > 0) sections.push(...changes);
   if (results.length > 0) {
     if (sections.length > 0) sections.push("");
     const fixedLength = joinedLength([...head, ...sections, ...tail]);
@@ -87,7 +92,9 @@ function headline(input: PullRequestCommentInput): string {
 }
 
 function verb(results: SpecResult[]): string {
-  return results.every((r) => r.status === "submitted") ? "submitted" : "published";
+  if (results.every((r) => r.status === "submitted")) return "submitted";
+  if (results.every((r) => r.status === "unchanged")) return "unchanged on";
+  return "published";
 }
 
 function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>): string[] {

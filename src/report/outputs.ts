@@ -5,6 +5,7 @@ import { countBy, failureReason, isFailure } from "./status.ts";
 export interface ActionOutputs {
   results: string;
   published: string;
+  unchanged: string;
   failed: string;
 }
 
@@ -15,6 +16,7 @@ export function renderOutputs(results: readonly SpecResult[]): ActionOutputs {
   return {
     results: JSON.stringify(ordered.map(toOutputRecord)),
     published: String(counts.published),
+    unchanged: String(counts.unchanged),
     failed: String(counts.failed + counts["timed-out"]),
   };
 }
@@ -32,6 +34,16 @@ function toOutputRecord(result: SpecResult): Record<string, unknown> {
     appUrl: result.appUrl ?? null,
     errorCode: result.errorCode ?? null,
     errors: result.errors,
+    ...(result.changes
+      ? {
+          changes: {
+            against: result.changes.against,
+            breaking: result.changes.breaking,
+            other: result.changes.other,
+            allowed: result.changes.allowed,
+          },
+        }
+      : {}),
   };
 }
 

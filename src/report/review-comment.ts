@@ -28,6 +28,7 @@ export function reviewCommentBody(input: ReviewCommentBodyInput): { body: string
     pullRequestNumber: input.number,
     state: { previews },
     ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
+    ...(run.removedSpecs ? { removedSpecs: run.removedSpecs } : {}),
   });
   return { body, previews };
 }

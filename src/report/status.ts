@@ -2,6 +2,7 @@ import type { SpecResult, SpecStatus } from "../sync/result.ts";
 
 export const STATUS_ICONS: Record<SpecStatus, string> = {
   published: "✅",
+  unchanged: "💤",
   submitted: "📤",
   planned: "📝",
   skipped: "⏭️",
@@ -23,6 +24,7 @@ export function isFailure(result: SpecResult): boolean {
 export function countBy(results: readonly SpecResult[]): Record<SpecStatus, number> {
   const counts: Record<SpecStatus, number> = {
     published: 0,
+    unchanged: 0,
     submitted: 0,
     planned: 0,
     skipped: 0,

@@ -1,4 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
+import { renderChanges } from "./changes.ts";
 import {
   codeBlock,
   codeCell,
@@ -19,6 +20,8 @@ export interface SummaryInput {
   skippedReason?: string;
   /** Why the run stopped before any upload. */
   stoppedReason?: string;
+  /** In a review: spec files the base had and the head no longer has. */
+  removedSpecs?: readonly string[];
 }
 
 /** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
@@ -48,6 +51,8 @@ export function renderJobSummary(input: SummaryInput): string {
     }
     lines.push("");
   }
+  const changes = renderChanges(input.results, input.removedSpecs ?? []);
+  if (changes.length > 0) lines.push(...changes);
   const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
   lines.push(`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, "");
   return lines.join("\n");
@@ -76,5 +81,7 @@ export function headline({
   if (counts.planned === total) return `${total} ${noun} checked`;
   if (counts.submitted > 0) return `${total} ${noun} submitted`;
   if (counts.skipped === total) return `${total} ${noun} skipped`;
+  if (counts.unchanged === total) return `all ${total} ${noun} unchanged`;
+  if (counts.unchanged > 0) return `${counts.published} published, ${counts.unchanged} unchanged`;
   return `all ${total} ${noun} published`;
 }

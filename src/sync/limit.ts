@@ -12,6 +12,8 @@ export function limitConcurrency(service: SpecService, concurrency: number): Spe
     getSpec: (orgId, slug) => limit(() => service.getSpec(orgId, slug)),
     getVersion: (orgId, slug, versionId) => limit(() => service.getVersion(orgId, slug, versionId)),
     getLatestVersion: (orgId, slug) => limit(() => service.getLatestVersion(orgId, slug)),
+    getVersionContent: (orgId, slug, versionId) =>
+      limit(() => service.getVersionContent(orgId, slug, versionId)),
     deleteSpec: (orgId, slug) => limit(() => service.deleteSpec(orgId, slug)),
   };
 }

@@ -37,6 +37,21 @@ export interface SyncPlan {
   timeoutSeconds: number;
   /** Requests to the service in flight at once. */
   concurrency: number;
+  /** Do not upload a spec GitBook already holds unchanged (off with `force`, and for URL sources). */
+  skipUnchanged: boolean;
+  /** Delete the specs under `slugPrefix` the repository no longer has (publish mode; check mode lists them). */
+  prune: { limit: number } | undefined;
+  /** Compare each preview's document with the review's base (preview mode). */
+  changeReview?:
+    | {
+        /** The commit the review is based on; undefined: compare with the published versions. */
+        baseCommit: string | undefined;
+        /** A breaking change fails the run. */
+        failOnBreaking: boolean;
+        /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`. */
+        allowed: readonly string[];
+      }
+    | undefined;
   /** How messages name the host's settings. */
   names: SettingNames;
 }

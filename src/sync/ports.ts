@@ -1,5 +1,6 @@
-import type { Spec, SpecSource, SpecVersion } from "../client/types.ts";
+import type { Spec, SpecSource, SpecVersion, SpecVersionContent } from "../client/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
+import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
 
 /** The calls the sync pipeline makes to the service; `GitBookClient` implements it. */
@@ -8,6 +9,7 @@ export interface SpecService {
   getSpec(orgId: string, slug: string): Promise<Spec>;
   getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion>;
   getLatestVersion(orgId: string, slug: string): Promise<SpecVersion>;
+  getVersionContent(orgId: string, slug: string, versionId: string): Promise<SpecVersionContent>;
   deleteSpec(orgId: string, slug: string): Promise<void>;
 }
 
@@ -22,7 +24,15 @@ export const systemClock: Clock = {
 };
 
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
-export type RunService = SpecService & OrganizationDirectory & { close(): Promise<void> };
+/** Reads what a published version holds (its files, parsed), for comparisons. */
+export interface VersionContentReader {
+  getLatestVersionContent(orgId: string, slug: string): Promise<unknown>;
+}
+
+export type RunService = SpecService &
+  OrganizationDirectory &
+  SpecLister &
+  VersionContentReader & { close(): Promise<void> };
 
 /** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
 export type SyncMode = "publish" | "preview" | "check" | "cleanup";
@@ -31,6 +41,8 @@ export type SyncMode = "publish" | "preview" | "check" | "cleanup";
 export interface ReviewRun {
   mode: SyncMode;
   results: readonly SpecResult[];
+  /** Spec files the review's base had and the head no longer has. */
+  removedSpecs?: readonly string[];
 }
 
 /** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */

@@ -9,6 +9,7 @@ import {
   type LoadedSpec,
   loadSpec,
 } from "../discovery/index.ts";
+import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
@@ -31,6 +32,8 @@ export interface SlugOptions {
 
 export interface PrepareOptions extends SlugOptions {
   workspace: string;
+  /** Keep the document as it is uploaded (parsed), for comparing it with the review's base. */
+  keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
   sourceUrlFor: ((file: string) => string) | undefined;
   logger: Logger;
@@ -170,7 +173,18 @@ async function prepareLoaded(
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
     : { text: bundled.text };
-  return { ...base, source, ...(bundled.bundled ? { bundledFiles: bundled.files } : {}), problems };
+  const document = options.keepDocument
+    ? bundled.bundled
+      ? parseSource(bundled.text, spec.format === "json")
+      : spec.document
+    : undefined;
+  return {
+    ...base,
+    source,
+    ...(bundled.bundled ? { bundledFiles: bundled.files } : {}),
+    ...(document !== undefined ? { document } : {}),
+    problems,
+  };
 }
 
 function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {

@@ -18,6 +18,8 @@ export interface PreparedSpec {
   specVersion?: string;
   /** What the PUT sends; undefined when a local problem stops this spec. */
   source?: SpecSource;
+  /** The document as uploaded, parsed; kept only when the run compares it with the review's base. */
+  document?: unknown;
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];

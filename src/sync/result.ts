@@ -6,6 +6,8 @@ export type SpecStatus =
   | "failed"
   /** Still processing when the `timeout` ran out. */
   | "timed-out"
+  /** GitBook already holds this very document, processed without error: nothing was uploaded. */
+  | "unchanged"
   /** Uploaded; not waited for (`wait: false`). */
   | "submitted"
   /** `check` mode: everything local passed; nothing was written. */
@@ -32,6 +34,18 @@ export interface SpecResult {
   appUrl?: string;
   errorCode?: string;
   errors: string[];
+  /** In a review: how the document differs from the base's (or the published) one. */
+  changes?: SpecChanges;
   /** Milliseconds from the start of this spec's work to its end. */
   durationMs?: number;
+}
+
+/** A spec's API changes in a review, each a line a reviewer reads. */
+export interface SpecChanges {
+  /** What the document was compared with: "base commit", "published version", or "nothing" (new spec). */
+  against: "base commit" | "published version" | "nothing";
+  breaking: string[];
+  other: string[];
+  /** Breaking changes accepted by the allow-list, not counted against `fail-on-breaking`. */
+  allowed: string[];
 }

@@ -1,5 +1,12 @@
 import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
+import {
+  type BaseSide,
+  type ChangeComparer,
+  entrypointDocument,
+  openBaseSide,
+  specChanges,
+} from "../review/change-review.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
@@ -10,8 +17,11 @@ import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
 import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
+import type { PreparedSpec } from "./prepared.ts";
+import { pruneSpecs } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
-import type { SpecResult } from "./result.ts";
+import type { SpecChanges, SpecResult } from "./result.ts";
+import { unchangedResult } from "./skip-unchanged.ts";
 import { stoppedRunResults } from "./stopped.ts";
 
 export interface SyncPorts {
@@ -23,6 +33,8 @@ export interface SyncPorts {
   logger: Logger;
   /** Told as specs move through the pipeline, for a live display. */
   progress?: ProgressListener | undefined;
+  /** Classifies API changes, for the change review of previews. */
+  comparer?: ChangeComparer | undefined;
 }
 
 export interface SyncReport {
@@ -37,6 +49,18 @@ export interface SyncReport {
   durationMs: number;
   /** The review comment or note, when one was written. */
   reviewUrl?: string;
+  /** The change review, in preview runs that have one. */
+  changeReview?: ChangeReviewReport;
+}
+
+export interface ChangeReviewReport {
+  /** What the specs were compared with, and why not the base commit when it could not be used. */
+  against: "base commit" | "published version";
+  fallbackReason?: string;
+  /** Spec files the base had and the head no longer has: each a breaking change. */
+  removedSpecs: string[];
+  /** Set when `fail-on-breaking` is on and a breaking change not allowed was found: fails the run. */
+  failure?: string;
 }
 
 /** How long review calls may go on after the run's deadline, to put the results in the comment. */
@@ -98,6 +122,7 @@ async function runSteps(
   // review comment gets a few seconds more to report the results.
   const deadline = clock.now() + plan.timeoutSeconds * 1000;
   const client = ports.createService?.(deadline);
+  let baseSide: BaseSide | undefined;
   try {
     const service = client && limitConcurrency(client, plan.concurrency);
     const organizationId =
@@ -123,10 +148,32 @@ async function runSteps(
       );
     } else {
       const label = plan.mode === "check" || !connection ? "checks" : "publishing";
+      baseSide =
+        plan.mode === "preview" && plan.changeReview && ports.comparer
+          ? await openBaseSide({
+              workspace: plan.workspace,
+              commit: plan.changeReview.baseCommit,
+              patterns: plan.files,
+              published: (slug) =>
+                connection && client
+                  ? client.getLatestVersionContent(connection.organizationId, slug).then(entrypointDocument)
+                  : Promise.resolve(undefined),
+            })
+          : undefined;
+      const comparing =
+        baseSide && ports.comparer && plan.changeReview
+          ? {
+              side: baseSide,
+              comparer: ports.comparer,
+              allowed: plan.changeReview.allowed,
+              baseSlugs: baseSlugsOf(discovery, plan),
+            }
+          : undefined;
       const streamed = files.map((file) =>
         streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
           deadline,
           connection: plan.mode === "check" ? checkConnection(connection) : connection,
+          comparing,
         }),
       );
       results = await timed(label, () =>
@@ -138,10 +185,50 @@ async function runSteps(
       );
     }
 
-    const reviewUrl = review ? await review.publish({ mode: plan.mode, results }) : undefined;
+    if (
+      plan.prune &&
+      client &&
+      connection &&
+      plan.slugPrefix &&
+      (plan.mode === "publish" || plan.mode === "check")
+    ) {
+      const pruned = await timed("pruning", () =>
+        pruneSpecs({
+          orgId: connection.organizationId,
+          prefix: plan.slugPrefix as string,
+          keep: new Set(slugs.values()),
+          limit: plan.prune?.limit ?? 0,
+          dryRun: plan.mode === "check",
+          lister: client,
+          service: connection.service,
+          logger,
+          limitSetting: plan.names("prune-limit"),
+        }),
+      );
+      results = [...results, ...pruned];
+    }
+
+    const changeReview =
+      baseSide && plan.changeReview
+        ? changeReviewReport(baseSide, results, new Set(files.map((file) => file.path)), plan.changeReview)
+        : undefined;
+    if (changeReview?.failure) logger.error(changeReview.failure);
+    const reviewUrl = review
+      ? await review.publish({
+          mode: plan.mode,
+          results,
+          ...(changeReview ? { removedSpecs: changeReview.removedSpecs } : {}),
+        })
+      : undefined;
     logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(clock.now() - started)}.`);
-    return { organizationId, results, ...(reviewUrl ? { reviewUrl } : {}) };
+    return {
+      organizationId,
+      results,
+      ...(reviewUrl ? { reviewUrl } : {}),
+      ...(changeReview ? { changeReview } : {}),
+    };
   } finally {
+    await baseSide?.dispose();
     await client?.close();
   }
 }
@@ -166,36 +253,117 @@ function streamedSpec(
   slug: string,
   plan: SyncPlan,
   ports: SyncPorts,
-  run: { deadline: number; connection: Connection | undefined },
+  run: { deadline: number; connection: Connection | undefined; comparing: Comparing | undefined },
 ): StreamedSpec {
   return {
     file: file.path,
     slug,
     bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
+      const { connection, comparing } = run;
       const prepared = await prepareFile(
         file,
         slug,
-        { workspace: plan.workspace, sourceUrlFor: plan.sourceUrlFor },
+        {
+          workspace: plan.workspace,
+          sourceUrlFor: plan.sourceUrlFor,
+          keepDocument: comparing !== undefined || plan.skipUnchanged,
+        },
         log,
       );
-      const { connection } = run;
-      if (!connection || connection.readOnly) {
-        const lookup = connection && { orgId: connection.organizationId, service: connection.service };
-        const result = await checkOne(prepared, lookup, log);
-        return async () => result;
+      const changes =
+        comparing && prepared.document !== undefined
+          ? await changesOf(file.path, prepared.document, comparing)
+          : undefined;
+      if (changes) {
+        const rest = await uploadOrCheck(prepared, connection, plan, ports, run.deadline, log);
+        return async () => ({ ...(await rest()), changes });
       }
-      return uploadOne(prepared, {
-        orgId: connection.organizationId,
-        service: connection.service,
-        clock: ports.clock,
-        schedule: DEFAULT_POLL_SCHEDULE,
-        wait: plan.wait,
-        deadline: run.deadline,
-        logger: log,
-        timeoutSetting: plan.names("timeout"),
-      });
+      return uploadOrCheck(prepared, connection, plan, ports, run.deadline, log);
     },
+  };
+}
+
+interface Comparing {
+  side: BaseSide;
+  comparer: ChangeComparer;
+  allowed: readonly string[];
+  /** The slug each file is published under outside reviews: where its published version lives. */
+  baseSlugs: ReadonlyMap<string, string>;
+}
+
+async function changesOf(file: string, document: unknown, comparing: Comparing): Promise<SpecChanges> {
+  const before = await comparing.side.documentOf(file, comparing.baseSlugs.get(file) ?? "");
+  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed);
+}
+
+async function uploadOrCheck(
+  prepared: PreparedSpec,
+  connection: Connection | undefined,
+  plan: SyncPlan,
+  ports: SyncPorts,
+  deadline: number,
+  log: Logger,
+): Promise<() => Promise<SpecResult>> {
+  if (!connection || connection.readOnly) {
+    const lookup = connection && { orgId: connection.organizationId, service: connection.service };
+    const result = await checkOne(prepared, lookup, log);
+    return async () => result;
+  }
+  if (plan.skipUnchanged && prepared.problems.length === 0) {
+    const unchanged = await unchangedResult(prepared, {
+      orgId: connection.organizationId,
+      service: connection.service,
+      logger: log,
+    });
+    if (unchanged) return async () => unchanged;
+  }
+  return uploadOne(prepared, {
+    orgId: connection.organizationId,
+    service: connection.service,
+    clock: ports.clock,
+    schedule: DEFAULT_POLL_SCHEDULE,
+    wait: plan.wait,
+    deadline,
+    logger: log,
+    timeoutSetting: plan.names("timeout"),
+  });
+}
+
+/** The slugs files have outside any review, where their published versions live. */
+function baseSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): ReadonlyMap<string, string> {
+  try {
+    return assignSlugsOf(discovery, { ...plan, review: undefined });
+  } catch {
+    return new Map();
+  }
+}
+
+function changeReviewReport(
+  side: BaseSide,
+  results: readonly SpecResult[],
+  headFiles: ReadonlySet<string>,
+  options: NonNullable<SyncPlan["changeReview"]>,
+): ChangeReviewReport {
+  const removedSpecs = side.removedSince(headFiles);
+  const report: ChangeReviewReport = {
+    against: side.against,
+    ...(side.fallbackReason ? { fallbackReason: side.fallbackReason } : {}),
+    removedSpecs,
+  };
+  if (!options.failOnBreaking) return report;
+  const breaking = [
+    ...results.flatMap((result) =>
+      (result.changes?.breaking ?? []).map(
+        (change) => `- ${escapeUntrusted(result.file)}: ${escapeUntrusted(change)}`,
+      ),
+    ),
+    ...removedSpecs.map((file) => `- ${escapeUntrusted(file)}: the spec was removed`),
+  ];
+  if (breaking.length === 0) return report;
+  return {
+    ...report,
+    failure: `${breaking.length} breaking API change${breaking.length === 1 ? "" : "s"} (fail-on-breaking is on; accept one on purpose with breaking-allowed):\n${breaking.join("\n")}`,
   };
 }
 

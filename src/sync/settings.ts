@@ -1,5 +1,12 @@
 /** The settings a core message may point the user to. */
-export type Setting = "organization" | "organization-domain" | "files" | "slugs" | "slug-prefix" | "timeout";
+export type Setting =
+  | "organization"
+  | "organization-domain"
+  | "files"
+  | "slugs"
+  | "slug-prefix"
+  | "timeout"
+  | "prune-limit";
 
 /**
  * How the host names a setting in messages, so that each user reads the name they typed: the action

@@ -17,7 +17,7 @@ const push: RunContext = {
 const pr = (action: string): RunContext => ({
   ...push,
   eventName: "pull_request",
-  pullRequest: { number: 7, action, isFork: false, headSha: "head456" },
+  pullRequest: { number: 7, action, isFork: false, headSha: "head456", baseSha: "" },
 });
 
 describe("resolveMode", () => {

@@ -185,12 +185,17 @@ describe("versions", () => {
 
   it("prints the content of a version", async () => {
     const content = json<SpecVersionContent>(await cli(["versions", "content", "pets", "-o", ORG, "--json"]));
-    expect(content.filesystem["openapi.yaml"]).toMatchObject({ info: { version: "1.0.3" } });
+    expect(content.filesystem).toMatchObject([
+      { dir: ".", filename: "openapi.yaml", isEntrypoint: true, references: [] },
+    ]);
+    expect((content.filesystem as [{ specification: unknown }])[0].specification).toMatchObject({
+      info: { version: "1.0.3" },
+    });
 
     const first = emulator.listVersions(ORG, "pets")[0];
     const run = await cli(["versions", "content", "pets", first?.id ?? "?", "-o", ORG]);
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n")[0]).toBe("# openapi.yaml");
+    expect(run.stdout.split("\n")[0]).toBe("# openapi.yaml (entrypoint)");
     expect(JSON.parse(run.stdout.slice(run.stdout.indexOf("\n") + 1))).toMatchObject({
       info: { version: "1.0.1" },
     });

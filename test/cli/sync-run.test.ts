@@ -2,6 +2,7 @@
  * `gitbook-openapi sync` as a shell runs it (argv, env, exit codes, stdout/stderr) against the emulator
  * over loopback, and in a GitLab merge-request pipeline against the fake GitLab API.
  */
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -182,6 +183,60 @@ describe("gitbook-openapi sync in a GitLab merge-request pipeline", () => {
       ["specs-stores-mr-21", "deleted"],
     ]);
     expect(emulator.getSpec(ORG, "specs-pets-mr-21")).toBeUndefined();
+  });
+});
+
+describe("gitbook-openapi sync: API change review in a GitLab merge request", () => {
+  let gitlab: FakeGitLab;
+  beforeEach(async () => {
+    gitlab = await startFakeGitLab();
+  });
+  afterEach(async () => {
+    await gitlab.close();
+  });
+
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", workspace, ...args], {
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@example.com",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@example.com",
+      },
+    }).trim();
+
+  it("lists breaking changes against the diff base in the note, and --fail-on-breaking exits 1", async () => {
+    const withPath =
+      "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n";
+    await writeFile(path.join(workspace, "specs", "pets.yaml"), withPath);
+    git("init", "-q", "-b", "main");
+    git("add", "-A");
+    git("commit", "-q", "-m", "base");
+    const base = git("rev-parse", "HEAD");
+    await writeFile(path.join(workspace, "specs", "pets.yaml"), spec("Pets"));
+    git("commit", "-q", "-am", "head");
+    const env = {
+      GITLAB_CI: "true",
+      CI_API_V4_URL: gitlab.apiUrl,
+      CI_PROJECT_ID: "77",
+      CI_PROJECT_NAME: "api",
+      CI_PROJECT_DIR: workspace,
+      CI_PIPELINE_SOURCE: "merge_request_event",
+      CI_MERGE_REQUEST_IID: "5",
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      GITLAB_TOKEN: FAKE_GITLAB_TOKEN,
+    };
+    const run = await sync(["--json", "--fail-on-breaking"], env);
+    expect(run.code).toBe(1);
+    const pets = results(run).find((r) => r.file === "specs/pets.yaml");
+    expect(pets?.changes?.against).toBe("base commit");
+    expect(pets?.changes?.breaking.join(" ")).toContain("/pets");
+    expect(run.stderr).toMatch(/API changes in specs\/pets\.yaml \(against the base commit\): 1 breaking/);
+    const note = gitlab.notes(5).find((n) => n.author.id === FAKE_GITLAB_BOT.id);
+    expect(note?.body).toContain("#### API changes");
+    expect(note?.body).toMatch(/specs\/pets\.yaml\*\*: 1 breaking/);
   });
 });
 

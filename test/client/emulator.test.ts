@@ -78,9 +78,9 @@ describe("client against the emulator", () => {
     expect(latest.object).toBe("openapi-spec-version");
     expect(latest.id).toBe(processed.lastVersion);
     const latestContent = await api.getLatestVersionContent(ORG, "pets");
-    expect(typeof latestContent.filesystem).toBe("object");
+    expect(Array.isArray(latestContent.filesystem)).toBe(true);
     expect((await api.getVersion(ORG, "pets", latest.id)).id).toBe(latest.id);
-    expect(typeof (await api.getVersionContent(ORG, "pets", latest.id)).filesystem).toBe("object");
+    expect(Array.isArray((await api.getVersionContent(ORG, "pets", latest.id)).filesystem)).toBe(true);
 
     const updated = await api.putSpec(ORG, "pets", { text: openapi("Pets v2") });
     expect(updated.created).toBe(false);

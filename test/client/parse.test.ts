@@ -8,6 +8,7 @@ import {
   parseSpecVersion,
   parseSpecVersionContent,
   ResponseShapeError,
+  readVersionFiles,
 } from "../../src/client/parse.ts";
 
 describe("parseSpec", () => {
@@ -80,11 +81,78 @@ describe("versions, content and organizations", () => {
     expect(() => parseSpecVersion({ ...version, url: undefined })).toThrow("body.url is missing");
   });
 
-  it("requires the content's filesystem", () => {
+  it("requires the content's filesystem, of any shape", () => {
     expect(parseSpecVersionContent({ filesystem: { "a.yaml": {} }, url: 3 })).toEqual({
       filesystem: { "a.yaml": {} },
     });
+    expect(parseSpecVersionContent({ filesystem: [] })).toEqual({ filesystem: [] });
+    expect(parseSpecVersionContent({ filesystem: null })).toEqual({ filesystem: null });
     expect(() => parseSpecVersionContent({ url: "https://x" })).toThrow("body.filesystem is missing");
+    expect(() => parseSpecVersionContent(JSON.parse('{"__proto__": {"filesystem": []}}'))).toThrow(
+      "body.filesystem is missing",
+    );
+    expect(() => parseSpecVersionContent([])).toThrow("body is an array, expected an object");
+  });
+
+  it("reads the filesystem as GitBook's parser writes it", () => {
+    const entry = {
+      dir: ".",
+      filename: "openapi.json",
+      isEntrypoint: true,
+      references: [],
+      specification: { openapi: "3.1.0" },
+      extra: 1,
+    };
+    expect(readVersionFiles([entry])).toEqual({
+      kind: "files",
+      entries: [
+        {
+          dir: ".",
+          filename: "openapi.json",
+          isEntrypoint: true,
+          references: [],
+          specification: { openapi: "3.1.0" },
+        },
+      ],
+    });
+    expect(readVersionFiles([])).toEqual({ kind: "files", entries: [] });
+  });
+
+  it("keeps any other filesystem as unknown, with the first problem, and never throws", () => {
+    const entry = { dir: ".", filename: "a", isEntrypoint: true, references: [], specification: {} };
+    const cases: [unknown, string][] = [
+      [{ "openapi.yaml": {} }, "the filesystem is an object, not a list of files"],
+      [null, "the filesystem is null, not a list of files"],
+      [undefined, "the filesystem is missing, not a list of files"],
+      ["x", 'the filesystem is the string "x", not a list of files'],
+      [[entry, null], "file 2 is null, not an object"],
+      [[[entry]], "file 1 is an array, not an object"],
+      [[{ ...entry, dir: 1 }], "file 1 has a dir that is a number"],
+      [[{ ...entry, filename: undefined }], "file 1 has a filename that is missing"],
+      [[{ ...entry, isEntrypoint: "true" }], 'file 1 has an isEntrypoint that is the string "true"'],
+      [[{ ...entry, references: "b.yaml" }], "file 1 has references that are not a list of names"],
+      [[{ ...entry, references: [1] }], "file 1 has references that are not a list of names"],
+      [[{ dir: ".", filename: "a", isEntrypoint: true, references: [] }], "file 1 has no specification"],
+    ];
+    for (const [filesystem, problem] of cases) {
+      expect(readVersionFiles(filesystem)).toEqual({ kind: "unknown", problem });
+    }
+  });
+
+  it("reads only an entry's own fields, never inherited ones", () => {
+    const hostile = JSON.parse(
+      '{"__proto__": {"dir": ".", "filename": "a", "isEntrypoint": true, "references": [], "specification": {}}}',
+    );
+    expect(readVersionFiles([hostile])).toEqual({
+      kind: "unknown",
+      problem: "file 1 has a dir that is missing",
+    });
+    const inherited = Object.create({ specification: {} });
+    Object.assign(inherited, { dir: ".", filename: "a", isEntrypoint: true, references: [] });
+    expect(readVersionFiles([inherited])).toEqual({
+      kind: "unknown",
+      problem: "file 1 has no specification",
+    });
   });
 
   it("reads the organization list", () => {

@@ -2,7 +2,7 @@
  * The action run as the GitHub runner runs it, against the emulator on a real
  * loopback socket.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
@@ -106,6 +106,7 @@ describe("the action, end to end", () => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("One") }));
     const first = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    await writeFile(path.join(dir, "openapi.yaml"), minimalSpec("One, revised"));
     const second = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
     const [before] = JSON.parse(first.outputs.results ?? "[]") as Result[];
     const [after] = JSON.parse(second.outputs.results ?? "[]") as Result[];
@@ -356,6 +357,7 @@ describe("the action, end to end", () => {
     });
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.outputs.results ?? "[]")[0].status).toBe("submitted");
-    expect(api.requests.map((r) => r.method)).toEqual(["PUT"]);
+    // The one read: whether GitBook already holds this document (it does not: 404), then the upload.
+    expect(api.requests.map((r) => r.method)).toEqual(["GET", "PUT"]);
   });
 });

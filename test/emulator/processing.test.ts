@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import {
   call,
@@ -89,7 +90,15 @@ describe("processing of a text source", () => {
 
     const content = await call(emulator, "GET", "/orgs/demo-org/openapi/versions/versions/latest/content");
     expect(content.body).toEqual({
-      filesystem: { "openapi.json": JSON.parse(PETSTORE_JSON) },
+      filesystem: [
+        {
+          dir: ".",
+          filename: "openapi.json",
+          isEntrypoint: true,
+          references: [],
+          specification: JSON.parse(PETSTORE_JSON),
+        },
+      ],
       url: (latest.body as { url: string }).url,
       urls: { source: (latest.body as { url: string }).url, public: null },
     });
@@ -98,7 +107,15 @@ describe("processing of a text source", () => {
       "GET",
       `/orgs/demo-org/openapi/versions/versions/${first.lastVersion}/content`,
     );
-    expect(Object.keys((firstContent.body as { filesystem: object }).filesystem)).toEqual(["openapi.yaml"]);
+    expect((firstContent.body as { filesystem: unknown }).filesystem).toEqual([
+      {
+        dir: ".",
+        filename: "openapi.yaml",
+        isEntrypoint: true,
+        references: [],
+        specification: parseYaml(PETSTORE_YAML),
+      },
+    ]);
 
     const raw = await call(
       emulator,
@@ -200,7 +217,12 @@ describe("URL sources", () => {
     const done = await waitForSpec(emulator, "demo-org", "from-url");
     expect(done).toMatchObject({ sourceURL, processingState: "complete", lastProcessedErrorCount: 0 });
     const content = await call(emulator, "GET", "/orgs/demo-org/openapi/from-url/versions/latest/content");
-    expect(content.body).toMatchObject({ urls: { source: sourceURL, public: null } });
+    expect(content.body).toMatchObject({
+      urls: { source: sourceURL, public: null },
+      filesystem: [
+        { filename: "petstore.yaml", isEntrypoint: true, specification: parseYaml(PETSTORE_YAML) },
+      ],
+    });
   });
 
   it("ends FETCH_ERROR when the URL answers 404", async () => {

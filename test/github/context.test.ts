@@ -35,7 +35,7 @@ function pullRequestPayload(
       number: options.number ?? 12,
       merged: options.merged ?? false,
       head: { sha: "head-sha", ref: "feature", repo: headRepo === null ? null : { full_name: headRepo } },
-      base: { ref: "main", repo: { full_name: "acme/api" } },
+      base: { ref: "main", sha: "c".repeat(40), repo: { full_name: "acme/api" } },
     },
   };
 }
@@ -54,6 +54,7 @@ describe("readRunContext", () => {
       action: "opened",
       isFork: false,
       headSha: "head-sha",
+      baseSha: "c".repeat(40),
     });
   });
 

@@ -1,0 +1,4 @@
+export { isAllowed } from "./allow.ts";
+export { compareApis } from "./compare.ts";
+export type { ApiChange, ApiChanges } from "./types.ts";
+export { MAX_MESSAGE_LENGTH } from "./types.ts";

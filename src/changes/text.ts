@@ -1,0 +1,22 @@
+import { MAX_MESSAGE_LENGTH } from "./types.ts";
+
+/** C0 and C1 controls, DEL, line and paragraph separators, bidirectional and zero-width controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** A name from a document (path, parameter, property, media type), made visible, one line and bounded. */
+export function quote(text: unknown, max = 120): string {
+  const raw = typeof text === "string" ? text : (JSON.stringify(text) ?? String(text));
+  const escaped = raw.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escaped.length > max ? `${escaped.slice(0, max - 1)}…` : escaped;
+}
+
+/** A message: control characters escaped, cut to {@link MAX_MESSAGE_LENGTH}. */
+export function oneLine(text: string): string {
+  return quote(text, MAX_MESSAGE_LENGTH);
+}
+
+/** RFC 6901 pointer of a path of keys. */
+export function pointer(path: readonly (string | number)[]): string {
+  return `#/${path.map((p) => String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+}

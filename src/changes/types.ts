@@ -1,0 +1,22 @@
+/** One change between two versions of an API description, in words a reviewer reads. */
+export interface ApiChange {
+  /** What changed, e.g. `operation-removed`, `required-parameter-added`, `type-narrowed`. */
+  readonly kind: string;
+  /** The API path (`/pets/{id}`), when the change is inside one. */
+  readonly path?: string;
+  /** The HTTP method in upper case, when the change is inside an operation. */
+  readonly method?: string;
+  /** The operation's `operationId`, when it has one. */
+  readonly operationId?: string;
+  /** A JSON pointer into the compared document (Swagger 2.0: into its OpenAPI 3 form). */
+  readonly location: string;
+  /** One line, at most {@link MAX_MESSAGE_LENGTH} characters, without control characters. */
+  readonly message: string;
+}
+
+export interface ApiChanges {
+  readonly breaking: ApiChange[];
+  readonly other: ApiChange[];
+}
+
+export const MAX_MESSAGE_LENGTH = 300;

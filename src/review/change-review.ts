@@ -1,0 +1,133 @@
+/**
+ * API change review: each spec of a preview compared with what it was at the review's base commit
+ * (bundled the same way), or, when the base cannot be had, with the published spec's latest version.
+ * The comparison itself is a port (`ChangeComparer`), the library's job.
+ */
+import { bundleSpec } from "../bundling/index.ts";
+import { type ApiChange, type ApiChanges, compareApis, isAllowed } from "../changes/index.ts";
+import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
+import { parseSource } from "../documents/source-text.ts";
+import { silentLogger } from "../logger.ts";
+import type { SpecChanges } from "../sync/result.ts";
+import { type BaseTree, checkoutBaseTree } from "./base-tree.ts";
+
+export interface ChangeComparer {
+  compare(before: unknown, after: unknown): ApiChanges;
+  /** Whether the allow-list (operation ids, paths, `METHOD /path`) accepts a breaking change. */
+  isAllowed(change: ApiChange, allowList: readonly string[]): boolean;
+}
+
+/** The library-backed comparer (src/changes): api-smart-diff plus our rules. */
+export const apiChangeComparer: ChangeComparer = { compare: compareApis, isAllowed };
+
+/** What a spec is compared with. */
+export interface BaseSide {
+  against: "base commit" | "published version";
+  /** Why the base commit could not be used, when it could not. */
+  fallbackReason?: string;
+  /** The spec's document on that side; undefined when the spec did not exist there. */
+  documentOf(file: string, slug: string): Promise<unknown | undefined>;
+  /** Spec files of the base that the head no longer has (base commit only). */
+  removedSince(headFiles: ReadonlySet<string>): string[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * The base commit's specs, discovered with the same patterns and bundled the same way; or, when the
+ * commit is unknown or cannot be fetched, the published versions read through `published`.
+ */
+export async function openBaseSide(options: {
+  workspace: string;
+  commit: string | undefined;
+  patterns: readonly string[] | undefined;
+  published: (slug: string) => Promise<unknown | undefined>;
+}): Promise<BaseSide> {
+  const tree: BaseTree = options.commit
+    ? await checkoutBaseTree(options.workspace, options.commit)
+    : { ok: false, reason: "the host gave no base commit" };
+  if (!tree.ok) {
+    return {
+      against: "published version",
+      fallbackReason: tree.reason,
+      documentOf: (_file, slug) => options.published(slug).catch(() => undefined),
+      removedSince: () => [],
+      dispose: async () => {},
+    };
+  }
+  const discovery = await discoverSpecs({
+    workspace: tree.root,
+    ...(options.patterns ? { patterns: options.patterns } : {}),
+    logger: silentLogger,
+  }).catch(() => ({ specs: [] as DiscoveredSpec[], broken: [] }));
+  const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
+  return {
+    against: "base commit",
+    documentOf: async (file) => {
+      const spec = specs.get(file);
+      if (!spec) return undefined;
+      const loaded = loadSpec(spec);
+      if (!loaded.ok) return undefined;
+      try {
+        const bundled = await bundleSpec(
+          spec.absolutePath,
+          { workspace: tree.root },
+          loaded.spec.text,
+          loaded.spec.document,
+        );
+        return bundled.bundled ? parseSource(bundled.text, spec.format === "json") : loaded.spec.document;
+      } catch {
+        return undefined;
+      }
+    },
+    removedSince: (headFiles) => [...specs.keys()].filter((file) => !headFiles.has(file)).sort(),
+    dispose: () => tree.dispose(),
+  };
+}
+
+/** A spec's changes for the report; a spec new on this side has every part of it as new. */
+export function specChanges(
+  before: unknown | undefined,
+  after: unknown,
+  against: BaseSide["against"],
+  comparer: ChangeComparer,
+  allowList: readonly string[],
+): SpecChanges {
+  if (before === undefined) return { against: "nothing", breaking: [], other: ["New spec."], allowed: [] };
+  let compared: ApiChanges;
+  try {
+    compared = comparer.compare(before, after);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { against, breaking: [], other: [`Not compared: ${reason}`], allowed: [] };
+  }
+  const { breaking, other } = compared;
+  const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));
+  return {
+    against,
+    breaking: breaking.filter((change) => !allowed.includes(change)).map((change) => change.message),
+    other: other.map((change) => change.message),
+    allowed: allowed.map((change) => change.message),
+  };
+}
+
+/**
+ * The document GitBook holds in a version's content: the entrypoint's parsed `specification` (see
+ * docs/version-content.md); undefined for any other shape.
+ */
+export function entrypointDocument(content: unknown): unknown | undefined {
+  const entries = Array.isArray(content)
+    ? content
+    : typeof content === "object" && content !== null
+      ? Object.values(content).find(Array.isArray)
+      : undefined;
+  if (!entries) return undefined;
+  const entrypoints = entries.filter(
+    (entry: unknown) =>
+      typeof entry === "object" &&
+      entry !== null &&
+      (entry as { isEntrypoint?: unknown }).isEntrypoint === true,
+  );
+  if (entrypoints.length !== 1) return undefined;
+  const specification = (entrypoints[0] as { specification?: unknown }).specification;
+  return typeof specification === "object" && specification !== null ? specification : undefined;
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { TABLE_MARKERS, table } from "../../scripts/change-table.ts";
+import { compareApis } from "../../src/changes/index.ts";
+import { cases, documents } from "./cases.ts";
+
+describe("compareApis: the classification table", () => {
+  it("has at least five cases per version", () => {
+    for (const v of ["3.0", "3.1", "2.0"])
+      expect(cases.filter((c) => c.version === v).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(cases.map((c) => [`${c.version} ${c.name}`, c] as const))("%s", (_, c) => {
+    const { before, after } = documents(c);
+    const result = compareApis(before, after);
+    const expectedList = c.expected === "breaking" ? result.breaking : result.other;
+    expect(expectedList.map((x) => x.kind)).toContain(c.kind);
+    if (c.expected === "other") expect(result.breaking).toEqual([]);
+  });
+
+  it("finds nothing between a document and itself", () => {
+    for (const c of cases) {
+      const { before } = documents(c);
+      expect(compareApis(before, structuredClone(before))).toEqual({ breaking: [], other: [] });
+    }
+  });
+});
+
+describe("the README's table", () => {
+  it("is the one scripts/change-table.ts prints (run it with --write after changing the cases)", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const from = readme.indexOf(TABLE_MARKERS.START) + TABLE_MARKERS.START.length;
+    const to = readme.indexOf(TABLE_MARKERS.END);
+    expect(readme.slice(from, to).trim()).toBe(table());
+    expect(table().split("\n").length - 2).toBeGreaterThanOrEqual(20);
+  });
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { type ApiChange, compareApis, isAllowed, MAX_MESSAGE_LENGTH } from "../../src/changes/index.ts";
+import { baseDocument } from "./cases.ts";
+
+const change = (over: Partial<ApiChange> = {}): ApiChange => ({
+  kind: "operation-removed",
+  path: "/pets/{id}",
+  method: "DELETE",
+  operationId: "deletePet",
+  location: "#/paths/~1pets~1{id}/delete",
+  message: "DELETE /pets/{id}: operation removed",
+  ...over,
+});
+
+describe("isAllowed", () => {
+  it("matches by operationId, by path and by METHOD /path in any case", () => {
+    expect(isAllowed(change(), ["deletePet"])).toBe(true);
+    expect(isAllowed(change(), ["/pets/{id}"])).toBe(true);
+    expect(isAllowed(change(), ["DELETE /pets/{id}"])).toBe(true);
+    expect(isAllowed(change(), ["delete /pets/{id}"])).toBe(true);
+    expect(isAllowed(change(), ["  delete   /pets/{id}  "])).toBe(true);
+  });
+
+  it("does not match other operations, other paths, blanks or partial names", () => {
+    expect(isAllowed(change(), [])).toBe(false);
+    expect(isAllowed(change(), ["", "   "])).toBe(false);
+    expect(isAllowed(change(), ["GET /pets/{id}"])).toBe(false);
+    expect(isAllowed(change(), ["/pets"])).toBe(false);
+    expect(isAllowed(change(), ["deletepet"])).toBe(false);
+    expect(isAllowed(change(), ["/pets/{petId}"])).toBe(false);
+    expect(isAllowed(change(), ["DELETE/pets/{id}"])).toBe(false);
+  });
+
+  it("matches a document-wide change only by nothing", () => {
+    const global = change({
+      path: undefined,
+      method: undefined,
+      operationId: undefined,
+      kind: "security-added",
+    });
+    expect(isAllowed(global, ["deletePet", "/pets/{id}", "DELETE /pets/{id}"])).toBe(false);
+  });
+
+  it("matches a path-level change by its path but not by a method", () => {
+    const removed = change({ method: undefined, operationId: undefined, kind: "path-removed" });
+    expect(isAllowed(removed, ["/pets/{id}"])).toBe(true);
+    expect(isAllowed(removed, ["DELETE /pets/{id}"])).toBe(false);
+  });
+});
+
+describe("compareApis: hostile documents", () => {
+  const all = (r: { breaking: ApiChange[]; other: ApiChange[] }) => [...r.breaking, ...r.other];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: checking that none is left
+  const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+  it("escapes control characters from paths, names and values, one line each", () => {
+    const before = baseDocument("3.0");
+    const evil = "/evil\n::error::boom\r\u0007\u2028{id}";
+    before.paths[evil] = { get: { operationId: "x\ny", responses: { "200": { description: "ok" } } } };
+    before.paths["/pets"].get.parameters.push({
+      name: "p\u001b[31m",
+      in: "query",
+      schema: { type: "string", enum: ["a\nb", "c"] },
+    });
+    const after = structuredClone(before);
+    delete after.paths[evil];
+    after.paths["/pets"].get.parameters.at(-1).schema.enum = ["c"];
+    after.paths["/pets"].get.parameters.push({
+      name: "q\u0000\u0085",
+      in: "header",
+      required: true,
+      schema: {},
+    });
+    const changes = all(compareApis(before, after));
+    expect(changes.map((c) => c.kind).sort()).toEqual([
+      "enum-value-removed",
+      "path-removed",
+      "required-parameter-added",
+    ]);
+    for (const c of changes) {
+      expect(c.message).not.toMatch(CONTROL);
+      expect(c.message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    }
+    const removed = changes.find((c) => c.kind === "path-removed");
+    expect(removed?.message).toBe("/evil\\u000a::error::boom\\u000d\\u0007\\u2028{id}: path removed");
+    expect(removed?.path).toBe(evil); // the raw path stays available for matching and pointers
+  });
+
+  it("bounds messages about very long paths and names", () => {
+    const before = baseDocument("3.1");
+    const long = `/${"a".repeat(100_000)}`;
+    before.paths[long] = { get: { responses: { "200": { description: "ok" } } } };
+    const after = structuredClone(before);
+    after.paths[long].get.parameters = [
+      { name: "n".repeat(50_000), in: "query", required: true, schema: {} },
+    ];
+    const changes = all(compareApis(before, after));
+    expect(changes.map((c) => c.kind)).toEqual(["required-parameter-added"]);
+    const [c] = changes;
+    expect(c?.message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(c?.message.startsWith("GET /aaaa")).toBe(true);
+    expect(c?.path).toBe(long);
+  });
+
+  it("refuses what is not an OpenAPI document, naming the side", () => {
+    expect(() => compareApis({ foo: 1 }, baseDocument("3.0"))).toThrow(/base document is not/);
+    expect(() => compareApis(baseDocument("3.0"), "text")).toThrow(/head document is not/);
+    expect(() => compareApis(null, undefined)).toThrow(TypeError);
+  });
+
+  it("treats a path whose parameter was renamed as the same path", () => {
+    const before = baseDocument("3.0");
+    const after = structuredClone(before);
+    after.paths["/pets/{petId}"] = after.paths["/pets/{id}"];
+    delete after.paths["/pets/{id}"];
+    after.paths["/pets/{petId}"].parameters[0].name = "petId";
+    const result = compareApis(before, after);
+    expect(result.breaking.map((c) => c.kind)).not.toContain("path-removed");
+    expect(result.breaking.map((c) => c.kind)).not.toContain("operation-removed");
+  });
+
+  it("compares a Swagger 2.0 document with an OpenAPI 3 one", () => {
+    const result = compareApis(baseDocument("2.0"), baseDocument("3.0"));
+    expect(result.breaking).toEqual([]);
+  });
+
+  it("reports a new required request body and a relaxed security as their own kinds", () => {
+    const before = baseDocument("3.0");
+    before.security = [{ apiKey: [] }];
+    const after = structuredClone(before);
+    after.security = [{ apiKey: [] }, {}];
+    after.paths["/pets/{id}"].delete.requestBody = {
+      required: true,
+      content: { "application/json": { schema: { type: "object" } } },
+    };
+    const result = compareApis(before, after);
+    expect(result.breaking.map((c) => c.kind)).toEqual(["request-body-added"]);
+    expect(result.other.map((c) => c.kind)).toEqual(["security-relaxed"]);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * API change review on a pull request over two real commits: the base has two paths, the head removes
+ * one and adds a required parameter to the other. The comment and the summary list both as breaking;
+ * `fail-on-breaking` fails the job, and `breaking-allowed` accepts one on purpose.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const BASE = `openapi: 3.0.3
+info: {title: Pets, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: ok}
+  /pets/{id}:
+    get:
+      operationId: getPet
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+`;
+
+const HEAD = `openapi: 3.0.3
+info: {title: Pets, version: "2"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: owner, in: query, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+`;
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+  }).trim();
+}
+
+async function setup() {
+  const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+  const github = await startFakeGitHub();
+  const dir = await emptyWorkspace({ "api/pets.yaml": BASE, "api/old.yaml": BASE.replace("Pets", "Old") });
+  cleanups.push(
+    () => api.close(),
+    () => github.close(),
+    () => removeWorkspace(dir),
+  );
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "base");
+  const base = git(dir, "rev-parse", "HEAD");
+  await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
+  git(dir, "rm", "-q", "api/old.yaml");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "head");
+  const head = git(dir, "rev-parse", "HEAD");
+  return { api, github, dir, base, head };
+}
+
+function run(s: Awaited<ReturnType<typeof setup>>, inputs: Record<string, string> = {}) {
+  const pullRequest = {
+    number: 9,
+    head: { sha: s.head, ref: "feature", repo: { full_name: "acme/widgets" } },
+    base: { sha: s.base, ref: "main", repo: { full_name: "acme/widgets" } },
+  };
+  return runActionLikeRunner({
+    workspace: s.dir,
+    inputs: { token: s.api.token, organization: "demo-org", "api-url": s.api.baseUrl, ...inputs },
+    githubToken: "ghs_fakeGitHubToken123",
+    eventName: "pull_request",
+    eventPayload: { action: "synchronize", number: 9, pull_request: pullRequest },
+    env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: s.head, GITHUB_API_URL: s.github.apiUrl },
+  });
+}
+
+describe("API change review on a pull request", () => {
+  it("lists the removed path and the new required parameter as breaking, against the base commit", async () => {
+    const s = await setup();
+    const result = await run(s);
+    expect(result.exitCode).toBe(0);
+    const [pets] = JSON.parse(result.outputs.results ?? "[]") as {
+      slug: string;
+      changes: { against: string; breaking: string[]; other: string[] };
+    }[];
+    expect(pets?.slug).toBe("api-pets-pr-9");
+    expect(pets?.changes.against).toBe("base commit");
+    expect(pets?.changes.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
+    expect(pets?.changes.breaking.join("\n")).toMatch(/owner/);
+    const comment = s.github.comments(9)[0]?.body ?? "";
+    expect(comment).toContain("#### API changes");
+    expect(comment).toMatch(/api\/pets\.yaml\*\*: 2 breaking/);
+    expect(comment).toContain("**Removed specs** (breaking): 1");
+    expect(comment).toContain("api/old.yaml");
+    expect(result.summary).toContain("#### API changes");
+  });
+
+  it("fails the job with fail-on-breaking, saying which; an allow-list accepts changes on purpose", async () => {
+    const s = await setup();
+    const failing = await run(s, { "fail-on-breaking": "true" });
+    expect(failing.exitCode).toBe(1);
+    const error = failing.annotations
+      .filter((a) => a.level === "error")
+      .map((a) => a.message)
+      .join("\n");
+    expect(error).toMatch(/breaking API change/);
+    expect(error).toContain("api/old.yaml: the spec was removed");
+
+    const allowed = await run(s, { "fail-on-breaking": "true", "breaking-allowed": "/pets/{id}\nGET /pets" });
+    const [pets] = JSON.parse(allowed.outputs.results ?? "[]") as {
+      changes: { breaking: string[]; allowed: string[] };
+    }[];
+    expect(pets?.changes.breaking).toEqual([]);
+    expect(pets?.changes.allowed.length).toBeGreaterThanOrEqual(2);
+    // The removed spec is still breaking: it has no operation to allow.
+    expect(allowed.exitCode).toBe(1);
+  });
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { GitBookClient, readVersionFiles, type Spec } from "../../src/client/index.ts";
+import { parseSource } from "../../src/documents/source-text.ts";
+import { sameAsPublished } from "../../src/sync/unchanged.ts";
+import { PETSTORE_YAML, SWAGGER_YAML, waitForSpec } from "../support/emulator-fixtures.ts";
+
+const ORG = "demo-org";
+
+let emulator: RunningEmulator;
+let client: GitBookClient;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ processing: { pendingMs: 5, progressMs: 5 } });
+  client = new GitBookClient({ token: emulator.token, baseUrl: emulator.baseUrl });
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+/** Uploads `text` as the spec `slug`, waits for the end of processing, and reads what GitBook holds. */
+async function publish(slug: string, text: string): Promise<{ spec: Spec; content: unknown }> {
+  await client.putSpec(ORG, slug, { text });
+  await waitForSpec(emulator, ORG, slug);
+  const spec = await client.getSpec(ORG, slug);
+  const content = await client.getVersionContent(ORG, slug, spec.lastVersion ?? "?");
+  return { spec, content };
+}
+
+describe("a processed spec's version content, over loopback", () => {
+  it("is one entrypoint holding the parsed document, which the run finds unchanged", async () => {
+    const published = await publish("content-pets", PETSTORE_YAML);
+    const local = parseSource(PETSTORE_YAML, false);
+
+    expect(readVersionFiles((published.content as { filesystem: unknown }).filesystem)).toEqual({
+      kind: "files",
+      entries: [
+        { dir: ".", filename: "openapi.yaml", isEntrypoint: true, references: [], specification: local },
+      ],
+    });
+    expect(sameAsPublished(local, published)).toEqual({ same: true });
+
+    const changed = parseSource(PETSTORE_YAML.replace("version: 1.0.0", "version: 1.0.1"), false);
+    expect(sameAsPublished(changed, published)).toEqual({
+      same: false,
+      reason: "GitBook holds a different document (first difference at /info/version)",
+    });
+  });
+
+  it("is not unchanged after a failed processing, even though the last good version is still there", async () => {
+    await publish("content-broken", PETSTORE_YAML);
+    await client.putSpec(ORG, "content-broken", { text: "openapi: [unclosed" });
+    await waitForSpec(emulator, ORG, "content-broken", (spec) => spec.lastProcessErrorCode !== undefined);
+    const spec = await client.getSpec(ORG, "content-broken");
+    const content = await client.getVersionContent(ORG, "content-broken", spec.lastVersion ?? "?");
+    expect(sameAsPublished(parseSource(PETSTORE_YAML, false), { spec, content })).toEqual({
+      same: false,
+      reason: "the last processing failed (PARSE_ERROR)",
+    });
+  });
+
+  it("serves Swagger 2.0 as uploaded, which the run never takes for unchanged", async () => {
+    const published = await publish("content-swagger", SWAGGER_YAML);
+    const local = parseSource(SWAGGER_YAML, false);
+    expect(published.content).toMatchObject({ filesystem: [{ isEntrypoint: true, specification: local }] });
+    expect(sameAsPublished(local, published)).toMatchObject({ same: false });
+  });
+});
