@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { startEmulator } from "../../harness/emulator/index.ts";
+import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
