@@ -137,4 +137,45 @@ describe("API change review on a pull request", () => {
     // The removed spec is still breaking: it has no operation to allow.
     expect(allowed.exitCode).toBe(1);
   });
+
+  it("compares with the published version when the base commit cannot be had, and says so", async () => {
+    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    const github = await startFakeGitHub();
+    const dir = await emptyWorkspace({ "api/pets.yaml": BASE });
+    cleanups.push(
+      () => api.close(),
+      () => github.close(),
+      () => removeWorkspace(dir),
+    );
+    const inputs = { token: api.token, organization: "demo-org", "api-url": api.baseUrl };
+    const env = {
+      GITHUB_REPOSITORY: "acme/widgets",
+      GITHUB_SHA: "e".repeat(40),
+      GITHUB_API_URL: github.apiUrl,
+    };
+    const published = await runActionLikeRunner({ workspace: dir, inputs, env });
+    expect(published.exitCode).toBe(0);
+
+    await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
+    const pullRequest = {
+      number: 4,
+      head: { sha: "e".repeat(40), ref: "feature", repo: { full_name: "acme/widgets" } },
+      base: { sha: "d".repeat(40), ref: "main", repo: { full_name: "acme/widgets" } },
+    };
+    const preview = await runActionLikeRunner({
+      workspace: dir, // not a git checkout: the base commit cannot be had
+      inputs,
+      githubToken: "ghs_fakeGitHubToken123",
+      eventName: "pull_request",
+      eventPayload: { action: "opened", number: 4, pull_request: pullRequest },
+      env,
+    });
+    expect(preview.exitCode).toBe(0);
+    const [pets] = JSON.parse(preview.outputs.results ?? "[]") as {
+      changes: { against: string; breaking: string[] };
+    }[];
+    expect(pets?.changes.against).toBe("published version");
+    expect(pets?.changes.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
+    expect(github.comments(4)[0]?.body).toContain("Compared with the published versions.");
+  });
 });
