@@ -54,7 +54,7 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
 
   const results = [...input.results].sort(compareResults);
   const changes = renderChanges(results, input.removedSpecs ?? [], (line) => host.defuse(line));
-  if (changes.length > 0) sections.push(...changes);
+  if (changes.length > 0) sections.push(...fitLines(changes, Math.floor(host.commentLimit / 2)));
   if (results.length > 0) {
     if (sections.length > 0) sections.push("");
     const fixedLength = joinedLength([...head, ...sections, ...tail]);
@@ -169,4 +169,22 @@ function plural(count: number, word: string): string {
 
 function joinedLength(lines: string[]): number {
   return lines.reduce((sum, line) => sum + line.length + 1, 0);
+}
+
+/** The first lines that fit in `budget` characters, with a note when some were left out. */
+function fitLines(lines: readonly string[], budget: number): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget - SIZE_MARGIN) {
+      kept.push(
+        "",
+        `_${lines.length - kept.length} more lines of API changes are left out here; the job summary has them._`,
+      );
+      return kept;
+    }
+    kept.push(line);
+    used += line.length + 1;
+  }
+  return kept;
 }

@@ -155,3 +155,21 @@ describe("renderPullRequestComment", () => {
     expect(readCommentState(body, "default")).toBeUndefined();
   });
 });
+
+describe("the API changes section", () => {
+  it("stays within the comment limit however many specs changed, and says what it left out", () => {
+    const changed = Array.from({ length: 400 }, (_, i) => ({
+      ...result({ file: `specs/s${i}.yaml`, slug: `s${i}-pr-12` }),
+      changes: {
+        against: "base commit" as const,
+        breaking: Array.from({ length: 20 }, (_, j) => `GET /things/${j}/${"x".repeat(150)}: removed`),
+        other: [],
+        allowed: [],
+      },
+    }));
+    const body = renderPullRequestComment(input({ results: changed }));
+    expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(body).toContain("#### API changes");
+    expect(body).toMatch(/more lines of API changes are left out here; the job summary has them/);
+  });
+});
