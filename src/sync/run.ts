@@ -1,3 +1,4 @@
+import type { Spec } from "../client/types.ts";
 import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import {
@@ -10,6 +11,7 @@ import {
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
+import { describeServiceError } from "./describe-error.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
 import { type ProgressListener, type StreamedSpec, streamSpecs } from "./pipeline.ts";
@@ -18,7 +20,7 @@ import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { Clock, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
 import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
 import type { PreparedSpec } from "./prepared.ts";
-import { pruneSpecs } from "./prune.ts";
+import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
 import { unchangedResult } from "./skip-unchanged.ts";
@@ -169,10 +171,15 @@ async function runSteps(
               baseSlugs: baseSlugsOf(discovery, plan),
             }
           : undefined;
+      const held =
+        plan.skipUnchanged && client && connection && plan.mode !== "check"
+          ? await timed("listing", () => listHeldSpecs(client, connection.organizationId, logger))
+          : undefined;
+      const uploading = connection && { ...connection, held };
       const streamed = files.map((file) =>
         streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
           deadline,
-          connection: plan.mode === "check" ? checkConnection(connection) : connection,
+          connection: plan.mode === "check" ? checkConnection(connection) : uploading,
           comparing,
         }),
       );
@@ -236,6 +243,8 @@ async function runSteps(
 interface Connection {
   service: SpecService;
   organizationId: string;
+  /** The organization's specs by slug, listed once before uploads, for skipping unchanged ones. */
+  held?: ReadonlyMap<string, Spec> | undefined;
   /** Check mode: only looks up whether each slug exists. */
   readOnly?: boolean;
 }
@@ -315,6 +324,7 @@ async function uploadOrCheck(
       orgId: connection.organizationId,
       service: connection.service,
       logger: log,
+      held: connection.held,
     });
     if (unchanged) return async () => unchanged;
   }
@@ -328,6 +338,28 @@ async function uploadOrCheck(
     logger: log,
     timeoutSetting: plan.names("timeout"),
   });
+}
+
+/**
+ * The organization's specs by slug, in one paged listing: a spec GitBook does not hold is uploaded
+ * without a read, and one it holds needs only its version's content. Undefined when the listing fails:
+ * each spec is then read on its own.
+ */
+async function listHeldSpecs(
+  lister: SpecLister,
+  orgId: string,
+  logger: Logger,
+): Promise<Map<string, Spec> | undefined> {
+  const held = new Map<string, Spec>();
+  try {
+    for await (const spec of lister.iterateSpecs(orgId)) held.set(spec.slug, spec);
+    return held;
+  } catch (error) {
+    logger.debug(
+      `Listing the organization's specs failed (${describeServiceError(error).message}); each spec is read on its own.`,
+    );
+    return undefined;
+  }
 }
 
 /** The slugs files have outside any review, where their published versions live. */

@@ -1,3 +1,4 @@
+import type { Spec } from "../client/types.ts";
 import type { Logger } from "../logger.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError } from "./describe-error.ts";
@@ -15,12 +16,22 @@ import { sameAsPublished } from "./unchanged.ts";
  */
 export async function unchangedResult(
   spec: PreparedSpec,
-  options: { orgId: string; service: Pick<SpecService, "getSpec" | "getVersionContent">; logger: Logger },
+  options: {
+    orgId: string;
+    service: Pick<SpecService, "getSpec" | "getVersionContent">;
+    logger: Logger;
+    /** The organization's specs by slug when they were listed beforehand; else the spec is read. */
+    held?: ReadonlyMap<string, Spec> | undefined;
+  },
 ): Promise<SpecResult | undefined> {
   if (spec.document === undefined || !spec.source || !("text" in spec.source)) return undefined;
   const { orgId, service, logger } = options;
   try {
-    const published = await service.getSpec(orgId, spec.slug);
+    const published = options.held ? options.held.get(spec.slug) : await service.getSpec(orgId, spec.slug);
+    if (!published) {
+      logger.info("Uploading: GitBook does not hold it yet.");
+      return undefined;
+    }
     if (!published.lastVersion) {
       logger.info("Uploading: GitBook holds no version of it yet.");
       return undefined;
