@@ -10,8 +10,15 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
 
-const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
-const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env }).trim();
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+};
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env }).trim();
 
 async function folder(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "base-tree-"));
@@ -50,7 +57,10 @@ describe("checkoutBaseTree", () => {
   it("says why when the commit cannot be had, and refuses what is not a commit id", async () => {
     const { clone } = await shallowClone();
     const missing = await checkoutBaseTree(clone, "f".repeat(40));
-    expect(missing).toEqual({ ok: false, reason: expect.stringContaining("is not in the checkout and could not be fetched") });
+    expect(missing).toEqual({
+      ok: false,
+      reason: expect.stringContaining("is not in the checkout and could not be fetched"),
+    });
     expect(await checkoutBaseTree(clone, "--upload-pack=touch /tmp/x")).toEqual({
       ok: false,
       reason: expect.stringContaining("is not a commit id"),
