@@ -8,6 +8,7 @@ import {
 } from "../files/read-regular.ts";
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
+import { findObjectKey } from "./json-keys.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
 import type { BrokenSpec, DiscoveredSpec, LoadedSpec } from "./types.ts";
@@ -72,23 +73,48 @@ export async function inspectCandidate(
 }
 
 /**
- * A YAML file whose top level plainly declares a spec, found without parsing it: a line that starts
- * with `openapi:` and a version string `3.x.y` (quoted or not) or with `swagger: "2.0"` (quoted). Such a
- * line at the start of a line is a key of the top-level mapping. Any other form (a number such as
- * `openapi: 3.1`, flow style, JSON, which parses fast) is judged by parsing the file. A file that does not
- * parse is found when its turn comes and reported as a syntax error, as discovery would have.
+ * A file whose top level plainly declares a spec, found without parsing it, so that discovery holds no
+ * parsed document whatever the file's size. YAML: a line that starts with `openapi:` and a version string
+ * `3.x.y` (quoted or not), or with `swagger: "2.0"` (quoted); such a line at the start of a line is a
+ * key of the top-level mapping. JSON: a key of the outermost object, found by a scan that tracks strings
+ * and nesting, whose value is the string `"3.…"` (or `"2.0"` for `swagger`, when no `openapi` appears).
+ * Any other form (a number such as `openapi: 3.1`, flow style) is judged by parsing the file. A file
+ * that does not parse is found when its turn comes and reported as a syntax error, as discovery would
+ * have.
  */
 function plainlyDeclaredSpec(
   text: string,
   format: "yaml" | "json",
 ): Pick<DiscoveredSpec, "format" | "flavor" | "declaredVersion"> | undefined {
-  if (format !== "yaml") return undefined;
+  return format === "json" ? plainlyDeclaredJson(text) : plainlyDeclaredYaml(text);
+}
+
+function plainlyDeclaredYaml(
+  text: string,
+): Pick<DiscoveredSpec, "format" | "flavor" | "declaredVersion"> | undefined {
   const openapi =
     /^\uFEFF?(["']?)openapi\1[ \t]*:[ \t]*(["']?)(3\.\d+\.[0-9A-Za-z.+-]+)\2[ \t]*(?:#.*)?\r?$/m.exec(text);
   const swagger = /^\uFEFF?(["']?)swagger\1[ \t]*:[ \t]*(["'])(2\.0)\2[ \t]*(?:#.*)?\r?$/m.exec(text);
   if (openapi && swagger) return undefined;
-  if (openapi) return { format, flavor: "openapi", declaredVersion: openapi[3] as string };
-  if (swagger) return { format, flavor: "swagger", declaredVersion: "2.0" };
+  if (openapi) return { format: "yaml", flavor: "openapi", declaredVersion: openapi[3] as string };
+  if (swagger) return { format: "yaml", flavor: "swagger", declaredVersion: "2.0" };
+  return undefined;
+}
+
+const SPEC_KEYS: ReadonlySet<string> = new Set(["openapi", "swagger"]);
+
+function plainlyDeclaredJson(
+  text: string,
+): Pick<DiscoveredSpec, "format" | "flavor" | "declaredVersion"> | undefined {
+  const hit = findObjectKey(text, SPEC_KEYS, text.startsWith("\uFEFF") ? 1 : 0);
+  if (!hit) return undefined;
+  const value = /^"([^"\\]{1,64})"/.exec(text.slice(hit.valueOffset, hit.valueOffset + 80))?.[1];
+  if (hit.key === "openapi" && value?.startsWith("3.")) {
+    return { format: "json", flavor: "openapi", declaredVersion: value };
+  }
+  if (hit.key === "swagger" && value === "2.0" && !text.includes('"openapi"')) {
+    return { format: "json", flavor: "swagger", declaredVersion: value };
+  }
   return undefined;
 }
 

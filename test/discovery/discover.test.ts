@@ -98,19 +98,23 @@ describe("discoverSpecs, whole workspace", () => {
     const logger = new MemoryLogger();
     const result = await discoverSpecs({ workspace: root, logger });
 
-    // A JSON file is parsed during discovery; a YAML file that plainly declares a spec is parsed when its
-    // turn comes, with the same outcome: a syntax error at its position.
-    expect(result.broken.map((spec) => spec.path)).toEqual(["broken.json"]);
-    expect(result.broken[0]?.problem).toMatchObject({ file: "broken.json", line: 3, column: 27 });
-    expect(result.broken[0]?.problem.message).toMatch(/^JSON syntax error/);
-    expect(result.specs.map((spec) => spec.path)).toEqual(["broken.yaml"]);
-    const yaml = loadSpec(result.specs[0] as DiscoveredSpec);
+    // A file that plainly declares a spec is parsed when its turn comes, with the same outcome: a syntax
+    // error at its position.
+    expect(result.broken).toEqual([]);
+    expect(result.specs.map((spec) => spec.path)).toEqual(["broken.json", "broken.yaml"]);
+    const [json, yaml] = result.specs.map((spec) => loadSpec(spec as DiscoveredSpec));
+    expect(json).toMatchObject({
+      ok: false,
+      code: "SYNTAX_ERROR",
+      problem: { file: "broken.json", line: 3, column: 27 },
+    });
+    expect(json?.ok ? "" : json?.problem.message).toMatch(/^broken\.json: JSON syntax error/);
     expect(yaml).toMatchObject({
       ok: false,
       code: "SYNTAX_ERROR",
       problem: { file: "broken.yaml", line: expect.any(Number) },
     });
-    expect(yaml.ok ? "" : yaml.problem.message).toMatch(/^broken\.yaml: YAML syntax error/);
+    expect(yaml?.ok ? "" : yaml?.problem.message).toMatch(/^broken\.yaml: YAML syntax error/);
     expect(logger.messages("debug").join("\n")).toMatch(/garbage\.yaml: .*cannot be parsed/);
     expect(logger.messages("debug").join("\n")).toMatch(/nested-key\.json: .*cannot be parsed/);
   });
@@ -272,13 +276,21 @@ describe("discoverSpecs, with patterns", () => {
   });
 
   it("reports a literal pattern naming a broken spec as broken, not as an error", async () => {
-    const root = await tree({ "bad.yaml": "openapi: 3.0.0\ninfo: [\n", "bad.json": '{"openapi": "3.0.0",' });
+    const root = await tree({
+      "bad.yaml": "openapi: 3.0.0\ninfo: [\n",
+      "bad.json": '{"openapi": "3.0.0",',
+      "odd.json": '{"openapi": 3.0, "info": [',
+    });
     const result = await discoverSpecs({
       workspace: root,
-      patterns: ["bad.yaml", "bad.json"],
+      patterns: ["bad.yaml", "bad.json", "odd.json"],
       logger: new MemoryLogger(),
     });
-    expect(result.broken.map((spec) => spec.path)).toEqual(["bad.json"]);
-    expect(loadSpec(result.specs[0] as DiscoveredSpec)).toMatchObject({ ok: false, code: "SYNTAX_ERROR" });
+    // Declared plainly: found now, parsed at its turn. Declared otherwise: parsed now, broken.
+    expect(result.broken.map((spec) => spec.path)).toEqual(["odd.json"]);
+    for (const spec of result.specs) {
+      expect(loadSpec(spec as DiscoveredSpec)).toMatchObject({ ok: false, code: "SYNTAX_ERROR" });
+    }
+    expect(result.specs.map((spec) => spec.path)).toEqual(["bad.json", "bad.yaml"]);
   });
 });
