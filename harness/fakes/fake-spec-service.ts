@@ -38,9 +38,9 @@ export class FakeSpecService implements SpecService {
     return { filesystem: [] };
   }
 
-  async getLatestVersionContent(_orgId: string, slug: string): Promise<unknown> {
+  async getLatestVersionContent(_orgId: string, slug: string): Promise<SpecVersionContent> {
     this.calls.push(`getLatestVersionContent ${slug}`);
-    return undefined;
+    return { filesystem: [] };
   }
 
   async *iterateSpecs(_orgId: string): AsyncIterableIterator<Spec> {

@@ -5,6 +5,8 @@
  */
 import { bundleSpec } from "../bundling/index.ts";
 import { type ApiChange, type ApiChanges, compareApis, isAllowed } from "../changes/index.ts";
+import { readVersionFiles } from "../client/index.ts";
+import type { SpecVersionContent } from "../client/types.ts";
 import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { silentLogger } from "../logger.ts";
@@ -111,23 +113,13 @@ export function specChanges(
 }
 
 /**
- * The document GitBook holds in a version's content: the entrypoint's parsed `specification` (see
- * docs/version-content.md); undefined for any other shape.
+ * The document GitBook holds in a version's content: its one entrypoint's parsed `specification`, read
+ * with the client's `readVersionFiles` (see docs/version-content.md); undefined for any other shape.
  */
-export function entrypointDocument(content: unknown): unknown | undefined {
-  const entries = Array.isArray(content)
-    ? content
-    : typeof content === "object" && content !== null
-      ? Object.values(content).find(Array.isArray)
-      : undefined;
-  if (!entries) return undefined;
-  const entrypoints = entries.filter(
-    (entry: unknown) =>
-      typeof entry === "object" &&
-      entry !== null &&
-      (entry as { isEntrypoint?: unknown }).isEntrypoint === true,
-  );
-  if (entrypoints.length !== 1) return undefined;
-  const specification = (entrypoints[0] as { specification?: unknown }).specification;
+export function entrypointDocument(content: SpecVersionContent): unknown | undefined {
+  const files = readVersionFiles(content.filesystem);
+  if (files.kind !== "files") return undefined;
+  const entrypoints = files.entries.filter((entry) => entry.isEntrypoint);
+  const specification = entrypoints.length === 1 ? entrypoints[0]?.specification : undefined;
   return typeof specification === "object" && specification !== null ? specification : undefined;
 }

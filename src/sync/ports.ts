@@ -26,7 +26,7 @@ export const systemClock: Clock = {
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
 /** Reads what a published version holds (its files, parsed), for comparisons. */
 export interface VersionContentReader {
-  getLatestVersionContent(orgId: string, slug: string): Promise<unknown>;
+  getLatestVersionContent(orgId: string, slug: string): Promise<SpecVersionContent>;
 }
 
 export type RunService = SpecService &
