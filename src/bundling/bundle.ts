@@ -27,6 +27,8 @@ export interface BundledSpec {
   bundled: boolean;
   /** Every file that went into it, workspace-relative, '/'-separated, root first. */
   files: string[];
+  /** The bundled document that `text` writes, when `bundled`: spares reading the text back. */
+  document?: unknown;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function bundleSpec(
     text: serialize(document, rootPath, text),
     bundled: true,
     files: graph.files.map((file) => file.relative),
+    document,
   };
 }
 

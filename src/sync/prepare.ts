@@ -9,7 +9,6 @@ import {
   type LoadedSpec,
   loadSpec,
 } from "../discovery/index.ts";
-import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
@@ -173,11 +172,7 @@ async function prepareLoaded(
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
     : { text: bundled.text };
-  const document = options.keepDocument
-    ? bundled.bundled
-      ? parseSource(bundled.text, spec.format === "json")
-      : spec.document
-    : undefined;
+  const document = options.keepDocument ? (bundled.bundled ? bundled.document : spec.document) : undefined;
   return {
     ...base,
     source,
