@@ -2,7 +2,7 @@
  * `gitbook-openapi sync` as a shell runs it (argv, env, exit codes, stdout/stderr) against the emulator
  * over loopback, and in a GitLab merge-request pipeline against the fake GitLab API.
  */
-import { execFileSync } from "node:child_process";
+
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +18,7 @@ import {
 } from "../../harness/fakes/fake-gitlab.ts";
 import { commentMarker } from "../../src/report/comment-state.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
+import { git as gitIn } from "../support/git.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "cli-sync-token-8d2e6f1a0c";
@@ -195,17 +196,7 @@ describe("gitbook-openapi sync: API change review in a GitLab merge request", ()
     await gitlab.close();
   });
 
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-C", workspace, ...args], {
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@example.com",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@example.com",
-      },
-    }).trim();
+  const git = (...args: string[]) => gitIn(workspace, ...args);
 
   it("lists breaking changes against the diff base in the note, and --fail-on-breaking exits 1", async () => {
     const withPath =

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,12 +18,7 @@ export async function writeFiles(root: string, files: Record<string, string | Bu
   }
 }
 
-export function git(root: string, ...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
-    cwd: root,
-    stdio: "ignore",
-  });
-}
+export { git } from "../support/git.ts";
 
 export const OPENAPI_YAML = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
 export const SWAGGER_JSON = JSON.stringify({

@@ -3,13 +3,13 @@
  * one and adds a required parameter to the other. The comment and the summary list both as breaking;
  * `fail-on-breaking` fails the job, and `breaking-allowed` accepts one on purpose.
  */
-import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { git } from "../support/git.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -45,19 +45,6 @@ paths:
       responses:
         "200": {description: ok}
 `;
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", ["-C", dir, ...args], {
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-  }).trim();
-}
 
 async function setup() {
   const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });

@@ -4,21 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutBaseTree } from "../../src/review/base-tree.ts";
+import { git } from "../support/git.ts";
 
 const folders: string[] = [];
 afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
-
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
-const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env }).trim();
 
 async function folder(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "base-tree-"));
@@ -38,7 +29,7 @@ async function shallowClone(): Promise<{ clone: string; base: string }> {
   git(origin, "commit", "-q", "-am", "head");
   git(origin, "config", "uploadpack.allowReachableSHA1InWant", "true");
   const clone = await folder();
-  execFileSync("git", ["clone", "-q", "--depth=1", `file://${origin}`, clone], { env });
+  execFileSync("git", ["clone", "-q", "--depth=1", `file://${origin}`, clone]);
   return { clone, base };
 }
 
