@@ -29,7 +29,7 @@ export async function unchangedResult(
   try {
     const published = options.held ? options.held.get(spec.slug) : await service.getSpec(orgId, spec.slug);
     if (!published) {
-      logger.info("Uploading: GitBook does not hold it yet.");
+      logger.debug("Uploading: GitBook does not hold it yet.");
       return undefined;
     }
     if (!published.lastVersion) {
