@@ -175,11 +175,11 @@ async function runSteps(
         plan.skipUnchanged && client && connection && plan.mode !== "check"
           ? await timed("listing", () => listHeldSpecs(client, connection.organizationId, logger))
           : undefined;
-      const uploading = connection && { ...connection, held };
+      const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check" };
       const streamed = files.map((file) =>
         streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
           deadline,
-          connection: plan.mode === "check" ? checkConnection(connection) : uploading,
+          connection: stageConnection,
           comparing,
         }),
       );
@@ -247,10 +247,6 @@ interface Connection {
   held?: ReadonlyMap<string, Spec> | undefined;
   /** Check mode: only looks up whether each slug exists. */
   readOnly?: boolean;
-}
-
-function checkConnection(connection: Connection | undefined): Connection | undefined {
-  return connection && { ...connection, readOnly: true };
 }
 
 /**
