@@ -135,6 +135,8 @@ async function runSteps(
     const connection = service && organizationId ? { service, organizationId } : undefined;
 
     let results: SpecResult[];
+    /** The organization's specs as listed before the uploads, when they were: pruning reuses them. */
+    let held: ReadonlyMap<string, Spec> | undefined;
     if (plan.mode === "cleanup") {
       if (!connection) throw new Error("Cleaning up previews needs a token and an organization.");
       const recorded = (await review?.recordedPreviews()) ?? [];
@@ -171,7 +173,7 @@ async function runSteps(
               baseSlugs: baseSlugsOf(discovery, plan),
             }
           : undefined;
-      const held =
+      held =
         plan.skipUnchanged && client && connection && plan.mode !== "check"
           ? await timed("listing", () => listHeldSpecs(client, connection.organizationId, logger))
           : undefined;
@@ -206,7 +208,8 @@ async function runSteps(
           keep: new Set(slugs.values()),
           limit: plan.prune?.limit ?? 0,
           dryRun: plan.mode === "check",
-          lister: client,
+          // Specs this run created are all among `keep`, so the listing made before the uploads serves.
+          lister: held ? listed(held) : client,
           service: connection.service,
           logger,
           limitSetting: plan.names("prune-limit"),
@@ -334,6 +337,14 @@ async function uploadOrCheck(
     logger: log,
     timeoutSetting: plan.names("timeout"),
   });
+}
+
+function listed(held: ReadonlyMap<string, Spec>): SpecLister {
+  return {
+    async *iterateSpecs() {
+      yield* held.values();
+    },
+  };
 }
 
 /**
