@@ -10,7 +10,8 @@ import { walkReferences } from "./walk.ts";
 export function findExternalRefs(document: unknown): string[] {
   const found = new Set<string>();
   const external = (ref: string) => !ref.startsWith("#");
-  walkReferences(document, [], typesFor(specVersion(document)).root, new WeakMap(), {
+  // No memory of visited nodes: a node shared by aliases found again only finds the same references.
+  walkReferences(document, [], typesFor(specVersion(document)).root, undefined, {
     ref(_node, _tokens, ref) {
       if (external(ref)) found.add(ref);
     },

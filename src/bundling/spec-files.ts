@@ -198,7 +198,7 @@ class Collector {
       ref: (value, at, ref, valueType, optional) => {
         // An example's internal reference stays as written: it is data, and means the same in the bundle.
         if (optional && ref.startsWith("#")) return;
-        this.recordRef(file, value, at, ref, valueType, optional);
+        this.recordRef(file, value, at(), ref, valueType, optional);
       },
       mapping: (mapping, at) => this.recordMapping(file, mapping, at),
     });

@@ -3,12 +3,12 @@ import { isRecord } from "./pointer.ts";
 
 export interface WalkVisitor {
   /**
-   * A `$ref` object (its `$ref` is a string) at `tokens`, at a position of type `type`. `optional`: an
-   * `example` that is wholly a `$ref`, resolved only when it names something readable.
+   * A `$ref` object (its `$ref` is a string) at the path `tokens()` spells, at a position of type `type`.
+   * `optional`: an `example` that is wholly a `$ref`, resolved only when it names something readable.
    */
   ref(
     node: Record<string, unknown>,
-    tokens: readonly string[],
+    tokens: () => readonly string[],
     ref: string,
     type: NodeType,
     optional: boolean,
@@ -21,12 +21,14 @@ export interface WalkVisitor {
  * Visits, in document order, every `$ref` and discriminator mapping under `node` (at `tokens`, of type
  * `type`), without following references and without looking into literal data. `walked` remembers the
  * (node, type) pairs already visited, so a node shared by YAML aliases or walked again is visited once.
+ * Without it nothing is kept per node: a shared node is visited wherever it appears (`parseSource` bounds
+ * how far aliases expand), and a node that contains itself is not entered again.
  */
 export function walkReferences(
   node: unknown,
   tokens: readonly string[],
   type: NodeType,
-  walked: WeakMap<object, Set<NodeType>>,
+  walked: WeakMap<object, Set<NodeType>> | undefined,
   visitor: WalkVisitor,
 ): void {
   // Paths are kept as parent links and only spelled out as tokens where a reference is found.
@@ -42,14 +44,16 @@ export function walkReferences(
     const { value, type: valueType } = frame;
     if (!isRecord(value)) continue;
     if (valueType.example && typeof value.$ref === "string" && Object.keys(value).length === 1) {
-      visitor.ref(value, tokensOf(frame), value.$ref, anyNode, true);
+      visitor.ref(value, () => tokensOf(frame), value.$ref, anyNode, true);
       continue;
     }
     if (valueType.data) continue;
-    const seen = walked.get(value);
-    if (seen?.has(valueType)) continue;
-    if (seen) seen.add(valueType);
-    else walked.set(value, new Set([valueType]));
+    if (walked) {
+      const seen = walked.get(value);
+      if (seen?.has(valueType)) continue;
+      if (seen) seen.add(valueType);
+      else walked.set(value, new Set([valueType]));
+    }
 
     children.length = 0;
     if (Array.isArray(value)) {
@@ -62,7 +66,7 @@ export function walkReferences(
     } else {
       const ref = value.$ref;
       const isRef = typeof ref === "string";
-      if (isRef) visitor.ref(value, tokensOf(frame), ref, valueType, false);
+      if (isRef) visitor.ref(value, () => tokensOf(frame), ref, valueType, false);
       if (valueType.discriminator && isRecord(value.mapping) && !Array.isArray(value.mapping)) {
         visitor.mapping(value.mapping, [...tokensOf(frame), "mapping"]);
       }
@@ -73,7 +77,10 @@ export function walkReferences(
         }
       }
     }
-    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Frame);
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index] as Frame;
+      if (walked || !isAncestor(child.value, frame)) stack.push(child);
+    }
   }
 }
 
@@ -82,4 +89,9 @@ interface Frame {
   type: NodeType;
   parent: Frame | undefined;
   key: string;
+}
+
+function isAncestor(value: unknown, frame: Frame | undefined): boolean {
+  for (let at = frame; at; at = at.parent) if (at.value === value) return true;
+  return false;
 }
