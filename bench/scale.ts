@@ -77,7 +77,7 @@ interface Measured {
 
 async function withEmulator<T>(body: (api: Awaited<ReturnType<typeof startEmulator>>) => Promise<T>) {
   const api = await startEmulator({
-    processing: { pendingMs: PROCESSING_MS / 2, progressMs: PROCESSING_MS / 2 },
+    processing: { pendingMs: PROCESSING_MS / 2, progressMs: PROCESSING_MS / 2, trustUploads: true },
     faults: { latencyMs: LATENCY_MS },
   });
   try {

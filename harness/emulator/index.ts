@@ -42,6 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     progressMs: resolved.progressMs,
     fetchTimeoutMs: resolved.fetchTimeoutMs,
     isStuck: (slug) => faults.isStuck(slug),
+    trustUploads: resolved.trustUploads,
   });
   const links: LinkBase = { baseUrl: "", appUrl: resolved.appUrl };
   const api: ApiContext = {
@@ -100,7 +101,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (existing !== undefined) processor.cancel(existing);
       const spec = existing ?? store.create(orgId, slug, { text });
       store.replaceSource(spec, { text });
-      store.recordSuccess(spec, { text, format: parsed.format, document: parsed.document });
+      const { document } = parsed;
+      store.recordSuccess(spec, { text, format: parsed.format, document: () => document });
       return renderSpec(links, spec);
     },
     close() {

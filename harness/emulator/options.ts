@@ -12,8 +12,12 @@ export interface EmulatorOptions {
   organizations?: Organization[];
   /** Organizations that exist but the token cannot see: their routes answer 403. */
   forbiddenOrganizations?: string[];
-  /** Simulated processing durations; defaults 150 and 250 ms. */
-  processing?: { pendingMs?: number; progressMs?: number };
+  /**
+   * Simulated processing durations; defaults 150 and 250 ms. `trustUploads` (benchmarks): every upload
+   * completes without being parsed, its document parsed only when its content is first read, as when
+   * GitBook's parsing runs on GitBook's machines rather than on the cores the measured run needs.
+   */
+  processing?: { pendingMs?: number; progressMs?: number; trustUploads?: boolean };
   /** Time limit to fetch a URL source; default 5000 ms. */
   fetchTimeoutMs?: number;
   /** Base of the `urls.app` links; default "https://app.gitbook.com". */
@@ -58,6 +62,7 @@ export interface ResolvedOptions {
   forbiddenOrganizations: ReadonlySet<string>;
   pendingMs: number;
   progressMs: number;
+  trustUploads: boolean;
   fetchTimeoutMs: number;
   appUrl: string;
   faults: FaultOptions;
@@ -79,6 +84,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     forbiddenOrganizations: new Set(options.forbiddenOrganizations ?? []),
     pendingMs: options.processing?.pendingMs ?? 150,
     progressMs: options.processing?.progressMs ?? 250,
+    trustUploads: options.processing?.trustUploads ?? false,
     fetchTimeoutMs: options.fetchTimeoutMs ?? 5000,
     appUrl: (options.appUrl ?? "https://app.gitbook.com").replace(/\/+$/, ""),
     faults: options.faults ?? {},

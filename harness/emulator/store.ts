@@ -8,7 +8,8 @@ export interface StoredVersion {
   createdAt: string;
   text: string;
   format: "json" | "yaml";
-  document: Record<string, unknown>;
+  /** The parsed document; parsed on first use when the processor trusts uploads. */
+  document: () => Record<string, unknown>;
   /** The URL the text was fetched from, for URL sources. */
   sourceURL?: string;
 }

@@ -70,7 +70,7 @@ export function renderContent(base: LinkBase, spec: StoredSpec, version: StoredV
     filename: fileNameOf(version),
     isEntrypoint: true,
     references: [],
-    specification: version.document,
+    specification: version.document(),
   };
   return {
     filesystem: [entry],

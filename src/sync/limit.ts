@@ -1,12 +1,12 @@
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { SpecService } from "./ports.ts";
 
 /**
  * Wraps a service so that at most `concurrency` of its calls are in flight at once, whichever spec
  * makes them: specs upload and poll independently, and a sleeping poller holds no slot.
  */
-export function limitConcurrency(service: SpecService, concurrency: number): SpecService {
-  const limit = pLimit(concurrency);
+export function limitConcurrency(service: SpecService, concurrency: number | LimitFunction): SpecService {
+  const limit = typeof concurrency === "number" ? pLimit(concurrency) : concurrency;
   return {
     putSpec: (orgId, slug, source) => limit(() => service.putSpec(orgId, slug, source)),
     getSpec: (orgId, slug) => limit(() => service.getSpec(orgId, slug)),

@@ -8,7 +8,7 @@ import type { SpecResult } from "./result.ts";
 
 /** Lists every spec of an organization, through every page. */
 export interface SpecLister {
-  iterateSpecs(orgId: string): AsyncIterable<Spec>;
+  iterateSpecs(orgId: string, options?: { limit?: number }): AsyncIterable<Spec>;
 }
 
 export interface PruneOptions {

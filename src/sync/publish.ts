@@ -8,6 +8,7 @@ import type { PreparedSpec } from "./prepared.ts";
 import { processingFailure } from "./processing.ts";
 import type { SpecResult } from "./result.ts";
 import { isReadyToUpload, localFailure, resultOf, runEachInGroup } from "./spec-results.ts";
+import type { StateReader } from "./state-reads.ts";
 import { waitForProcessing } from "./wait.ts";
 
 export interface PublishOptions {
@@ -23,6 +24,8 @@ export interface PublishOptions {
   random?: () => number;
   /** How messages name the timeout setting, e.g. "the 'timeout' input" or "--timeout". */
   timeoutSetting?: string;
+  /** Reads a spec's state while waiting; `service.getSpec` unless the run batches them. */
+  states?: StateReader | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import pLimit from "p-limit";
 import type { Spec } from "../client/types.ts";
 import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
@@ -24,6 +25,7 @@ import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
 import { unchangedResult } from "./skip-unchanged.ts";
+import { BatchedStateReader, LIST_PAGE_LIMIT, type StateReader } from "./state-reads.ts";
 import { stoppedRunResults } from "./stopped.ts";
 
 export interface SyncPorts {
@@ -126,7 +128,8 @@ async function runSteps(
   const client = ports.createService?.(deadline);
   let baseSide: BaseSide | undefined;
   try {
-    const service = client && limitConcurrency(client, plan.concurrency);
+    const limit = pLimit(plan.concurrency);
+    const service = client && limitConcurrency(client, limit);
     const organizationId =
       client && plan.organization
         ? await resolveOrganizationId(plan.organization, client, plan.names)
@@ -177,7 +180,25 @@ async function runSteps(
         plan.skipUnchanged && client && connection && plan.mode !== "check"
           ? await timed("listing", () => listHeldSpecs(client, connection.organizationId, logger))
           : undefined;
-      const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check" };
+      const states =
+        client && connection && plan.mode !== "check"
+          ? new BatchedStateReader({
+              getSpec: (slug) => connection.service.getSpec(connection.organizationId, slug),
+              listSpecs: () => limit(() => listAllSpecs(client, connection.organizationId)),
+              clock,
+              knownSpecs: held?.size,
+              onListingFailed: (reason) =>
+                logger.debug(
+                  `Listing the organization's specs failed (${reason}); each spec is polled on its own.`,
+                ),
+            })
+          : undefined;
+      const stageConnection = connection && {
+        ...connection,
+        held,
+        readOnly: plan.mode === "check",
+        states,
+      };
       const streamed = files.map((file) =>
         streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
           deadline,
@@ -250,6 +271,8 @@ interface Connection {
   held?: ReadonlyMap<string, Spec> | undefined;
   /** Check mode: only looks up whether each slug exists. */
   readOnly?: boolean;
+  /** Reads the states of the specs the run waits on, batched. */
+  states?: StateReader | undefined;
 }
 
 /**
@@ -336,6 +359,7 @@ async function uploadOrCheck(
     deadline,
     logger: log,
     timeoutSetting: plan.names("timeout"),
+    states: connection.states,
   });
 }
 
@@ -357,16 +381,21 @@ async function listHeldSpecs(
   orgId: string,
   logger: Logger,
 ): Promise<Map<string, Spec> | undefined> {
-  const held = new Map<string, Spec>();
   try {
-    for await (const spec of lister.iterateSpecs(orgId)) held.set(spec.slug, spec);
-    return held;
+    return new Map((await listAllSpecs(lister, orgId)).map((spec) => [spec.slug, spec]));
   } catch (error) {
     logger.debug(
       `Listing the organization's specs failed (${describeServiceError(error).message}); each spec is read on its own.`,
     );
     return undefined;
   }
+}
+
+/** Every spec of the organization, in as few pages as the service allows. */
+async function listAllSpecs(lister: SpecLister, orgId: string): Promise<Spec[]> {
+  const specs: Spec[] = [];
+  for await (const spec of lister.iterateSpecs(orgId, { limit: LIST_PAGE_LIMIT })) specs.push(spec);
+  return specs;
 }
 
 /** The slugs files have outside any review, where their published versions live. */

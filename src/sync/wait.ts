@@ -3,6 +3,7 @@ import type { PollSchedule } from "./poll-schedule.ts";
 import { pollDelayMs } from "./poll-schedule.ts";
 import type { Clock, SpecService } from "./ports.ts";
 import { isResultOfUpload } from "./processing.ts";
+import type { SpecWatch, StateReader } from "./state-reads.ts";
 
 export type WaitOutcome =
   | { kind: "processed"; spec: Spec; polls: number }
@@ -16,6 +17,8 @@ export interface WaitOptions {
   /** Epoch milliseconds after which the spec counts as timed out. */
   deadline: number;
   random?: () => number;
+  /** Reads the spec's state; `service.getSpec` unless the run batches the reads of its specs. */
+  states?: StateReader | undefined;
 }
 
 /**
@@ -26,9 +29,26 @@ export interface WaitOptions {
 export async function waitForProcessing(
   orgId: string,
   uploaded: Spec,
-  { service, clock, schedule, deadline, random }: WaitOptions,
+  options: WaitOptions,
 ): Promise<WaitOutcome> {
   if (isResultOfUpload(uploaded, uploaded)) return { kind: "processed", spec: uploaded, polls: 0 };
+  const watch = options.states?.watch(uploaded.slug) ?? {
+    batched: false,
+    read: () => options.service.getSpec(orgId, uploaded.slug),
+    end() {},
+  };
+  try {
+    return await pollUntilProcessed(uploaded, watch, options);
+  } finally {
+    watch.end();
+  }
+}
+
+async function pollUntilProcessed(
+  uploaded: Spec,
+  watch: SpecWatch,
+  { clock, schedule, deadline, random }: WaitOptions,
+): Promise<WaitOutcome> {
   let latest = uploaded;
   let lastError: string | undefined;
   const timedOut = (polls: number): WaitOutcome => ({
@@ -40,9 +60,10 @@ export async function waitForProcessing(
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - clock.now();
     if (remaining <= 0) return timedOut(attempt);
-    await clock.sleep(Math.min(pollDelayMs(schedule, attempt, random), remaining));
+    // A batched read waits for the next listing, which all waiting specs share: no spacing needed.
+    if (!watch.batched) await clock.sleep(Math.min(pollDelayMs(schedule, attempt, random), remaining));
     try {
-      latest = await service.getSpec(orgId, uploaded.slug);
+      latest = await watch.read();
       lastError = undefined;
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);

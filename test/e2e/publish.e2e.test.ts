@@ -269,6 +269,38 @@ describe("the action, end to end", () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it("waits on many specs through shared listings of the organization, not a read per spec and poll", async () => {
+    const api = await emulator({ processing: { pendingMs: 400, progressMs: 400 } });
+    const files = Object.fromEntries(
+      Array.from({ length: 24 }, (_, i) => [
+        `apis/api-${String(i).padStart(2, "0")}.yaml`,
+        minimalSpec(`API ${i}`),
+      ]),
+    );
+    const dir = await workspace(emptyWorkspace(files));
+    const run = await runActionLikeRunner({
+      workspace: dir,
+      inputs: publishInputs(api, { concurrency: "4" }),
+      env: repo,
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.published).toBe("24");
+    const listings = api.requests.filter((r) => r.method === "GET" && r.path === "/v1/orgs/demo-org/openapi");
+    const specReads = api.requests.filter(
+      (r) => r.method === "GET" && /^\/v1\/orgs\/demo-org\/openapi\/[^/]+$/.test(r.path),
+    );
+    // One listing before the uploads (unchanged specs), then listings while specs are processed.
+    expect(listings.length).toBeGreaterThan(1);
+    expect(listings.every((r) => r.query === "limit=1000")).toBe(true);
+    expect(specReads.length).toBeLessThan(24);
+    const published = new Map(api.listSpecs("demo-org").map((spec) => [spec.slug, spec.lastVersion]));
+    for (const result of JSON.parse(run.outputs.results ?? "[]") as Result[]) {
+      expect(result.status).toBe("published");
+      expect(result.versionId).toBe(published.get(result.slug));
+    }
+  });
+
   it("fails with a hint when there is nothing to publish, e.g. a forgotten checkout", async () => {
     const api = await emulator();
     const dir = await workspace(
