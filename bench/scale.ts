@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { limitConcurrency } from "../src/sync/limit.ts";
@@ -96,6 +96,7 @@ async function actionRun(workspace: string): Promise<Measured> {
     const started = Date.now();
     const run = await runActionLikeRunner({
       workspace,
+      entry: ACTION_BUNDLE,
       inputs: {
         token: api.token,
         organization: "demo-org",
@@ -170,6 +171,7 @@ async function directoryCheck(
   const started = Date.now();
   const run = await runActionLikeRunner({
     workspace: folder,
+    entry: ACTION_BUNDLE,
     // The collection has one slug collision (vtex.local/Marketplace-APIs.json and …-APIs-.json); the
     // line the run suggests fixes it, so that every spec is read, validated and bundled.
     inputs: {

@@ -35,14 +35,15 @@ export interface BundledSpec {
  * Turns the spec at `absolutePath` into one document without references to other files, in the root's
  * format (YAML or JSON): see `placeComponents` for what becomes a named component and `writeBundle` for
  * where everything else goes. A spec without references to other files (literal data aside) is returned
- * byte for byte. `sourceText` and `rootDocument` (the root already read and parsed, as discovery has them)
- * spare a second read and parse. Throws `BundleFailure` listing every problem found.
+ * byte for byte. `sourceText` and `rootDocument` (the root already read, and parsed or parsed on demand,
+ * as loading a spec gives them) spare a second read and parse. Throws `BundleFailure` listing every
+ * problem found.
  */
 export async function bundleSpec(
   absolutePath: string,
   options: BundleOptions,
   sourceText?: string,
-  rootDocument?: unknown,
+  rootDocument?: unknown | (() => unknown),
 ): Promise<BundledSpec> {
   const workspace = resolve(options.workspace);
   const rootPath = resolve(workspace, absolutePath);
@@ -62,7 +63,9 @@ export async function bundleSpec(
   }
   const value =
     sourceText !== undefined && rootDocument !== undefined
-      ? rootDocument
+      ? typeof rootDocument === "function"
+        ? rootDocument()
+        : rootDocument
       : parseRoot(text, rootPath, rootRelative);
   if (findExternalRefs(value).length === 0) return { text, bundled: false, files: [rootRelative] };
 

@@ -24,18 +24,24 @@ export function findExternalRefs(document: unknown): string[] {
   return [...found];
 }
 
-/** An escape that can spell `$` inside a quoted key, in JSON or YAML. */
-const ESCAPED_DOLLAR = /\\(?:u0024|x24|U00000024)/i;
+/** An escape that spells `$` or a letter inside a quoted string: it could spell `$ref` or `mapping`. */
+const ESCAPED_KEY_CHARACTER = /\\(?:u00|x|U000000)(?:24|[46][1-9a-f]|[57][0-9a])/i;
 /** A `$ref` key whose value, on the same line, starts with `#`: a reference inside the document. */
 const LOCAL_REF = /^\$ref["']?[ \t]*:[ \t]*["']?#/;
+/** A key `mapping`, quoted or not, its colon maybe on the next line (`? mapping`). */
+const MAPPING_KEY = /(?:^|[\s{,])(["']?)mapping\1\s*:/m;
+/** A YAML alias used as a key (`*name :`), which could stand for `mapping`. */
+const ALIAS_KEY = /(?:^|[\s,[{?])\*[^\s,[\]{}]+\s*:/m;
 
 /**
  * A cheap test on the text before any walk: false only when it provably references no other file —
- * every `$ref` in it is a key whose value starts with `#`, and it holds no discriminator `mapping` (whose
- * values may name files) and no escape that could spell `$ref`. Anything else is walked.
+ * every `$ref` in it is a key whose value starts with `#`, no key is `mapping` (a discriminator's mapping
+ * values may name files; the word in prose does not count), and no escape or alias could spell such a
+ * key. Anything else is walked.
  */
 export function mayReferenceOtherFiles(text: string): boolean {
-  if (text.includes("mapping") || ESCAPED_DOLLAR.test(text)) return true;
+  if (ESCAPED_KEY_CHARACTER.test(text)) return true;
+  if (text.includes("mapping") && (MAPPING_KEY.test(text) || ALIAS_KEY.test(text))) return true;
   for (let at = text.indexOf("$ref"); at !== -1; at = text.indexOf("$ref", at + 4)) {
     if (!LOCAL_REF.test(text.slice(at, at + 64))) return true;
   }

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, extname, relative, sep } from "node:path";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
-import { MAX_SPEC_BYTES, readRegularFile } from "../files/read-regular.ts";
+import { MAX_SPEC_BYTES, readRegularText } from "../files/read-regular.ts";
 import { BundleError } from "./errors.ts";
 import type { NodeType, SpecTypes } from "./openapi-types.ts";
 import { isRecord, pointerFromTokens, pointerTokens } from "./pointer.ts";
@@ -431,9 +431,7 @@ export function readInsideWorkspace(realWorkspace: string): ReadText {
     if (fromWorkspace === ".." || fromWorkspace.startsWith(`..${sep}`) || fromWorkspace.startsWith(sep)) {
       throw new Error(`it is a symbolic link to ${real}, outside the workspace`);
     }
-    return readRegularFile(real, { maxBytes: MAX_SPEC_BYTES, label: relative(realWorkspace, real) }).toString(
-      "utf8",
-    );
+    return readRegularText(real, { maxBytes: MAX_SPEC_BYTES, label: relative(realWorkspace, real) });
   };
 }
 

@@ -4,7 +4,7 @@ import {
   FileTooLargeError,
   MAX_SPEC_BYTES,
   NotRegularFileError,
-  readRegularFile,
+  withRegularFile,
 } from "../files/read-regular.ts";
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
@@ -38,11 +38,14 @@ export async function inspectCandidate(
 ): Promise<Inspection> {
   const absolutePath = path.join(workspace, relativePath);
   let realPath: string;
-  let bytes: Buffer;
+  let read: { size: number; text?: string };
   try {
     realPath = await fs.realpath(absolutePath);
     if (!isInside(realWorkspace, realPath)) return { kind: "outside", path: relativePath, target: realPath };
-    bytes = readRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath });
+    // Only a file that may declare a spec is decoded.
+    read = withRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath }, (bytes) =>
+      mayDeclareSpec(bytes) ? { size: bytes.length, text: bytes.toString("utf8") } : { size: bytes.length },
+    );
   } catch (error) {
     if (error instanceof NotRegularFileError && error.kind !== "a folder") {
       return { kind: "unreadable", path: relativePath, reason: error.message, missing: false, warn: true };
@@ -58,18 +61,18 @@ export async function inspectCandidate(
       missing,
     };
   }
-  if (!mayDeclareSpec(bytes)) {
+  const { text, size } = read;
+  if (text === undefined) {
     return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
   }
-  const text = bytes.toString("utf8");
   const names = { path: relativePath, absolutePath, realPath };
   const declared = plainlyDeclaredSpec(text, formatOf(relativePath));
-  if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared, bytes: bytes.length } };
+  if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared, bytes: size } };
   const inspection = classifyText(text, names);
   if (inspection.kind !== "spec") return inspection;
   // Only what discovery needs is kept: memory follows the specs being worked on, not their number.
-  const { text: _text, document: _document, ...found } = inspection.spec;
-  return { kind: "spec", realPath, spec: { ...found, bytes: bytes.length } };
+  const { text: _text, document: _document, field: _field, ...found } = inspection.spec;
+  return { kind: "spec", realPath, spec: { ...found, bytes: size } };
 }
 
 /**
@@ -157,7 +160,17 @@ export function classifyText(text: string, names: FileNames): Classified {
   return {
     kind: "spec",
     realPath,
-    spec: { path: relativePath, absolutePath, realPath, format, text, document, flavor, declaredVersion },
+    spec: {
+      path: relativePath,
+      absolutePath,
+      realPath,
+      format,
+      text,
+      document,
+      field: (key) => document[key],
+      flavor,
+      declaredVersion,
+    },
   };
 }
 

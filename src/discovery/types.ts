@@ -43,7 +43,13 @@ export interface DiscoveredSpec {
 export interface LoadedSpec extends DiscoveredSpec {
   /** The exact file contents. */
   text: string;
-  document: Record<string, unknown>;
+  /**
+   * The parsed document. A strict JSON spec is only checked when read, and parsed on first use here:
+   * checking it needs {@link field} alone, so a spec sent as it is written is never built in memory.
+   */
+  readonly document: Record<string, unknown>;
+  /** A top-level field's value, read without parsing the whole document when it is not parsed yet. */
+  field(key: string): unknown;
 }
 
 /** A file that declares `openapi`/`swagger` at its top level but cannot be parsed. */

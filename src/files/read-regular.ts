@@ -4,7 +4,7 @@
  * a 200 MB YAML file would exhaust memory while parsing. The file is opened without blocking (opening a
  * FIFO otherwise waits for a writer), and the opened handle is checked, so what is checked is what is read.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 
 /**
  * The largest spec file, and the largest bundled document, that is uploaded: 32 MiB. GitBook answers
@@ -47,18 +47,62 @@ export class FileTooLargeError extends Error {
   }
 }
 
-/** The bytes of the regular file at `path`, refusing other kinds of file and files over `maxBytes`. */
-export function readRegularFile(path: string, options: { maxBytes: number; label: string }): Buffer {
+export interface ReadLimits {
+  maxBytes: number;
+  /** How errors name the file. */
+  label: string;
+}
+
+/**
+ * Files up to this size are read into one buffer kept for the next file: a run reads thousands of
+ * files, and a new buffer for each would leave memory to the allocator's mercy between collections.
+ */
+const REUSED_BUFFER_BYTES = 4 * 1024 * 1024;
+let reused = Buffer.allocUnsafe(0);
+
+/**
+ * Hands the bytes of the regular file at `path` to `use`, refusing other kinds of file and files over
+ * `maxBytes`. The bytes are only valid during the call (the buffer serves the next file): `use` copies
+ * what it keeps, as decoding to a string does.
+ */
+export function withRegularFile<T>(path: string, limits: ReadLimits, use: (bytes: Buffer) => T): T {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotRegularFileError(options.label, kindOf(stats));
-    if (stats.size > options.maxBytes)
-      throw new FileTooLargeError(options.label, stats.size, options.maxBytes);
-    return readFileSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(limits.label, kindOf(stats));
+    if (stats.size > limits.maxBytes) throw new FileTooLargeError(limits.label, stats.size, limits.maxBytes);
+    return use(readAll(fd, stats.size, limits));
   } finally {
     closeSync(fd);
   }
+}
+
+/** The text of the regular file at `path`, read as UTF-8, under the same rules as {@link withRegularFile}. */
+export function readRegularText(path: string, limits: ReadLimits): string {
+  return withRegularFile(path, limits, (bytes) => bytes.toString("utf8"));
+}
+
+/** Reads to the end, which may lie past the size `fstat` gave if the file grows meanwhile. */
+function readAll(fd: number, expectedSize: number, limits: ReadLimits): Buffer {
+  let buffer = bufferFor(expectedSize + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > limits.maxBytes) throw new FileTooLargeError(limits.label, length, limits.maxBytes);
+      const grown = Buffer.allocUnsafe(Math.min(length * 2, limits.maxBytes + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
+  }
+}
+
+function bufferFor(bytes: number): Buffer {
+  if (bytes > REUSED_BUFFER_BYTES) return Buffer.allocUnsafe(bytes);
+  if (reused.length < bytes) reused = Buffer.allocUnsafe(Math.max(bytes, 64 * 1024));
+  return reused;
 }
 
 function kindOf(stats: Stats): string {

@@ -39,7 +39,12 @@ export function streamSpecs(
   return Promise.all(
     specs.map(async (spec) => {
       const log = new BufferedLogger();
-      const rest = await gate.run(spec.bytes, () => spec.stage(log));
+      const rest = await gate.run(spec.bytes, async () => {
+        // Local work resolves without I/O: yielding lets the loop run what waits on it (timers, the live
+        // progress, V8's posted tasks that finish garbage collection) between specs.
+        await new Promise((resolve) => setImmediate(resolve));
+        return spec.stage(log);
+      });
       progress?.({ kind: "staged" });
       const result = await rest();
       log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);

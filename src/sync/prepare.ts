@@ -155,7 +155,12 @@ async function prepareLoaded(
 
   let bundled: BundledSpec | undefined;
   try {
-    bundled = await bundleSpec(spec.absolutePath, { workspace: options.workspace }, spec.text, spec.document);
+    bundled = await bundleSpec(
+      spec.absolutePath,
+      { workspace: options.workspace },
+      spec.text,
+      () => spec.document,
+    );
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
@@ -172,7 +177,12 @@ async function prepareLoaded(
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
     : { text: bundled.text };
-  const document = options.keepDocument ? (bundled.bundled ? bundled.document : spec.document) : undefined;
+  const { document: bundledDocument } = bundled;
+  const document = options.keepDocument
+    ? bundled.bundled
+      ? () => bundledDocument
+      : () => spec.document
+    : undefined;
   return {
     ...base,
     source,

@@ -18,8 +18,12 @@ export interface PreparedSpec {
   specVersion?: string;
   /** What the PUT sends; undefined when a local problem stops this spec. */
   source?: SpecSource;
-  /** The document as uploaded, parsed; kept only when the run compares it with the review's base. */
-  document?: unknown;
+  /**
+   * The document as uploaded, parsed on first call; kept when the run may compare it (with the review's
+   * base, or with GitBook's version to skip an unchanged spec). A spec sent as written is only parsed
+   * if a comparison happens.
+   */
+  document?: () => unknown;
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];

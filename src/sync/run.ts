@@ -304,7 +304,7 @@ function streamedSpec(
       );
       const changes =
         comparing && prepared.document !== undefined
-          ? await changesOf(file.path, prepared.document, comparing)
+          ? await changesOf(file.path, prepared.document(), comparing)
           : undefined;
       if (changes) {
         const rest = await uploadOrCheck(prepared, connection, plan, ports, run.deadline, log);

@@ -37,7 +37,7 @@ export async function unchangedResult(
       return undefined;
     }
     const content = await service.getVersionContent(orgId, spec.slug, published.lastVersion);
-    const sameness = sameAsPublished(spec.document, { spec: published, content });
+    const sameness = sameAsPublished(spec.document(), { spec: published, content });
     if (!sameness.same) {
       logger.info(`Uploading: ${escapeUntrusted(sameness.reason)}.`);
       return undefined;

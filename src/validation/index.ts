@@ -16,7 +16,7 @@ import { locateKeyPath } from "./locate.ts";
 export function validateSpecDocument(spec: LoadedSpec, logger: Logger = silentLogger): LocatedProblem[] {
   warnAboutNumericVersion(spec, logger);
   const problems: LocatedProblem[] = [];
-  const info = spec.document.info;
+  const info = spec.field("info");
   if (typeof info !== "object" || info === null || Array.isArray(info)) {
     const message =
       info === undefined
@@ -46,7 +46,7 @@ export function validateSpecDocument(spec: LoadedSpec, logger: Logger = silentLo
 /** `swagger: 2.0` read as the number 2: discovery took it for its text; say so, quoting the file. */
 function warnAboutNumericVersion(spec: LoadedSpec, logger: Logger): void {
   const key = spec.flavor;
-  const value = spec.document[key];
+  const value = spec.field(key);
   if (typeof value !== "number") return;
   const found = numericVersionOf(spec.text, spec.format, key, value);
   const written = found?.written ?? `${key}: ${spec.declaredVersion}`;
@@ -80,7 +80,7 @@ function warnAt(spec: LoadedSpec, keyPath: readonly string[], logger: Logger, me
 
 /** `info.version` as written in the file, numbers included (`1.10` stays "1.10"); undefined when absent. */
 export function infoVersionOf(spec: LoadedSpec): string | undefined {
-  const info = spec.document.info;
+  const info = spec.field("info");
   if (typeof info !== "object" || info === null) return undefined;
   const version = (info as Record<string, unknown>).version;
   if (typeof version === "string") return version;

@@ -10,6 +10,13 @@ describe("mayReferenceOtherFiles", () => {
     expect(mayReferenceOtherFiles('{"schema": {"$ref": "#/definitions/Pet"}}')).toBe(false);
   });
 
+  it("clears the word mapping in prose and escapes that spell no letter", () => {
+    expect(mayReferenceOtherFiles("info:\n  description: A mapping of users to teams\n")).toBe(false);
+    expect(mayReferenceOtherFiles('{"description": "the mapping of fields: caf\\u00e9 \\u0026 more"}')).toBe(
+      false,
+    );
+  });
+
   it.each([
     ["a file", "schema:\n  $ref: pet.yaml\n"],
     ["a file, quoted", '{"schema": {"$ref": "./pet.json#/Pet"}}'],
@@ -17,6 +24,10 @@ describe("mayReferenceOtherFiles", () => {
     ["an alias", "schema:\n  $ref: *target\n"],
     ["a discriminator mapping", "discriminator:\n  mapping:\n    cat: Cat.yaml\n"],
     ["an escaped key", '{"schema": {"\\u0024ref": "pet.json"}}'],
+    ["an escaped mapping key", '{"discriminator": {"m\\u0061pping": {"cat": "Cat.json"}}}'],
+    ["a quoted mapping key", '{"discriminator": {"mapping" : {"cat": "Cat.json"}}}'],
+    ["a mapping key on its own line", "discriminator:\n  ? mapping\n  : {cat: Cat.yaml}\n"],
+    ["an alias as the mapping key", "k: &k mapping\ndiscriminator:\n  *k : {cat: Cat.yaml}\n"],
   ])("walks a text with %s", (_label, text) => {
     expect(mayReferenceOtherFiles(text)).toBe(true);
   });
@@ -27,6 +38,12 @@ describe("mayReferenceOtherFiles", () => {
       node: fc.oneof(
         { depthSize: "small" },
         fc.record({ $ref: ref }),
+        fc.record({
+          discriminator: fc.record({
+            propertyName: fc.constant("kind"),
+            mapping: fc.dictionary(fc.constantFrom("a", "b"), ref, { minKeys: 1, maxKeys: 2 }),
+          }),
+        }),
         fc.dictionary(fc.constantFrom("schema", "items", "properties", "a", "b"), tie("node"), {
           maxKeys: 3,
         }),

@@ -1,23 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { checkedJsonSpec } from "../../src/discovery/load.ts";
 import { parseText } from "../../src/discovery/parse.ts";
 import type { LoadedSpec } from "../../src/discovery/types.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.ts";
 
+/** A loaded spec; a JSON spec that is one by the discovery rule as loading gives it: checked, not parsed. */
 function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): LoadedSpec {
+  const names = { path, absolutePath: `/w/${path}`, realPath: `/w/${path}` };
+  const base = { ...names, bytes: text.length, format, flavor: "openapi", declaredVersion: "3.1.0" } as const;
+  const checked = format === "json" ? checkedJsonSpec(text, base) : undefined;
+  if (checked) return checked;
   const parsed = parseText(text, format);
   if (!parsed.ok) throw new Error(parsed.problem.message);
-  return {
-    path,
-    absolutePath: `/w/${path}`,
-    realPath: `/w/${path}`,
-    bytes: text.length,
-    format,
-    text,
-    document: parsed.value as Record<string, unknown>,
-    flavor: "openapi",
-    declaredVersion: "3.1.0",
-  };
+  const document = parsed.value as Record<string, unknown>;
+  return { ...base, text, document, field: (key) => document[key] };
 }
 
 describe("validateSpecDocument", () => {

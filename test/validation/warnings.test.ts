@@ -27,6 +27,7 @@ function discovered(text: string, format: "yaml" | "json", path = `api/spec.${fo
     format,
     text,
     document,
+    field: (key) => document[key],
     flavor,
     declaredVersion,
   };
