@@ -11,7 +11,7 @@ import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { findObjectKey } from "./json-keys.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
-import type { BrokenSpec, DiscoveredSpec, LoadedSpec } from "./types.ts";
+import type { BrokenSpec, DiscoveredSpec, LoadedSpec, SpecFormat } from "./types.ts";
 
 export type Inspection =
   /** `realPath`: the file's location with symbolic links resolved. */
@@ -38,14 +38,18 @@ export async function inspectCandidate(
 ): Promise<Inspection> {
   const absolutePath = path.join(workspace, relativePath);
   let realPath: string;
-  let read: { size: number; text?: string };
+  const format = formatOf(relativePath);
+  let read: { size: number; text?: string; declared?: Declaration };
   try {
     realPath = await fs.realpath(absolutePath);
     if (!isInside(realWorkspace, realPath)) return { kind: "outside", path: relativePath, target: realPath };
-    // Only a file that may declare a spec is decoded.
-    read = withRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath }, (bytes) =>
-      mayDeclareSpec(bytes) ? { size: bytes.length, text: bytes.toString("utf8") } : { size: bytes.length },
-    );
+    // Only a file that may declare a spec is decoded; a large one, whole only if its start does not tell.
+    read = withRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath }, (bytes) => {
+      const size = bytes.length;
+      if (!mayDeclareSpec(bytes)) return { size };
+      const declared = declaredByHead(bytes, format);
+      return declared ? { size, declared } : { size, text: bytes.toString("utf8") };
+    });
   } catch (error) {
     if (error instanceof NotRegularFileError && error.kind !== "a folder") {
       return { kind: "unreadable", path: relativePath, reason: error.message, missing: false, warn: true };
@@ -62,17 +66,39 @@ export async function inspectCandidate(
     };
   }
   const { text, size } = read;
+  const names = { path: relativePath, absolutePath, realPath };
+  if (read.declared) return { kind: "spec", realPath, spec: { ...names, ...read.declared, bytes: size } };
   if (text === undefined) {
     return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
   }
-  const names = { path: relativePath, absolutePath, realPath };
-  const declared = plainlyDeclaredSpec(text, formatOf(relativePath));
+  const declared = plainlyDeclaredSpec(text, format);
   if (declared) return { kind: "spec", realPath, spec: { ...names, ...declared, bytes: size } };
   const inspection = classifyText(text, names);
   if (inspection.kind !== "spec") return inspection;
   // Only what discovery needs is kept: memory follows the specs being worked on, not their number.
   const { text: _text, document: _document, field: _field, ...found } = inspection.spec;
   return { kind: "spec", realPath, spec: { ...found, bytes: size } };
+}
+
+type Declaration = Pick<DiscoveredSpec, "format" | "flavor" | "declaredVersion">;
+
+/** Past this size a file is first judged by its start, where nearly every spec declares itself. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The declaration {@link plainlyDeclaredSpec} finds in the first {@link HEAD_BYTES} of a larger file,
+ * when the rest cannot change it: the start alone is decoded, so discovery does not turn every large
+ * file into a string. Undefined means: judge the whole text. The rest can change the verdict only by
+ * holding the other version key (a YAML file declaring both, a JSON `swagger` file with an `openapi`
+ * key), so any mention of it sends the file to the whole-text judgment.
+ */
+function declaredByHead(bytes: Buffer, format: SpecFormat): Declaration | undefined {
+  if (bytes.length <= HEAD_BYTES) return undefined;
+  const declared = plainlyDeclaredSpec(bytes.toString("utf8", 0, HEAD_BYTES), format);
+  if (!declared) return undefined;
+  const rivalMatters = format === "yaml" || declared.flavor === "swagger";
+  const rival = declared.flavor === "openapi" ? "swagger" : "openapi";
+  return rivalMatters && bytes.includes(rival) ? undefined : declared;
 }
 
 /**

@@ -75,3 +75,36 @@ describe("a strict JSON spec", () => {
     ]);
   });
 });
+
+describe("a large file judged by its start", () => {
+  const filler = (bytes: number) => "x".repeat(bytes);
+
+  async function discovered(files: Record<string, string>) {
+    const workspace = await makeTree(files);
+    roots.push(workspace);
+    return (await discoverSpecs({ workspace, logger: silentLogger })).specs;
+  }
+
+  it("is a spec when its start declares one and the rest names no rival version key", async () => {
+    const yaml = `openapi: 3.1.0\ninfo: {title: A, version: "1"}\npaths: {}\nx-notes: ${filler(100_000)}\n`;
+    const json = JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "B", version: "1" },
+      paths: {},
+      "x-notes": filler(100_000),
+    });
+    const specs = await discovered({ "a.yaml": yaml, "b.json": json });
+    expect(specs.map(({ path, flavor, declaredVersion }) => ({ path, flavor, declaredVersion }))).toEqual([
+      { path: "a.yaml", flavor: "openapi", declaredVersion: "3.1.0" },
+      { path: "b.json", flavor: "openapi", declaredVersion: "3.0.3" },
+    ]);
+  });
+
+  it("is judged whole when a rival key lies past its start", async () => {
+    const json = `{"swagger": "2.0", "x-notes": "${filler(100_000)}", "openapi": "3.0.0", "info": {"title": "C", "version": "1"}, "paths": {}}`;
+    const specs = await discovered({ "c.json": json });
+    expect(specs.map(({ flavor, declaredVersion }) => ({ flavor, declaredVersion }))).toEqual([
+      { flavor: "openapi", declaredVersion: "3.0.0" },
+    ]);
+  });
+});
