@@ -292,13 +292,21 @@ function streamedSpec(
     bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
       const { connection, comparing } = run;
+      // The parsed document is kept only for a comparison that can happen: with the review's base, or
+      // with GitBook's version of a spec it holds. Anything kept lives through the upload's wait.
+      const held = connection?.held?.get(slug);
+      const mayBeUnchanged =
+        plan.skipUnchanged &&
+        connection !== undefined &&
+        !connection.readOnly &&
+        (connection.held === undefined || held?.lastVersion !== undefined);
       const prepared = await prepareFile(
         file,
         slug,
         {
           workspace: plan.workspace,
           sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined || plan.skipUnchanged,
+          keepDocument: comparing !== undefined || mayBeUnchanged,
         },
         log,
       );
@@ -350,7 +358,8 @@ async function uploadOrCheck(
     });
     if (unchanged) return async () => unchanged;
   }
-  return uploadOne(prepared, {
+  const { document: _compared, ...toUpload } = prepared;
+  return uploadOne(toUpload, {
     orgId: connection.organizationId,
     service: connection.service,
     clock: ports.clock,
