@@ -272,6 +272,8 @@ export class Transport {
    * escape — `\/` before a piece that starts with `/` — and turn a valid answer into invalid JSON.)
    */
   #parseRedacted(text: string): unknown {
+    // Without escapes every decoded string is a piece of the text: a text free of the token needs no reviver.
+    if (!text.includes("\\") && this.#redact(text) === text) return JSON.parse(text);
     return JSON.parse(text, (_key, value: unknown) => {
       if (typeof value === "string") return this.#redact(value);
       if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
