@@ -1,6 +1,13 @@
+import type { ReferenceRule } from "../documents/json-scan.ts";
 import { specVersion, typesFor } from "./openapi-types.ts";
 import { isMappingReference } from "./spec-files.ts";
 import { walkReferences } from "./walk.ts";
+
+/** References that lead to another file: a `$ref` not starting with `#`, a mapping value naming a file. */
+export const fileReferenceRule: ReferenceRule = {
+  isFileRef: (ref) => !ref.startsWith("#"),
+  isFileMappingValue: (value) => isMappingReference(value) && !value.startsWith("#"),
+};
 
 /**
  * Every distinct reference in `document` that points outside it: `$ref`s that do not start with `#`, and
@@ -9,15 +16,15 @@ import { walkReferences } from "./walk.ts";
  */
 export function findExternalRefs(document: unknown): string[] {
   const found = new Set<string>();
-  const external = (ref: string) => !ref.startsWith("#");
+  const { isFileRef, isFileMappingValue } = fileReferenceRule;
   // No memory of visited nodes: a node shared by aliases found again only finds the same references.
   walkReferences(document, [], typesFor(specVersion(document)).root, undefined, {
     ref(_node, _tokens, ref) {
-      if (external(ref)) found.add(ref);
+      if (isFileRef(ref)) found.add(ref);
     },
     mapping(mapping) {
       for (const value of Object.values(mapping)) {
-        if (typeof value === "string" && isMappingReference(value) && external(value)) found.add(value);
+        if (typeof value === "string" && isFileMappingValue(value)) found.add(value);
       }
     },
   });

@@ -1,3 +1,4 @@
+import { fileReferenceRule } from "../bundling/index.ts";
 import { scanJsonObject } from "../documents/json-scan.ts";
 import {
   FileTooLargeError,
@@ -21,17 +22,13 @@ export type LoadOutcome =
  */
 export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
   const at = { file: spec.path };
-  let text: string;
-  let bytes: number;
+  let read: { text: string; bytes: number } | { checked: LoadedSpec };
   try {
-    ({ text, bytes } = withRegularFile(
-      spec.realPath,
-      { maxBytes: MAX_SPEC_BYTES, label: spec.path },
-      (read) => ({
-        text: read.toString("utf8"),
-        bytes: read.length,
-      }),
-    ));
+    read = withRegularFile(spec.realPath, { maxBytes: MAX_SPEC_BYTES, label: spec.path }, (bytes) => {
+      // A strict JSON spec is checked on the bytes as read, and decoded only if its text is asked for.
+      const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec) : undefined;
+      return checked ? { checked } : { text: bytes.toString("utf8"), bytes: bytes.length };
+    });
   } catch (error) {
     const reason =
       error instanceof NotRegularFileError || error instanceof FileTooLargeError
@@ -39,8 +36,8 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
         : `${spec.path}: could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
     return { ok: false, code: "READ_ERROR", problem: { ...at, message: reason } };
   }
-  const checked = spec.format === "json" ? checkedJsonSpec(text, spec, bytes) : undefined;
-  if (checked) return { ok: true, spec: checked };
+  if ("checked" in read) return { ok: true, spec: read.checked };
+  const { text, bytes } = read;
   const inspection = classifyText(text, spec);
   if (inspection.kind === "spec") return { ok: true, spec: { ...inspection.spec, bytes } };
   if (inspection.kind === "broken") {
@@ -58,46 +55,65 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
   };
 }
 
-const BYTE_ORDER_MARK = "\uFEFF";
+const UTF8_BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+/** The top-level fields checking a spec reads; any other is read from the whole document. */
+const CHECKED_FIELDS = ["openapi", "swagger", "info"] as const;
 
 /**
- * A JSON spec checked without being built: strict JSON (a scan, as fast as `JSON.parse` and without
- * its memory), an object whose top level is a spec by the discovery rule. Its fields are parsed one by
- * one as asked for, its document only on first use. Undefined when the text is anything else (not
- * strict JSON, or no longer a spec): the caller parses it to say what.
+ * A JSON spec checked without being decoded or built: strict JSON (a scan of its bytes, as fast as
+ * `JSON.parse` and without its memory), an object whose top level is a spec by the discovery rule. The
+ * fields checking needs are parsed alone; the text is decoded (from a copy, as `bytes` only lasts the
+ * call) when asked for, the document built on first use. `referencesOtherFiles` is false when the scan
+ * proves there is nothing to bundle. Undefined when the bytes are anything else (not strict JSON, or no
+ * longer a spec): the caller parses the text to say what.
  */
-export function checkedJsonSpec(
-  text: string,
-  spec: DiscoveredSpec,
-  bytes = Buffer.byteLength(text),
-): LoadedSpec | undefined {
-  const from = text.startsWith(BYTE_ORDER_MARK) ? 1 : 0;
-  const ranges = scanJsonObject(text, from);
-  if (!ranges) return undefined;
-  const fieldValue = (key: string): unknown => {
-    const range = ranges.get(key);
-    return range && JSON.parse(text.slice(range.start, range.end));
-  };
+export function checkedJsonSpec(bytes: Uint8Array, spec: DiscoveredSpec): LoadedSpec | undefined {
+  const from = UTF8_BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte) ? 3 : 0;
+  const scan = scanJsonObject(bytes, from, fileReferenceRule);
+  if (!scan) return undefined;
+  const checked = new Map<string, unknown>();
+  for (const key of CHECKED_FIELDS) {
+    const range = scan.fields.get(key);
+    if (range)
+      checked.set(key, JSON.parse(Buffer.from(bytes.subarray(range.start, range.end)).toString("utf8")));
+  }
   const classification = classifyDocument(
-    { openapi: fieldValue("openapi"), swagger: fieldValue("swagger") },
-    (key, value) => numericVersionOf(text, "json", key, value),
+    { openapi: checked.get("openapi"), swagger: checked.get("swagger") },
+    (key, value) => numericVersionOf(Buffer.from(bytes).toString("utf8"), "json", key, value),
   );
   if (classification.kind !== "spec") return undefined;
+  let copy: Buffer | undefined = Buffer.from(bytes);
+  let text: string | undefined;
   let document: Record<string, unknown> | undefined;
+  const textOf = (): string => {
+    if (text === undefined) {
+      text = (copy as Buffer).toString("utf8");
+      copy = undefined;
+    }
+    return text;
+  };
   const { path, absolutePath, realPath } = spec;
-  return {
+  const loaded: LoadedSpec = {
     path,
     absolutePath,
     realPath,
     format: "json",
     flavor: classification.flavor,
     declaredVersion: classification.declaredVersion,
-    bytes,
-    text,
+    bytes: bytes.length,
+    get text() {
+      return textOf();
+    },
     get document() {
-      document ??= JSON.parse(from ? text.slice(from) : text) as Record<string, unknown>;
+      document ??= JSON.parse(from ? textOf().slice(1) : textOf()) as Record<string, unknown>;
       return document;
     },
-    field: (key) => (document ? document[key] : fieldValue(key)),
+    field: (key) => (isChecked(key) ? checked.get(key) : loaded.document[key]),
+    ...(scan.mayReferenceOtherFiles ? {} : { referencesOtherFiles: false as const }),
   };
+  return loaded;
+}
+
+function isChecked(key: string): boolean {
+  return (CHECKED_FIELDS as readonly string[]).includes(key);
 }

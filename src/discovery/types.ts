@@ -41,8 +41,8 @@ export interface DiscoveredSpec {
 
 /** A discovered spec with its contents, read and parsed. */
 export interface LoadedSpec extends DiscoveredSpec {
-  /** The exact file contents. */
-  text: string;
+  /** The exact file contents (a strict JSON spec's are decoded when first read here). */
+  readonly text: string;
   /**
    * The parsed document. A strict JSON spec is only checked when read, and parsed on first use here:
    * checking it needs {@link field} alone, so a spec sent as it is written is never built in memory.
@@ -50,6 +50,8 @@ export interface LoadedSpec extends DiscoveredSpec {
   readonly document: Record<string, unknown>;
   /** A top-level field's value, read without parsing the whole document when it is not parsed yet. */
   field(key: string): unknown;
+  /** False when reading it proved that it references no other file: it is sent as written. */
+  referencesOtherFiles?: false;
 }
 
 /** A file that declares `openapi`/`swagger` at its top level but cannot be parsed. */

@@ -1,25 +1,51 @@
-/** Where a value lies in the text: `text.slice(start, end)` is its JSON. */
+/** Where a value lies in the bytes: `bytes.subarray(start, end)` is its JSON. */
 export interface JsonRange {
   start: number;
   end: number;
 }
 
+export interface JsonObjectScan {
+  /** Where each of the outermost object's values lies (a repeated key: its last value). */
+  fields: Map<string, JsonRange>;
+  /**
+   * False only when no reference can lead to another file: no key `$ref` (however written) whose value
+   * is a string the rule calls a file, and no key `mapping` holding such a value. Where such a key sits
+   * is not looked at (literal data included): true means "walk the document to know".
+   */
+  mayReferenceOtherFiles: boolean;
+}
+
+/** Which written references lead to another file: the bundler's rule, applied by the scan. */
+export interface ReferenceRule {
+  /** A `$ref` string that names another file. */
+  isFileRef(ref: string): boolean;
+  /** A discriminator mapping value that names another file. */
+  isFileMappingValue(value: string): boolean;
+}
+
 /**
- * Checks that `text` from `from` on is one strict JSON value (RFC 8259, what `JSON.parse` accepts) whose
- * top level is an object, without building it, and returns where each of that object's values lies (a
- * repeated key: its last value, as `JSON.parse` keeps). Undefined when it is not: the caller then parses
- * the text to learn why. A multi-megabyte spec is checked in the time of its bytes, with no memory
- * beyond the nesting stack.
+ * Checks that the UTF-8 `bytes` from `from` on are one strict JSON value (RFC 8259, what `JSON.parse`
+ * accepts once decoded) whose top level is an object, without decoding or building it, and says where
+ * each top-level value lies (a repeated key: its last value, as `JSON.parse` keeps). Undefined when it
+ * is not: the caller then parses the text to learn why. A multi-megabyte spec is checked in the time of
+ * its bytes, with no memory beyond the nesting stack.
  */
-export function scanJsonObject(text: string, from = 0): Map<string, JsonRange> | undefined {
-  const scanner = new Scanner(text, from);
+export function scanJsonObject(
+  bytes: Uint8Array,
+  from: number,
+  rule: ReferenceRule,
+): JsonObjectScan | undefined {
+  const scanner = new Scanner(bytes, from, rule);
   scanner.skipSpace();
-  if (text.charCodeAt(scanner.at) !== OPEN_BRACE) return undefined;
+  if (bytes[scanner.at] !== OPEN_BRACE) return undefined;
   const fields = new Map<string, JsonRange>();
   if (!scanner.value(fields)) return undefined;
   scanner.skipSpace();
-  return scanner.at === text.length ? fields : undefined;
+  if (scanner.at !== bytes.length) return undefined;
+  return { fields, mayReferenceOtherFiles: scanner.mayReferenceOtherFiles };
 }
+
+const decoder = new TextDecoder();
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -35,20 +61,42 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 
+const REF_KEY = new TextEncoder().encode('"$ref"');
+const MAPPING_KEY = new TextEncoder().encode('"mapping"');
+const HASH = 0x23;
+
 class Scanner {
   at: number;
-  readonly #text: string;
+  mayReferenceOtherFiles = false;
+  readonly #text: Uint8Array;
+  readonly #rule: ReferenceRule;
 
-  constructor(text: string, from: number) {
+  constructor(text: Uint8Array, from: number, rule: ReferenceRule) {
     this.#text = text;
     this.at = from;
+    this.#rule = rule;
+  }
+
+  /** The JSON string between `start` and `end`, decoded. */
+  #stringAt(start: number, end: number): string {
+    return JSON.parse(decoder.decode(this.#text.subarray(start, end))) as string;
+  }
+
+  /** Which reference key the raw key between `start` and `end` spells, escapes decoded. */
+  #referenceKey(start: number, end: number): "$ref" | "mapping" | undefined {
+    const text = this.#text;
+    if (sameBytes(text, start, end, REF_KEY)) return "$ref";
+    if (sameBytes(text, start, end, MAPPING_KEY)) return "mapping";
+    if (!text.subarray(start, end).includes(BACKSLASH)) return undefined;
+    const key = this.#stringAt(start, end);
+    return key === "$ref" || key === "mapping" ? key : undefined;
   }
 
   skipSpace(): void {
     const text = this.#text;
     let at = this.at;
     for (;;) {
-      const code = text.charCodeAt(at);
+      const code = text[at];
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) at++;
       else break;
     }
@@ -67,15 +115,18 @@ class Scanner {
     let afterMember = false;
     let topKey: string | undefined;
     let topStart = 0;
+    /** Depth of the `mapping` object being read, whose string values are looked at; 0 outside one. */
+    let mappingDepth = 0;
     if (!this.#scalarOrOpen(open)) return false;
     while (open.length > 0) {
       this.skipSpace();
       const inObject = open[open.length - 1] as boolean;
-      const code = text.charCodeAt(this.at);
+      const code = text[this.at];
       if (code === (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
         this.at++;
         open.pop();
         afterMember = true;
+        if (open.length < mappingDepth) mappingDepth = 0;
         if (open.length === 1 && topKey !== undefined) {
           fields.set(topKey, { start: topStart, end: this.at });
           topKey = undefined;
@@ -87,19 +138,36 @@ class Scanner {
         this.at++;
         this.skipSpace();
       }
+      let referenceKey: "$ref" | "mapping" | undefined;
       if (inObject) {
         const keyStart = this.at;
         if (!this.#string()) return false;
-        if (open.length === 1) topKey = JSON.parse(text.slice(keyStart, this.at)) as string;
+        if (open.length === 1) topKey = this.#stringAt(keyStart, this.at);
+        if (!this.mayReferenceOtherFiles) referenceKey = this.#referenceKey(keyStart, this.at);
         this.skipSpace();
-        if (text.charCodeAt(this.at) !== COLON) return false;
+        if (text[this.at] !== COLON) return false;
         this.at++;
         this.skipSpace();
       }
       if (open.length === 1) topStart = this.at;
       const depth = open.length;
+      const valueStart = this.at;
       if (!this.#scalarOrOpen(open)) return false;
       afterMember = open.length === depth;
+      if (!this.mayReferenceOtherFiles) {
+        const isString = text[valueStart] === QUOTE;
+        if (referenceKey === "$ref" && isString && text[valueStart + 1] !== HASH) {
+          if (this.#rule.isFileRef(this.#stringAt(valueStart, this.at))) this.mayReferenceOtherFiles = true;
+        } else if (referenceKey === "mapping" && !afterMember) {
+          // A mapping within a mapping is not followed: walk the document to know.
+          if (mappingDepth > 0) this.mayReferenceOtherFiles = true;
+          mappingDepth = open.length;
+        } else if (mappingDepth > 0 && depth === mappingDepth && inObject && isString) {
+          if (this.#rule.isFileMappingValue(this.#stringAt(valueStart, this.at))) {
+            this.mayReferenceOtherFiles = true;
+          }
+        }
+      }
       if (open.length === depth && depth === 1 && topKey !== undefined) {
         fields.set(topKey, { start: topStart, end: this.at });
         topKey = undefined;
@@ -111,7 +179,7 @@ class Scanner {
   /** A scalar, consumed whole, or the opening of a container, pushed on `open`. */
   #scalarOrOpen(open: boolean[]): boolean {
     const text = this.#text;
-    const code = text.charCodeAt(this.at);
+    const code = text[this.at] ?? -1;
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       open.push(code === OPEN_BRACE);
       this.at++;
@@ -123,7 +191,10 @@ class Scanner {
   }
 
   #word(word: string): boolean {
-    if (!this.#text.startsWith(word, this.at)) return false;
+    const text = this.#text;
+    for (let index = 0; index < word.length; index++) {
+      if (text[this.at + index] !== word.charCodeAt(index)) return false;
+    }
     this.at += word.length;
     return true;
   }
@@ -132,19 +203,19 @@ class Scanner {
   #string(): boolean {
     const text = this.#text;
     let at = this.at;
-    if (text.charCodeAt(at) !== QUOTE) return false;
+    if (text[at] !== QUOTE) return false;
     at++;
     for (;;) {
-      const code = text.charCodeAt(at);
+      const code = text[at];
       if (code === QUOTE) {
         this.at = at + 1;
         return true;
       }
       if (code === BACKSLASH) {
-        const escaped = text.charCodeAt(at + 1);
+        const escaped = text[at + 1];
         if (escaped === 0x75 /* u */) {
-          if (!isHex(text.charCodeAt(at + 2)) || !isHex(text.charCodeAt(at + 3))) return false;
-          if (!isHex(text.charCodeAt(at + 4)) || !isHex(text.charCodeAt(at + 5))) return false;
+          if (!isHex(text[at + 2]) || !isHex(text[at + 3])) return false;
+          if (!isHex(text[at + 4]) || !isHex(text[at + 5])) return false;
           at += 6;
           continue;
         }
@@ -152,8 +223,9 @@ class Scanner {
         at += 2;
         continue;
       }
-      // Control characters must be escaped; NaN is the end of the text.
-      if (code < 0x20 || Number.isNaN(code)) return false;
+      // Control characters must be escaped; undefined is the end of the text. Other bytes, UTF-8
+      // sequences included, are the string's own (invalid UTF-8 decodes to U+FFFD, valid in a string).
+      if (code === undefined || code < 0x20) return false;
       at++;
     }
   }
@@ -162,38 +234,39 @@ class Scanner {
   #number(): boolean {
     const text = this.#text;
     let at = this.at;
-    if (text.charCodeAt(at) === MINUS) at++;
-    if (text.charCodeAt(at) === ZERO) at++;
-    else if (isDigit(text.charCodeAt(at))) while (isDigit(text.charCodeAt(at))) at++;
+    if (text[at] === MINUS) at++;
+    if (text[at] === ZERO) at++;
+    else if (isDigit(text[at])) while (isDigit(text[at])) at++;
     else return false;
-    if (text.charCodeAt(at) === DOT) {
+    if (text[at] === DOT) {
       at++;
-      if (!isDigit(text.charCodeAt(at))) return false;
-      while (isDigit(text.charCodeAt(at))) at++;
+      if (!isDigit(text[at])) return false;
+      while (isDigit(text[at])) at++;
     }
-    const exponent = text.charCodeAt(at);
+    const exponent = text[at];
     if (exponent === 0x65 || exponent === 0x45) {
       at++;
-      const sign = text.charCodeAt(at);
+      const sign = text[at];
       if (sign === PLUS || sign === MINUS) at++;
-      if (!isDigit(text.charCodeAt(at))) return false;
-      while (isDigit(text.charCodeAt(at))) at++;
+      if (!isDigit(text[at])) return false;
+      while (isDigit(text[at])) at++;
     }
     this.at = at;
     return true;
   }
 }
 
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
+function isDigit(code: number | undefined): boolean {
+  return code !== undefined && code >= ZERO && code <= NINE;
 }
 
-function isHex(code: number): boolean {
+function isHex(code: number | undefined): boolean {
+  if (code === undefined) return false;
   return (code >= ZERO && code <= NINE) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
 
 /** `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`. */
-function isSimpleEscape(code: number): boolean {
+function isSimpleEscape(code: number | undefined): boolean {
   return (
     code === QUOTE ||
     code === BACKSLASH ||
@@ -204,4 +277,12 @@ function isSimpleEscape(code: number): boolean {
     code === 0x72 ||
     code === 0x74
   );
+}
+
+function sameBytes(text: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
+  if (end - start !== expected.length) return false;
+  for (let index = 0; index < expected.length; index++) {
+    if (text[start + index] !== expected[index]) return false;
+  }
+  return true;
 }

@@ -153,18 +153,23 @@ async function prepareLoaded(
     }),
   );
 
+  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
+  const asWritten = spec.referencesOtherFiles === false;
   let bundled: BundledSpec | undefined;
   try {
-    bundled = await bundleSpec(
-      spec.absolutePath,
-      { workspace: options.workspace },
-      spec.text,
-      () => spec.document,
-    );
+    if (!asWritten) {
+      bundled = await bundleSpec(
+        spec.absolutePath,
+        { workspace: options.workspace },
+        spec.text,
+        () => spec.document,
+      );
+    }
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
-  if (bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
+  // A file is never read over the limit; only a bundle can grow past it.
+  if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);
     problems.push({
       code: "BUNDLE_ERROR",
@@ -172,21 +177,28 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
-  if (problems.length > 0 || !bundled) return { ...base, problems };
+  if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
 
+  const bundledText = bundled?.bundled ? bundled.text : undefined;
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
-    : { text: bundled.text };
-  const { document: bundledDocument } = bundled;
+    : bundledText !== undefined
+      ? { text: bundledText }
+      : {
+          get text() {
+            return spec.text;
+          },
+        };
+  const bundledDocument = bundled?.document;
   const document = options.keepDocument
-    ? bundled.bundled
+    ? bundled?.bundled
       ? () => bundledDocument
       : () => spec.document
     : undefined;
   return {
     ...base,
     source,
-    ...(bundled.bundled ? { bundledFiles: bundled.files } : {}),
+    ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
     ...(document !== undefined ? { document } : {}),
     problems,
   };

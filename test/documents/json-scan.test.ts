@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fileReferenceRule, findExternalRefs } from "../../src/bundling/index.ts";
 import { scanJsonObject } from "../../src/documents/json-scan.ts";
+
+const scan = (text: string, from = 0) => scanJsonObject(Buffer.from(text), from, fileReferenceRule);
 
 /** What the scan must agree with: the text is strict JSON whose top level is an object. */
 function parsesToObject(text: string): boolean {
@@ -12,29 +15,36 @@ function parsesToObject(text: string): boolean {
   }
 }
 
-const topLevelOf = (text: string) =>
-  Object.fromEntries(
-    [...(scanJsonObject(text) ?? new Map()).entries()].map(([key, range]) => [
+const topLevelOf = (text: string) => {
+  const bytes = Buffer.from(text);
+  return Object.fromEntries(
+    [...(scanJsonObject(bytes, 0, fileReferenceRule)?.fields ?? new Map()).entries()].map(([key, range]) => [
       key,
-      JSON.parse(text.slice(range.start, range.end)),
+      JSON.parse(bytes.subarray(range.start, range.end).toString("utf8")),
     ]),
   );
+};
 
 describe("scanJsonObject", () => {
   it("accepts what JSON.parse reads as an object, and finds each top-level value", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.boolean(), (object, pretty) => {
         const text = JSON.stringify(object, null, pretty ? 2 : undefined);
-        expect(scanJsonObject(text)).toBeDefined();
+        expect(scan(text)).toBeDefined();
         expect(topLevelOf(text)).toEqual(JSON.parse(text));
       }),
       { numRuns: 500 },
     );
   });
 
-  it("agrees with JSON.parse on damaged texts", () => {
+  it("agrees with JSON.parse on damaged texts, multi-byte characters included", () => {
     const damaged = fc
-      .tuple(fc.dictionary(fc.string(), fc.jsonValue()), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }))
+      .tuple(
+        fc.dictionary(fc.string({ unit: "grapheme" }), fc.jsonValue()),
+        fc.nat(),
+        fc.nat(),
+        fc.string({ maxLength: 3 }),
+      )
       .map(([object, at, cut, insert]) => {
         const text = JSON.stringify(object, null, 1);
         const start = at % (text.length + 1);
@@ -42,10 +52,19 @@ describe("scanJsonObject", () => {
       });
     fc.assert(
       fc.property(damaged, (text) => {
-        expect(scanJsonObject(text) !== undefined).toBe(parsesToObject(text));
+        expect(scan(text) !== undefined).toBe(parsesToObject(text));
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("agrees with decoding then JSON.parse on invalid UTF-8", () => {
+    const inString = Buffer.concat([Buffer.from('{"a": "x'), Buffer.from([0xff, 0xc3]), Buffer.from('y"}')]);
+    const outside = Buffer.concat([Buffer.from('{"a": 1'), Buffer.from([0xff]), Buffer.from("}")]);
+    expect(scanJsonObject(inString, 0, fileReferenceRule)).toBeDefined();
+    expect(parsesToObject(inString.toString("utf8"))).toBe(true);
+    expect(scanJsonObject(outside, 0, fileReferenceRule)).toBeUndefined();
+    expect(parsesToObject(outside.toString("utf8"))).toBe(false);
   });
 
   it.each([
@@ -63,25 +82,76 @@ describe("scanJsonObject", () => {
     ['{"a": tru}', "a cut word"],
     ['{"a": 1} {"b": 2}', "two documents"],
     ['{"a": 1', "an unclosed object"],
+    ['{"a": "open', "an unclosed string"],
     ['{"a" 1}', "a missing colon"],
     ["[1, 2]", "an array at the top"],
     ['"text"', "a string at the top"],
     ['// comment\n{"a": 1}', "a comment"],
   ])("refuses %s (%s)", (text) => {
     expect(parsesToObject(text)).toBe(false);
-    expect(scanJsonObject(text)).toBeUndefined();
+    expect(scan(text)).toBeUndefined();
   });
 
   it("keeps a repeated key's last value, as JSON.parse does, and reads from an offset", () => {
     const text = '\uFEFF { "info": {"title": "A"}, "openapi": "3.1.0", "info": {"title": "B"} }\n';
+    const bytes = Buffer.from(text);
     expect(topLevelOf(text.slice(1))).toEqual({ info: { title: "B" }, openapi: "3.1.0" });
-    const range = scanJsonObject(text, 1)?.get("openapi");
-    expect(range && text.slice(range.start, range.end)).toBe('"3.1.0"');
+    const range = scanJsonObject(bytes, 3, fileReferenceRule)?.fields.get("openapi");
+    expect(range && bytes.subarray(range.start, range.end).toString()).toBe('"3.1.0"');
   });
 
   it("takes deep nesting without running out of stack", () => {
     const depth = 200_000;
     const text = `{"a": ${"[".repeat(depth)}${"]".repeat(depth)}}`;
-    expect(scanJsonObject(text)?.get("a")).toEqual({ start: 6, end: 6 + 2 * depth });
+    expect(scan(text)?.fields.get("a")).toEqual({ start: 6, end: 6 + 2 * depth });
+  });
+});
+
+describe("scanJsonObject: what may reference another file", () => {
+  it.each([
+    ['{"a": {"$ref": "#/b"}, "b": {"description": "the mapping: $ref to pet.json"}}', false],
+    ['{"a": {"$ref": "pet.json"}}', true],
+    ['{"a": {"$ref": 42}}', false],
+    ['{"properties": {"$ref": {"type": "string"}}}', false],
+    ['{"d": {"mapping": {"cat": "#/c", "dog": "Dog"}}}', false],
+    ['{"d": {"mapping": {"cat": "Cat.json"}}}', true],
+    ['{"d": {"mapping": {"cat": {"x": "Cat.json"}}, "e": "Cat.json"}}', false],
+    ['{"a": {"\\u0024ref": "#/b"}}', false],
+    ['{"a": {"\\u0024ref": "b.json"}}', true],
+    ['{"a": {"$ref": "\\u0023/b"}}', false],
+    ['{"d": {"m\\u0061pping": {"cat": "Cat.json"}}}', true],
+    ['{"a\\/b": {"$ref": "#/x"}}', false],
+  ])("%s → %s", (text, expected) => {
+    expect(scan(text)?.mayReferenceOtherFiles).toBe(expected);
+  });
+
+  it("never clears a document that has a reference to another file (property)", () => {
+    const ref = fc.oneof(fc.constant("#/a"), fc.constant("b.yaml"), fc.constant("./c.json#/d"), fc.string());
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.record({ $ref: ref }),
+        fc.record({
+          discriminator: fc.record({
+            propertyName: fc.constant("kind"),
+            mapping: fc.dictionary(fc.constantFrom("a", "b"), ref, { minKeys: 1, maxKeys: 2 }),
+          }),
+        }),
+        fc.dictionary(fc.constantFrom("schema", "items", "properties", "a", "b"), tie("node"), {
+          maxKeys: 3,
+        }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(tree, (node) => {
+        const document = {
+          openapi: "3.1.0",
+          info: { title: "A", version: "1" },
+          components: { schemas: { Node: node } },
+        };
+        const text = JSON.stringify(document);
+        if (findExternalRefs(document).length > 0) expect(scan(text)?.mayReferenceOtherFiles).toBe(true);
+      }),
+    );
   });
 });

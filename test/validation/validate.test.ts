@@ -9,7 +9,7 @@ import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.
 function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): LoadedSpec {
   const names = { path, absolutePath: `/w/${path}`, realPath: `/w/${path}` };
   const base = { ...names, bytes: text.length, format, flavor: "openapi", declaredVersion: "3.1.0" } as const;
-  const checked = format === "json" ? checkedJsonSpec(text, base) : undefined;
+  const checked = format === "json" ? checkedJsonSpec(Buffer.from(text), base) : undefined;
   if (checked) return checked;
   const parsed = parseText(text, format);
   if (!parsed.ok) throw new Error(parsed.problem.message);
