@@ -87,7 +87,7 @@ class Scanner {
     const text = this.#text;
     if (sameBytes(text, start, end, REF_KEY)) return "$ref";
     if (sameBytes(text, start, end, MAPPING_KEY)) return "mapping";
-    if (!text.subarray(start, end).includes(BACKSLASH)) return undefined;
+    if (!hasByte(text, start, end, BACKSLASH)) return undefined;
     const key = this.#stringAt(start, end);
     return key === "$ref" || key === "mapping" ? key : undefined;
   }
@@ -285,4 +285,9 @@ function sameBytes(text: Uint8Array, start: number, end: number, expected: Uint8
     if (text[start + index] !== expected[index]) return false;
   }
   return true;
+}
+
+function hasByte(text: Uint8Array, start: number, end: number, byte: number): boolean {
+  for (let index = start; index < end; index++) if (text[index] === byte) return true;
+  return false;
 }
