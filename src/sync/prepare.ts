@@ -179,16 +179,13 @@ async function prepareLoaded(
   }
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
 
-  const bundledText = bundled?.bundled ? bundled.text : undefined;
+  // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
+  // wait would outlive the young generation and fill the old one.
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
-    : bundledText !== undefined
-      ? { text: bundledText }
-      : {
-          get text() {
-            return spec.text;
-          },
-        };
+    : bundled
+      ? { text: bundled.text }
+      : lazyText(spec);
   const bundledDocument = bundled?.document;
   const document = options.keepDocument
     ? bundled?.bundled
@@ -201,6 +198,15 @@ async function prepareLoaded(
     ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
     ...(document !== undefined ? { document } : {}),
     problems,
+  };
+}
+
+/** The text of a spec not decoded yet, decoded when the upload reads it. */
+function lazyText(spec: LoadedSpec): { readonly text: string } {
+  return {
+    get text() {
+      return spec.text;
+    },
   };
 }
 
