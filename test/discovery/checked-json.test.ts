@@ -1,6 +1,9 @@
 import fs from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { findExternalRefs } from "../../src/bundling/index.ts";
 import { discoverSpecs } from "../../src/discovery/index.ts";
+import { checkedJsonSpec } from "../../src/discovery/load.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { prepareFile } from "../../src/sync/prepare.ts";
 import { makeTree } from "./helpers.ts";
@@ -106,5 +109,29 @@ describe("a large file judged by its start", () => {
     expect(specs.map(({ flavor, declaredVersion }) => ({ flavor, declaredVersion }))).toEqual([
       { flavor: "openapi", declaredVersion: "3.0.0" },
     ]);
+  });
+});
+
+describe("a real JSON spec (GitBook's own description, npm @gitbook/api)", () => {
+  const file = fileURLToPath(import.meta.resolve("@gitbook/api/spec/openapi.json"));
+
+  it("is checked on its bytes to the same fields and document JSON.parse gives, with nothing to bundle", async () => {
+    const bytes = await fs.readFile(file);
+    const parsed = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
+    const names = { path: "openapi.json", absolutePath: file, realPath: file };
+    const discovered = {
+      ...names,
+      format: "json",
+      flavor: "openapi",
+      declaredVersion: "3.0.0",
+      bytes: 0,
+    } as const;
+    const checked = checkedJsonSpec(bytes, discovered);
+    expect(checked?.declaredVersion).toBe(parsed.openapi);
+    expect(checked?.field("info")).toEqual(parsed.info);
+    expect(checked?.referencesOtherFiles).toBe(false);
+    expect(findExternalRefs(parsed)).toEqual([]);
+    expect(checked?.text).toBe(bytes.toString("utf8"));
+    expect(checked?.document).toEqual(parsed);
   });
 });
