@@ -453,7 +453,7 @@ function schemaChange(
     const owner = propertyName(sub.slice(0, sub.length - n));
     const prop = (name: string) => (owner === "" ? name : `${owner}.${name}`);
     if (d.action === "add" || d.action === "replace") {
-      for (const name of names(d.action === "add" ? d.after : d.after)) {
+      for (const name of names(d.after)) {
         if (side === "request")
           emit(
             out,

@@ -21,25 +21,29 @@ export type LoadOutcome =
  * discovery checked lies inside the workspace; a file changed since discovery is judged as it is now.
  */
 export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
-  const at = { file: spec.path };
-  let read: { text: string; bytes: number } | { checked: LoadedSpec };
   try {
-    read = withRegularFile(spec.realPath, { maxBytes: MAX_SPEC_BYTES, label: spec.path }, (bytes) => {
-      // A strict JSON spec is checked on the bytes as read, and decoded only if its text is asked for.
-      const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec) : undefined;
-      return checked ? { checked } : { text: bytes.toString("utf8"), bytes: bytes.length };
-    });
+    return withRegularFile(spec.realPath, { maxBytes: MAX_SPEC_BYTES, label: spec.path }, (bytes) =>
+      loadBytes(bytes, spec),
+    );
   } catch (error) {
     const reason =
       error instanceof NotRegularFileError || error instanceof FileTooLargeError
         ? error.message
         : `${spec.path}: could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-    return { ok: false, code: "READ_ERROR", problem: { ...at, message: reason } };
+    return { ok: false, code: "READ_ERROR", problem: { file: spec.path, message: reason } };
   }
-  if ("checked" in read) return { ok: true, spec: read.checked };
-  const { text, bytes } = read;
+}
+
+/**
+ * A discovered spec from its bytes as read (valid during the call only). A strict JSON spec is checked
+ * on them and decoded only if its text is asked for; anything else is decoded and parsed.
+ */
+export function loadBytes(bytes: Uint8Array, spec: DiscoveredSpec): LoadOutcome {
+  const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec) : undefined;
+  if (checked) return { ok: true, spec: checked };
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
   const inspection = classifyText(text, spec);
-  if (inspection.kind === "spec") return { ok: true, spec: { ...inspection.spec, bytes } };
+  if (inspection.kind === "spec") return { ok: true, spec: { ...inspection.spec, bytes: bytes.length } };
   if (inspection.kind === "broken") {
     const { problem } = inspection.broken;
     return {
@@ -51,7 +55,10 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
   return {
     ok: false,
     code: "READ_ERROR",
-    problem: { ...at, message: `${spec.path} changed while the run read it: ${inspection.reason}.` },
+    problem: {
+      file: spec.path,
+      message: `${spec.path} changed while the run read it: ${inspection.reason}.`,
+    },
   };
 }
 

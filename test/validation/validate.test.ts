@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkedJsonSpec } from "../../src/discovery/load.ts";
-import { parseText } from "../../src/discovery/parse.ts";
 import type { LoadedSpec } from "../../src/discovery/types.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.ts";
+import { loadedSpec } from "../support/loaded-spec.ts";
 
-/** A loaded spec; a JSON spec that is one by the discovery rule as loading gives it: checked, not parsed. */
+/** A loaded spec, as the pipeline loads it (a strict JSON spec: checked, not parsed). */
 function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): LoadedSpec {
-  const names = { path, absolutePath: `/w/${path}`, realPath: `/w/${path}` };
-  const base = { ...names, bytes: text.length, format, flavor: "openapi", declaredVersion: "3.1.0" } as const;
-  const checked = format === "json" ? checkedJsonSpec(Buffer.from(text), base) : undefined;
-  if (checked) return checked;
-  const parsed = parseText(text, format);
-  if (!parsed.ok) throw new Error(parsed.problem.message);
-  const document = parsed.value as Record<string, unknown>;
-  return { ...base, text, document, field: (key) => document[key] };
+  return loadedSpec(text, format, path);
 }
 
 describe("validateSpecDocument", () => {
@@ -87,8 +79,12 @@ describe("validateSpecDocument", () => {
     expect(validateSpecDocument(yamlSpec, logger)).toEqual([]);
     expect(logger.messages("debug")).toEqual([expect.stringContaining("info.version is the number 1.10")]);
     expect(infoVersionOf(yamlSpec)).toBe("1.10");
-    expect(infoVersionOf(spec('{"info": {"title": "A", "version": 2.0}}', "json"))).toBe("2.0");
-    expect(infoVersionOf(spec('{"info": {"title": "A", "version": "v3"}}', "json"))).toBe("v3");
+    expect(infoVersionOf(spec('{"openapi": "3.0.0", "info": {"title": "A", "version": 2.0}}', "json"))).toBe(
+      "2.0",
+    );
+    expect(infoVersionOf(spec('{"openapi": "3.0.0", "info": {"title": "A", "version": "v3"}}', "json"))).toBe(
+      "v3",
+    );
     expect(infoVersionOf(spec('{"openapi": "3.0.0"}', "json"))).toBeUndefined();
   });
 

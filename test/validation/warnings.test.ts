@@ -3,34 +3,14 @@
  * `info.title` (11 APIs-guru specs have `"title": ""`) and a version written as a number.
  */
 import { describe, expect, it } from "vitest";
-import { classifyDocument } from "../../src/discovery/classify.ts";
-import { numericVersionOf } from "../../src/discovery/declares.ts";
-import { parseText } from "../../src/discovery/parse.ts";
 import type { LoadedSpec } from "../../src/discovery/types.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { validateSpecDocument } from "../../src/validation/index.ts";
+import { loadedSpec } from "../support/loaded-spec.ts";
 
-/** A spec as discovery hands it over, classified by the discovery rule. */
+/** A spec as the pipeline loads it, classified by the discovery rule. */
 function discovered(text: string, format: "yaml" | "json", path = `api/spec.${format}`): LoadedSpec {
-  const parsed = parseText(text, format);
-  if (!parsed.ok) throw new Error(parsed.problem.message);
-  const classification = classifyDocument(parsed.value, (key, value) =>
-    numericVersionOf(text, format, key, value),
-  );
-  if (classification.kind !== "spec") throw new Error(classification.reason);
-  const { document, flavor, declaredVersion } = classification;
-  return {
-    path,
-    absolutePath: `/w/${path}`,
-    realPath: `/w/${path}`,
-    bytes: text.length,
-    format,
-    text,
-    document,
-    field: (key) => document[key],
-    flavor,
-    declaredVersion,
-  };
+  return loadedSpec(text, format, path);
 }
 
 function validate(spec: LoadedSpec) {
