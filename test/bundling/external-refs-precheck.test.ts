@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findExternalRefs, mayReferenceOtherFiles } from "../../src/bundling/external-refs.ts";
 import { parseSource } from "../../src/documents/source-text.ts";
+import { referenceTree } from "../support/reference-tree.ts";
 
 describe("mayReferenceOtherFiles", () => {
   it("clears texts whose every $ref points inside the document", () => {
@@ -33,24 +34,8 @@ describe("mayReferenceOtherFiles", () => {
   });
 
   it("never clears a document that has a reference to another file (property)", () => {
-    const ref = fc.oneof(fc.constant("#/a"), fc.constant("b.yaml"), fc.constant("./c.json#/d"), fc.string());
-    const tree = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.record({ $ref: ref }),
-        fc.record({
-          discriminator: fc.record({
-            propertyName: fc.constant("kind"),
-            mapping: fc.dictionary(fc.constantFrom("a", "b"), ref, { minKeys: 1, maxKeys: 2 }),
-          }),
-        }),
-        fc.dictionary(fc.constantFrom("schema", "items", "properties", "a", "b"), tie("node"), {
-          maxKeys: 3,
-        }),
-      ),
-    })).node;
     fc.assert(
-      fc.property(tree, fc.boolean(), (node, asJson) => {
+      fc.property(referenceTree, fc.boolean(), (node, asJson) => {
         const document = {
           openapi: "3.1.0",
           info: { title: "A", version: "1" },

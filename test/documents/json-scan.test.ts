@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fileReferenceRule, findExternalRefs } from "../../src/bundling/index.ts";
 import { scanJsonObject } from "../../src/documents/json-scan.ts";
+import { referenceTree } from "../support/reference-tree.ts";
 
 const scan = (text: string, from = 0) => scanJsonObject(Buffer.from(text), from, fileReferenceRule);
 
@@ -126,24 +127,8 @@ describe("scanJsonObject: what may reference another file", () => {
   });
 
   it("never clears a document that has a reference to another file (property)", () => {
-    const ref = fc.oneof(fc.constant("#/a"), fc.constant("b.yaml"), fc.constant("./c.json#/d"), fc.string());
-    const tree = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.record({ $ref: ref }),
-        fc.record({
-          discriminator: fc.record({
-            propertyName: fc.constant("kind"),
-            mapping: fc.dictionary(fc.constantFrom("a", "b"), ref, { minKeys: 1, maxKeys: 2 }),
-          }),
-        }),
-        fc.dictionary(fc.constantFrom("schema", "items", "properties", "a", "b"), tie("node"), {
-          maxKeys: 3,
-        }),
-      ),
-    })).node;
     fc.assert(
-      fc.property(tree, (node) => {
+      fc.property(referenceTree, (node) => {
         const document = {
           openapi: "3.1.0",
           info: { title: "A", version: "1" },
