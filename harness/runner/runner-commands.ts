@@ -73,17 +73,7 @@ function parseV2(line: string, registered: ReadonlySet<string>): RunnerCommand |
   const space = info.indexOf(" ");
   const name = (space < 0 ? info : info.slice(0, space)).toLowerCase();
   if (!registered.has(name)) return undefined;
-  const properties: Record<string, string> = {};
-  if (space > 0) {
-    for (const pair of info
-      .slice(space + 1)
-      .trim()
-      .split(",")
-      .filter(Boolean)) {
-      const [key, value] = splitPair(pair);
-      if (key !== undefined && value !== undefined) properties[key] = unescapeWith(value, PROPERTY_ESCAPES);
-    }
-  }
+  const properties = space > 0 ? propertiesOf(info.slice(space + 1).trim(), ",", PROPERTY_ESCAPES) : {};
   return {
     command: name,
     properties,
@@ -102,16 +92,7 @@ function parseV1(line: string, registered: ReadonlySet<string>): RunnerCommand |
   const space = info.indexOf(" ");
   const name = (space < 0 ? info : info.slice(0, space)).toLowerCase();
   if (!registered.has(name)) return undefined;
-  const properties: Record<string, string> = {};
-  if (space > 0) {
-    for (const pair of info
-      .slice(space + 1)
-      .split(";")
-      .filter(Boolean)) {
-      const [key, value] = splitPair(pair);
-      if (key !== undefined && value !== undefined) properties[key] = unescapeWith(value, V1_ESCAPES);
-    }
-  }
+  const properties = space > 0 ? propertiesOf(info.slice(space + 1), ";", V1_ESCAPES) : {};
   return {
     command: name,
     properties,
@@ -119,6 +100,20 @@ function parseV1(line: string, registered: ReadonlySet<string>): RunnerCommand |
     form: "v1",
     line,
   };
+}
+
+/** The `key=value` pairs of a command, split at `separator`, values unescaped. */
+function propertiesOf(
+  text: string,
+  separator: string,
+  escapes: Parameters<typeof unescapeWith>[1],
+): Record<string, string> {
+  const properties: Record<string, string> = {};
+  for (const pair of text.split(separator).filter(Boolean)) {
+    const [key, value] = splitPair(pair);
+    if (key !== undefined && value !== undefined) properties[key] = unescapeWith(value, escapes);
+  }
+  return properties;
 }
 
 /** `Split('=', count: 2, RemoveEmptyEntries)`: a pair only when both sides are non-empty. */
