@@ -15,8 +15,9 @@
  * names a GitHub App's bot. Everything else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`.
  * Comments are kept per issue number (the repository in the path is not checked).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { bodyField, type Reply, reply, send } from "./http-reply.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -212,40 +213,4 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
-}
-
-function bodyField(raw: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      "body" in parsed &&
-      typeof parsed.body === "string"
-    ) {
-      return parsed.body;
-    }
-  } catch {
-    // Falls through: an unparsable request body is a client error.
-  }
-  return undefined;
-}
-
-interface Reply {
-  status: number;
-  payload: unknown;
-  headers: Record<string, string>;
-}
-
-function reply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, payload, headers };
-}
-
-function send(res: ServerResponse, { status, payload, headers }: Reply): void {
-  if (payload === undefined) {
-    res.writeHead(status, headers).end();
-    return;
-  }
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
-  res.end(JSON.stringify(payload));
 }

@@ -15,8 +15,9 @@
  * carried, so a test can check where the token went. Notes are kept per merge request IID (the project
  * in the path is recorded, not checked).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { bodyField, type Reply, reply, send } from "./http-reply.ts";
 
 export interface FakeGitLabUser {
   id: number;
@@ -272,36 +273,4 @@ function listNotes(url: URL, all: FakeGitLabNote[], pagination: "both" | "x-next
     headers.link = links.join(", ");
   }
   return reply(200, ordered.slice((page - 1) * perPage, page * perPage), headers);
-}
-
-function bodyField(raw: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      "body" in parsed &&
-      typeof parsed.body === "string"
-    ) {
-      return parsed.body;
-    }
-  } catch {
-    // Falls through: an unparsable request body is a client error.
-  }
-  return undefined;
-}
-
-interface Reply {
-  status: number;
-  payload: unknown;
-  headers: Record<string, string>;
-}
-
-function reply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, payload, headers };
-}
-
-function send(res: ServerResponse, { status, payload, headers }: Reply): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(payload));
 }
