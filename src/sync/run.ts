@@ -24,7 +24,7 @@ import type { PreparedSpec } from "./prepared.ts";
 import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
-import { unchangedResult } from "./skip-unchanged.ts";
+import { mayBeUnchanged, unchangedResult } from "./skip-unchanged.ts";
 import { BatchedStateReader, LIST_PAGE_LIMIT, type StateReader } from "./state-reads.ts";
 import { stoppedRunResults } from "./stopped.ts";
 
@@ -294,19 +294,18 @@ function streamedSpec(
       const { connection, comparing } = run;
       // The parsed document is kept only for a comparison that can happen: with the review's base, or
       // with GitBook's version of a spec it holds. Anything kept lives through the upload's wait.
-      const held = connection?.held?.get(slug);
-      const mayBeUnchanged =
+      const mayCompareWithPublished =
         plan.skipUnchanged &&
         connection !== undefined &&
         !connection.readOnly &&
-        (connection.held === undefined || held?.lastVersion !== undefined);
+        mayBeUnchanged(slug, connection.held);
       const prepared = await prepareFile(
         file,
         slug,
         {
           workspace: plan.workspace,
           sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined || mayBeUnchanged,
+          keepDocument: comparing !== undefined || mayCompareWithPublished,
         },
         log,
       );

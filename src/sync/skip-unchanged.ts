@@ -9,6 +9,14 @@ import { resultOf } from "./spec-results.ts";
 import { sameAsPublished } from "./unchanged.ts";
 
 /**
+ * Whether {@link unchangedResult} may compare the spec published as `slug` with GitBook's version, so
+ * that its parsed document is worth keeping: GitBook holds a version of it, or nobody listed what it holds.
+ */
+export function mayBeUnchanged(slug: string, held: ReadonlyMap<string, Spec> | undefined): boolean {
+  return held === undefined || Boolean(held.get(slug)?.lastVersion);
+}
+
+/**
  * Whether GitBook already holds the document this spec would upload, processed without error: then
  * the `unchanged` result, with the existing version's id and links, and nothing is uploaded. Any doubt
  * (not found, unreadable, a difference, an unknown shape) gives undefined: upload, as always. Reads
