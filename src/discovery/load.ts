@@ -1,5 +1,5 @@
 import { fileReferenceRule } from "../bundling/index.ts";
-import { scanJsonObject } from "../documents/json-scan.ts";
+import { scanJsonObject, valueAt } from "../documents/json-scan.ts";
 import {
   FileTooLargeError,
   MAX_SPEC_BYTES,
@@ -41,7 +41,7 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
 export function loadBytes(bytes: Uint8Array, spec: DiscoveredSpec): LoadOutcome {
   const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec) : undefined;
   if (checked) return { ok: true, spec: checked };
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
+  const text = utf8Text(bytes);
   const inspection = classifyText(text, spec);
   if (inspection.kind === "spec") return { ok: true, spec: { ...inspection.spec, bytes: bytes.length } };
   if (inspection.kind === "broken") {
@@ -81,12 +81,11 @@ export function checkedJsonSpec(bytes: Uint8Array, spec: DiscoveredSpec): Loaded
   const checked = new Map<string, unknown>();
   for (const key of CHECKED_FIELDS) {
     const range = scan.fields.get(key);
-    if (range)
-      checked.set(key, JSON.parse(Buffer.from(bytes.subarray(range.start, range.end)).toString("utf8")));
+    if (range) checked.set(key, valueAt(bytes, range));
   }
   const classification = classifyDocument(
     { openapi: checked.get("openapi"), swagger: checked.get("swagger") },
-    (key, value) => numericVersionOf(Buffer.from(bytes).toString("utf8"), "json", key, value),
+    (key, value) => numericVersionOf(utf8Text(bytes), "json", key, value),
   );
   if (classification.kind !== "spec") return undefined;
   let copy: Buffer | undefined = Buffer.from(bytes);
@@ -123,4 +122,9 @@ export function checkedJsonSpec(bytes: Uint8Array, spec: DiscoveredSpec): Loaded
 
 function isChecked(key: string): boolean {
   return (CHECKED_FIELDS as readonly string[]).includes(key);
+}
+
+/** The bytes decoded as the file's text, byte order mark kept. */
+function utf8Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
 }

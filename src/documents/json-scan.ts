@@ -47,6 +47,11 @@ export function scanJsonObject(
 
 const decoder = new TextDecoder();
 
+/** The value whose JSON lies at `range` of `bytes`, parsed. */
+export function valueAt(bytes: Uint8Array, range: JsonRange): unknown {
+  return JSON.parse(decoder.decode(bytes.subarray(range.start, range.end)));
+}
+
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
@@ -79,7 +84,7 @@ class Scanner {
 
   /** The JSON string between `start` and `end`, decoded. */
   #stringAt(start: number, end: number): string {
-    return JSON.parse(decoder.decode(this.#text.subarray(start, end))) as string;
+    return valueAt(this.#text, { start, end }) as string;
   }
 
   /** Which reference key the raw key between `start` and `end` spells, escapes decoded. */
