@@ -47,8 +47,8 @@ interface Waiter {
  * Reads the states of the specs a run waits on in as few requests as it can. While more specs are
  * waited on than the organization's listing has pages, reads are gathered and one listing (up to 1,000
  * specs a page) answers them all, listings starting at least `minListIntervalMs` apart; otherwise each
- * spec is read on its own. A read is only ever answered by a request that
- * started after it was asked for, so no answer predates the upload it follows. A spec the listing does
+ * spec is read on its own. A read is only ever answered by a request that started after it was asked
+ * for, so no answer predates the upload it follows. A spec the listing does
  * not show is read on its own; if listing fails, every spec is read on its own for the rest of the run.
  */
 export class BatchedStateReader implements StateReader {
@@ -91,13 +91,14 @@ export class BatchedStateReader implements StateReader {
   }
 
   #pump(): void {
-    if (this.#listing || this.#timerSet || this.#due.length === 0) return;
+    if (this.#due.length === 0) return;
     if (!this.#batching()) {
       const due = this.#due;
       this.#due = [];
       for (const waiter of due) this.#readAlone(waiter);
       return;
     }
+    if (this.#listing || this.#timerSet) return;
     // Reads asked for in the same turn share the listing: it starts on the next turn at the earliest.
     const wait = Math.max(0, this.#nextListAt - this.#options.clock.now());
     this.#timerSet = true;

@@ -57,11 +57,13 @@ async function pollUntilProcessed(
     polls,
     ...(lastError === undefined ? {} : { lastError }),
   });
+  // Polls of its own follow the schedule; a batched read waits for the next listing, which all waiting
+  // specs share, so it needs no spacing and does not lengthen the schedule's later waits.
+  let ownPolls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - clock.now();
     if (remaining <= 0) return timedOut(attempt);
-    // A batched read waits for the next listing, which all waiting specs share: no spacing needed.
-    if (!watch.batched) await clock.sleep(Math.min(pollDelayMs(schedule, attempt, random), remaining));
+    if (!watch.batched) await clock.sleep(Math.min(pollDelayMs(schedule, ownPolls++, random), remaining));
     try {
       latest = await watch.read();
       lastError = undefined;

@@ -142,4 +142,19 @@ describe("BatchedStateReader", () => {
     const c = reader.watch("a");
     expect(c.batched).toBe(false);
   });
+
+  it("reads a spec on its own at once when batching stops, even while a listing is under way", async () => {
+    const org = new Organization(["a", "b"]);
+    org.holdListings = true;
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    const first = a.read();
+    await flush();
+    expect(org.calls).toEqual(["list"]);
+    a.end();
+    await b.read();
+    expect(org.calls).toEqual(["list", "get b"]);
+    org.release();
+    await first;
+  });
 });

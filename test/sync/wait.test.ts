@@ -62,4 +62,33 @@ describe("waitForProcessing", () => {
     expect(clock.now()).toBe(start + 5_000);
     expect(service.calls.at(-1)).toBe("GET org/pets");
   });
+
+  it("reads batched states without sleeping, then polls on its own from the schedule's start", async () => {
+    const service = new FakeSpecService();
+    const clock = new InstantClock();
+    const states = ["pending", "pending", "pending", "progress", "complete"];
+    let reads = 0;
+    const watch = {
+      get batched() {
+        return reads < 3;
+      },
+      read: async () => ({ ...base, processingState: states[reads++] as string }),
+      end() {},
+    };
+    const outcome = await waitForProcessing(
+      "org",
+      { ...base, processingState: "pending" },
+      {
+        service,
+        clock,
+        schedule: DEFAULT_POLL_SCHEDULE,
+        deadline: clock.now() + 60_000,
+        random: () => 0.5,
+        states: { watch: () => watch },
+      },
+    );
+    expect(outcome).toMatchObject({ kind: "processed", polls: 5 });
+    expect(clock.sleeps).toEqual([1000, 1200]);
+    expect(service.calls).toEqual([]);
+  });
 });
