@@ -84,16 +84,20 @@ export function readRegularText(path: string, limits: ReadLimits): string {
 
 /** Reads to the end, which may lie past the size `fstat` gave if the file grows meanwhile. */
 function readAll(fd: number, expectedSize: number, limits: ReadLimits): Buffer {
-  let buffer = bufferFor(expectedSize + 1);
+  // One byte past the limit is read at most: it tells that the file is over it.
+  const cap = limits.maxBytes + 1;
+  let buffer = bufferFor(Math.min(expectedSize + 1, cap));
   let length = 0;
   for (;;) {
-    if (length === buffer.length) {
-      if (length > limits.maxBytes) throw new FileTooLargeError(limits.label, length, limits.maxBytes);
-      const grown = Buffer.allocUnsafe(Math.min(length * 2, limits.maxBytes + 1));
+    const room = Math.min(buffer.length, cap) - length;
+    if (room === 0) {
+      if (length === cap) throw new FileTooLargeError(limits.label, length, limits.maxBytes);
+      const grown = Buffer.allocUnsafe(Math.min(length * 2, cap));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
+      continue;
     }
-    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    const read = readSync(fd, buffer, length, room, null);
     if (read === 0) return buffer.subarray(0, length);
     length += read;
   }
