@@ -9,11 +9,11 @@ export function limitConcurrency(service: SpecService, concurrency: number | Lim
   const limit = typeof concurrency === "number" ? pLimit(concurrency) : concurrency;
   return {
     putSpec: (orgId, slug, source) => limit(() => service.putSpec(orgId, slug, source)),
-    getSpec: (orgId, slug) => limit(() => service.getSpec(orgId, slug)),
+    getSpec: (orgId, slug, options) => limit(() => service.getSpec(orgId, slug, options)),
     getVersion: (orgId, slug, versionId) => limit(() => service.getVersion(orgId, slug, versionId)),
     getLatestVersion: (orgId, slug) => limit(() => service.getLatestVersion(orgId, slug)),
-    getVersionContent: (orgId, slug, versionId) =>
-      limit(() => service.getVersionContent(orgId, slug, versionId)),
+    getVersionContent: (orgId, slug, versionId, options) =>
+      limit(() => service.getVersionContent(orgId, slug, versionId, options)),
     deleteSpec: (orgId, slug) => limit(() => service.deleteSpec(orgId, slug)),
   };
 }

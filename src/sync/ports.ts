@@ -3,13 +3,23 @@ import type { OrganizationDirectory } from "./organization.ts";
 import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
 
+/** A read's own bound, inside the run's: `deadline` (epoch ms) ends the call, its retries included. */
+export interface ReadOptions {
+  deadline?: number;
+}
+
 /** The calls the sync pipeline makes to the service; `GitBookClient` implements it. */
 export interface SpecService {
   putSpec(orgId: string, slug: string, source: SpecSource): Promise<{ spec: Spec; created: boolean }>;
-  getSpec(orgId: string, slug: string): Promise<Spec>;
+  getSpec(orgId: string, slug: string, options?: ReadOptions): Promise<Spec>;
   getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion>;
   getLatestVersion(orgId: string, slug: string): Promise<SpecVersion>;
-  getVersionContent(orgId: string, slug: string, versionId: string): Promise<SpecVersionContent>;
+  getVersionContent(
+    orgId: string,
+    slug: string,
+    versionId: string,
+    options?: ReadOptions,
+  ): Promise<SpecVersionContent>;
   deleteSpec(orgId: string, slug: string): Promise<void>;
 }
 
