@@ -15,6 +15,7 @@ import { GitLabContextError } from "../gitlab/context.ts";
 import { changesHeadline } from "../report/changes.ts";
 import { renderJUnit } from "../report/junit.ts";
 import { finalFailureMessage } from "../report/outputs.ts";
+import { toResultRecords } from "../report/results-record.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
 import { apiChangeComparer } from "../review/change-review.ts";
 import { DuplicateSlugError, SlugInputError } from "../slugs/errors.ts";
@@ -190,8 +191,9 @@ function refusedByService(results: readonly SpecResult[]): boolean {
 }
 
 /**
- * The end of a run: with `--json` the results array on stdout (nothing else goes there), with `--junit`
- * the JUnit report in its file; 1 when a spec failed or timed out, else 0.
+ * The end of a run: with `--json` the results on stdout (nothing else goes there) as the Action's
+ * `results` output has them (`schema/results.schema.json`), with `--junit` the JUnit report in its
+ * file; 1 when a spec failed or timed out, else 0.
  */
 export async function finishSync(
   results: readonly SpecResult[],
@@ -202,7 +204,7 @@ export async function finishSync(
     await mkdir(path.dirname(settings.junitFile), { recursive: true });
     await writeFile(settings.junitFile, renderJUnit(results));
   }
-  if (settings.json) output.json(results);
+  if (settings.json) output.json(toResultRecords(results));
   return results.some((result) => result.status === "failed" || result.status === "timed-out")
     ? ExitCode.failed
     : ExitCode.ok;

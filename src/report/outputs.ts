@@ -1,5 +1,6 @@
 import type { SpecResult } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
+import { toResultRecords } from "./results-record.ts";
 import { countBy, failureReason, isFailure } from "./status.ts";
 
 export interface ActionOutputs {
@@ -9,41 +10,17 @@ export interface ActionOutputs {
   failed: string;
 }
 
-/** The action's outputs: `results` as JSON in path order, and the counts. */
+/**
+ * The action's outputs: `results` as JSON, the records of `schema/results.schema.json` in path order
+ * (the CLI's `--json` prints the same), and the counts.
+ */
 export function renderOutputs(results: readonly SpecResult[]): ActionOutputs {
   const counts = countBy(results);
-  const ordered = [...results].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
-    results: JSON.stringify(ordered.map(toOutputRecord)),
+    results: JSON.stringify(toResultRecords(results)),
     published: String(counts.published),
     unchanged: String(counts.unchanged),
     failed: String(counts.failed + counts["timed-out"]),
-  };
-}
-
-function toOutputRecord(result: SpecResult): Record<string, unknown> {
-  return {
-    file: result.file,
-    slug: result.slug,
-    status: result.status,
-    operation: result.operation ?? null,
-    specVersion: result.specVersion ?? null,
-    specId: result.specId ?? null,
-    versionId: result.versionId ?? null,
-    versionUrl: result.versionUrl ?? null,
-    appUrl: result.appUrl ?? null,
-    errorCode: result.errorCode ?? null,
-    errors: result.errors,
-    ...(result.changes
-      ? {
-          changes: {
-            against: result.changes.against,
-            breaking: result.changes.breaking,
-            other: result.changes.other,
-            allowed: result.changes.allowed,
-          },
-        }
-      : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Output } from "../../src/cli/output.ts";
 import { finishSync } from "../../src/cli/sync.ts";
+import { toResultRecords } from "../../src/report/results-record.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -79,7 +80,7 @@ describe("finishSync", () => {
     const junitFile = path.join(tmp, "reports", "nested", "junit.xml");
     const { output, stdout } = capture();
     expect(await finishSync([ok, failed], { json: true, junitFile }, output)).toBe(1);
-    expect(JSON.parse(stdout())).toEqual([ok, failed]);
+    expect(JSON.parse(stdout())).toEqual(toResultRecords([ok, failed]));
     const xml = await readFile(junitFile, "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain('<testcase classname="b.yaml" name="b">');
