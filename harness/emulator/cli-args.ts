@@ -22,6 +22,13 @@ Options:
   --drop-rate <share>    share 0..1 of /v1 requests whose connection is dropped
   --seed <n>             seed of the random faults, to reproduce them
   --stuck <slug,slug>    specifications with these slugs never leave "pending"
+
+Hostile version content (GET .../versions/{id|latest}/content, successful answers only):
+  --content-padding-bytes <n>  pad the JSON with spaces to n bytes, streamed (600000000 costs no memory)
+  --content-chunked            send it without content-length
+  --content-delay-ms <n|never> wait before the status line; never: hold the request open for ever
+  --content-stall-ms <n|never> stop after the headers and the first 64 KiB, for n ms or for ever
+  --content-trickle <b>/<ms>   send the body b bytes at a time, one piece every ms (e.g. 16/100)
   --help                 print this help
 `;
 
@@ -53,6 +60,11 @@ export function parseCliArgs(argv: string[]): CliCommand {
         "drop-rate": { type: "string" },
         seed: { type: "string" },
         stuck: { type: "string" },
+        "content-padding-bytes": { type: "string" },
+        "content-chunked": { type: "boolean" },
+        "content-delay-ms": { type: "string" },
+        "content-stall-ms": { type: "string" },
+        "content-trickle": { type: "string" },
         help: { type: "boolean" },
       },
     }));
@@ -95,7 +107,20 @@ export function parseCliArgs(argv: string[]): CliCommand {
   const total = (faults.rate429 ?? 0) + (faults.rate5xx ?? 0) + (faults.dropRate ?? 0);
   if (total > 1)
     throw new CliUsageError(`--rate-429 + --rate-5xx + --drop-rate must not exceed 1, got ${total}`);
-  options.faults = Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined));
+  const content = {
+    paddingBytes: integer("--content-padding-bytes", text("content-padding-bytes"), 0),
+    chunked: values["content-chunked"] === true ? true : undefined,
+    delayMs: millisecondsOrNever("--content-delay-ms", text("content-delay-ms")),
+    stallMs: millisecondsOrNever("--content-stall-ms", text("content-stall-ms")),
+    trickle: trickle(text("content-trickle")),
+  };
+  const contentSet = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
+  options.faults = Object.fromEntries(
+    Object.entries({
+      ...faults,
+      content: Object.keys(contentSet).length > 0 ? contentSet : undefined,
+    }).filter(([, v]) => v !== undefined),
+  );
 
   const orgsFile = text("orgs");
   return orgsFile === undefined ? { kind: "run", options } : { kind: "run", options, orgsFile };
@@ -151,6 +176,27 @@ function integer(
     throw new CliUsageError(`${flag} must be an integer from ${min} to ${max}, got "${value}"`);
   }
   return Number(value);
+}
+
+/** A number of milliseconds, or `never` (for ever: `Infinity`). */
+function millisecondsOrNever(flag: string, value: string | undefined): number | undefined {
+  if (value === "never") return Number.POSITIVE_INFINITY;
+  if (value !== undefined && !/^\d+$/.test(value)) {
+    throw new CliUsageError(`${flag} must be an integer number of milliseconds or "never", got "${value}"`);
+  }
+  return integer(flag, value, 0);
+}
+
+/** `<bytes>/<ms>`: a piece of `bytes` every `ms`. */
+function trickle(value: string | undefined): { bytes: number; everyMs: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (match === null || Number(match[1]) < 1) {
+    throw new CliUsageError(
+      `--content-trickle must be <bytes>/<ms> with bytes >= 1, like 16/100, got "${value}"`,
+    );
+  }
+  return { bytes: Number(match[1]), everyMs: Number(match[2]) };
 }
 
 function share(flag: string, value: string | undefined): number | undefined {

@@ -1,4 +1,4 @@
-import { checkFaults, type FaultOptions, type ScriptedFault } from "./options.ts";
+import { type ContentFaults, checkFaults, type FaultOptions, type ScriptedFault } from "./options.ts";
 
 export type FaultAction =
   | { kind: "none" }
@@ -6,7 +6,7 @@ export type FaultAction =
   | { kind: "status"; status: number; retryAfter?: string; body?: unknown };
 
 export interface FaultDecision {
-  /** Milliseconds to wait before acting (latency plus a scripted delay). */
+  /** Milliseconds to wait before acting (latency plus a scripted delay); `Infinity`: never act. */
   delayMs: number;
   action: FaultAction;
 }
@@ -31,6 +31,11 @@ export class FaultInjector {
 
   script(...faults: ScriptedFault[]): void {
     for (const fault of faults) this.#scripted.push({ fault, remaining: fault.times ?? 1 });
+  }
+
+  /** How successful version-content answers are sent now (`FaultOptions.content`). */
+  contentFaults(): ContentFaults {
+    return this.#faults.content ?? {};
   }
 
   isStuck(slug: string): boolean {

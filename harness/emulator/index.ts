@@ -4,8 +4,8 @@ import type { Spec, SpecVersion } from "../../src/client/types.ts";
 import type { ApiContext } from "./api.ts";
 import { MonotonicClock } from "./clock.ts";
 import { FaultInjector } from "./faults.ts";
+import { processSpecText } from "./gitbook-parser.ts";
 import { type EmulatorOptions, type FaultOptions, resolveOptions, type ScriptedFault } from "./options.ts";
-import { parseSpecText } from "./parse-document.ts";
 import { Processor } from "./processor.ts";
 import { SpecStore } from "./store.ts";
 import { createRequestListener, type RecordedRequest } from "./transport.ts";
@@ -93,7 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     getVersionText: (orgId, slug, versionId) =>
       store.get(orgId, slug)?.versions.find((version) => version.id === versionId)?.text,
     seedSpec(orgId, slug, text) {
-      const parsed = parseSpecText(text);
+      const parsed = processSpecText(text);
       if (!parsed.ok) {
         throw new Error(`seedSpec(${orgId}, ${slug}): the text is not OpenAPI: ${parsed.errors[0]?.message}`);
       }

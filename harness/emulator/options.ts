@@ -42,6 +42,34 @@ export interface FaultOptions {
   stuckSlugs?: string[];
   /** Seed of the PRNG that draws random faults, so that they are reproducible. */
   seed?: number;
+  /**
+   * Hostile version content (`GET …/versions/{id|latest}/content`, successful answers only; `/content/raw`
+   * and every other route are untouched). See `ContentFaults`.
+   */
+  content?: ContentFaults;
+}
+
+/**
+ * How successful version-content answers are sent, to test a client against huge or slow answers. The
+ * body stays valid JSON that parses to the same content: padding is whitespace before its last `}`.
+ */
+export interface ContentFaults {
+  /**
+   * Size of the body in bytes (at least the real content's size): the content padded with spaces,
+   * streamed from one small reused buffer, so that 600 MB costs the emulator no memory. Default: none.
+   */
+  paddingBytes?: number;
+  /** Send the body without `content-length` (chunked), so that only counting can bound it. */
+  chunked?: boolean;
+  /** Wait this long before the answer's status line and headers; `Infinity` never answers. */
+  delayMs?: number;
+  /**
+   * After the headers and the body's first `min(64 KiB, size − 1)` bytes, wait this long before the
+   * rest; `Infinity` never sends it. A client sees `200` and then a body that does not end.
+   */
+  stallMs?: number;
+  /** Send the body `bytes` at a time, one piece every `everyMs`: slow, yet never idle for long. */
+  trickle?: { bytes: number; everyMs: number };
 }
 
 /** Deterministic, one-shot faults for tests: the next `times` requests that match get this fault. */
@@ -51,6 +79,7 @@ export interface ScriptedFault {
   path?: string | RegExp;
   /** Default 1. */
   times?: number;
+  /** `delayMs: Infinity` holds the request without an answer until the client or the emulator closes. */
   fault: { status: number; retryAfter?: string; body?: unknown } | { drop: true } | { delayMs: number };
 }
 
@@ -131,6 +160,35 @@ export function checkFaults(faults: FaultOptions): void {
     const value = faults[name];
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
       throw new EmulatorOptionsError(`faults.${name} must be a number >= 0, got ${value}`);
+    }
+  }
+  if (faults.content !== undefined) checkContentFaults(faults.content);
+}
+
+function checkContentFaults(content: ContentFaults): void {
+  const { paddingBytes, delayMs, stallMs, trickle } = content;
+  if (paddingBytes !== undefined && (!Number.isSafeInteger(paddingBytes) || paddingBytes < 0)) {
+    throw new EmulatorOptionsError(
+      `faults.content.paddingBytes must be an integer number of bytes >= 0, got ${paddingBytes}`,
+    );
+  }
+  for (const [name, value] of Object.entries({ delayMs, stallMs })) {
+    if (value !== undefined && (Number.isNaN(value) || value < 0)) {
+      throw new EmulatorOptionsError(
+        `faults.content.${name} must be a number of milliseconds >= 0 (Infinity: for ever), got ${value}`,
+      );
+    }
+  }
+  if (trickle !== undefined) {
+    if (!Number.isSafeInteger(trickle.bytes) || trickle.bytes < 1) {
+      throw new EmulatorOptionsError(
+        `faults.content.trickle.bytes must be an integer >= 1, got ${trickle.bytes}`,
+      );
+    }
+    if (!Number.isFinite(trickle.everyMs) || trickle.everyMs < 0) {
+      throw new EmulatorOptionsError(
+        `faults.content.trickle.everyMs must be a number of milliseconds >= 0, got ${trickle.everyMs}`,
+      );
     }
   }
 }

@@ -1,5 +1,5 @@
 import { fetchSource } from "./fetch-source.ts";
-import { parseSpecText } from "./parse-document.ts";
+import { processSpecText } from "./gitbook-parser.ts";
 import type { SpecStore, StoredSpec } from "./store.ts";
 
 export interface ProcessorOptions {
@@ -79,7 +79,7 @@ export class Processor {
         format: text.trimStart().startsWith("{") ? "json" : "yaml",
         document: () => {
           if (document) return document;
-          const parsed = parseSpecText(text);
+          const parsed = processSpecText(text);
           document = parsed.ok ? parsed.document : {};
           return document;
         },
@@ -88,7 +88,7 @@ export class Processor {
       this.#jobs.delete(spec);
       return;
     }
-    const parsed = parseSpecText(text);
+    const parsed = processSpecText(text);
     if (parsed.ok) {
       const { document } = parsed;
       this.#store.recordSuccess(spec, {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
 import { type ApiContext, handleRoute, type Reply } from "./api.ts";
+import { sendContent, waitUnlessClosed } from "./content-stream.ts";
 import type { FaultAction, FaultInjector } from "./faults.ts";
 import { ApiError } from "./request-body.ts";
 import { matchRoute } from "./routes.ts";
@@ -67,7 +67,7 @@ async function handle(options: TransportOptions, req: IncomingMessage, res: Serv
   const isApi = url.pathname === "/v1" || url.pathname.startsWith("/v1/");
   if (isApi) {
     const decision = options.faults.decide(method, url.pathname);
-    if (decision.delayMs > 0) await sleep(decision.delayMs);
+    if (decision.delayMs > 0 && !(await waitUnlessClosed(res, decision.delayMs))) return;
     if (applyFault(res, record, decision.action)) return;
     if (!isAuthorized(req.headers.authorization, options.token)) {
       send(
@@ -103,6 +103,12 @@ async function handle(options: TransportOptions, req: IncomingMessage, res: Serv
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     reply = { ...errorReply(error.status, error.message), headers: error.headers };
+  }
+  if (match.route.name === "getContent" && reply.status === 200 && "json" in reply) {
+    await sendContent(res, Buffer.from(JSON.stringify(reply.json)), options.faults.contentFaults(), () => {
+      record.status = 200;
+    });
+    return;
   }
   send(res, record, reply);
 }

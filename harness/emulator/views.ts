@@ -58,10 +58,11 @@ export function renderVersion(base: LinkBase, spec: StoredSpec, version: StoredV
 /**
  * The filesystem as GitBook's OpenAPI parser builds it (`createFileSystem` in GitbookIO/gitbook
  * packages/openapi-parser/src/filesystem.ts; see docs/version-content.md): a list with one entry, the
- * entrypoint, whose `specification` is the parsed document. The emulator neither bundles external
- * references nor converts Swagger 2.0, so every specification is one file with no `references`, and the
- * document is the uploaded one. The file is named after the last segment of a URL source, otherwise
- * `openapi.json` or `openapi.yaml` after the format of the text.
+ * entrypoint, whose `specification` is the parsed document as GitBook's parser stores it
+ * (`storedDocument` in gitbook-parser.ts: Swagger 2.0 upgraded to OpenAPI 3.1.1, a missing `info.version`
+ * set to "0.0.1", a root `x-ext-urls` dropped). The emulator does not bundle external references, so
+ * every specification is one file with no `references`. The file is named after the last segment of a
+ * URL source, otherwise `openapi.json` or `openapi.yaml` after the format of the text.
  */
 export function renderContent(base: LinkBase, spec: StoredSpec, version: StoredVersion): SpecVersionContent {
   const url = versionFileUrl(base, spec, version);
