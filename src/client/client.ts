@@ -6,6 +6,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { type Dispatcher, EnvHttpProxyAgent } from "undici";
 import { InvalidArgumentError, UnexpectedResponseError } from "./errors.ts";
+import { RESPONSE_CAPS, type ResponseCap } from "./limits.ts";
 import {
   type Parser,
   parseOrganizationList,
@@ -18,6 +19,7 @@ import {
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 import { type Call, type RetryEvent, Transport } from "./transport.ts";
 import type {
+  CallOptions,
   Organization,
   Page,
   PageOptions,
@@ -93,6 +95,19 @@ function resolvePolicy(retry: Partial<RetryPolicy> | undefined): RetryPolicy {
 
 const segment = encodeURIComponent;
 
+/** The call's own deadline, checked before anything is sent. */
+function deadlineOf(options: CallOptions | undefined): number | undefined {
+  const deadline = options?.deadline;
+  if (deadline === undefined) return undefined;
+  if (typeof deadline !== "number" || !Number.isFinite(deadline)) {
+    throw new InvalidArgumentError(
+      "deadline",
+      "The call option deadline must be a finite number of epoch milliseconds.",
+    );
+  }
+  return deadline;
+}
+
 export class GitBookClient {
   readonly #transport: Transport;
   readonly #ownedDispatcher: Dispatcher | undefined;
@@ -123,7 +138,7 @@ export class GitBookClient {
     });
   }
 
-  async listSpecs(orgId: string, page?: PageOptions): Promise<Page<Spec>> {
+  async listSpecs(orgId: string, page?: PageOptions, options?: CallOptions): Promise<Page<Spec>> {
     assertIdentifier("organization id", orgId);
     assertPageOptions(page);
     return this.#value({
@@ -132,13 +147,17 @@ export class GitBookClient {
       query: { page: page?.page, limit: page?.limit },
       subject: { operation: "listOpenAPISpecs", orgId },
       parse: parseSpecPage,
+      cap: RESPONSE_CAPS.specPage,
+      deadline: deadlineOf(options),
     });
   }
 
-  iterateSpecs(orgId: string, options?: { limit?: number }): AsyncIterableIterator<Spec> {
+  /** Every specification, page after page; `deadline` bounds each page's call. */
+  iterateSpecs(orgId: string, options?: { limit?: number } & CallOptions): AsyncIterableIterator<Spec> {
     assertIdentifier("organization id", orgId);
     assertLimit(options?.limit);
-    return this.#iterate((page) => this.listSpecs(orgId, { ...page, limit: options?.limit }));
+    deadlineOf(options);
+    return this.#iterate((page) => this.listSpecs(orgId, { ...page, limit: options?.limit }, options));
   }
 
   async createSpec(orgId: string, slug: string, source: SpecSource): Promise<Spec> {
@@ -151,62 +170,110 @@ export class GitBookClient {
       body: { slug, source },
       subject: { operation: "createOpenAPISpec", orgId, slug },
       parse: parseSpec,
+      cap: RESPONSE_CAPS.spec,
     });
   }
 
-  async getSpec(orgId: string, slug: string): Promise<Spec> {
-    return this.#value(this.#specCall("GET", orgId, slug, "getOpenAPISpecBySlug", parseSpec));
+  async getSpec(orgId: string, slug: string, options?: CallOptions): Promise<Spec> {
+    const call = this.#specCall("GET", orgId, slug, "getOpenAPISpecBySlug", parseSpec, RESPONSE_CAPS.spec);
+    return this.#value({ ...call, deadline: deadlineOf(options) });
   }
 
   /** Creates the specification when the slug is new (`created: true`, 201) or updates it (200). */
   async putSpec(orgId: string, slug: string, source: SpecSource): Promise<{ spec: Spec; created: boolean }> {
     assertSpecSource(source);
-    const call = this.#specCall("PUT", orgId, slug, "createOrUpdateOpenAPISpecBySlug", parseSpec);
+    const call = this.#specCall(
+      "PUT",
+      orgId,
+      slug,
+      "createOrUpdateOpenAPISpecBySlug",
+      parseSpec,
+      RESPONSE_CAPS.spec,
+    );
     const reply = await this.#transport.send({ ...call, body: { source } });
     return { spec: reply.value, created: reply.status === 201 };
   }
 
   async deleteSpec(orgId: string, slug: string): Promise<void> {
-    await this.#value(this.#specCall("DELETE", orgId, slug, "deleteOpenAPISpecBySlug", null));
+    await this.#value(
+      this.#specCall("DELETE", orgId, slug, "deleteOpenAPISpecBySlug", null, RESPONSE_CAPS.unused),
+    );
   }
 
-  async listVersions(orgId: string, slug: string, page?: PageOptions): Promise<Page<SpecVersion>> {
+  async listVersions(
+    orgId: string,
+    slug: string,
+    page?: PageOptions,
+    options?: CallOptions,
+  ): Promise<Page<SpecVersion>> {
     assertPageOptions(page);
-    const call = this.#specCall("GET", orgId, slug, "listOpenAPISpecVersions", parseVersionPage, "/versions");
-    return this.#value({ ...call, query: { page: page?.page, limit: page?.limit } });
+    const call = this.#specCall(
+      "GET",
+      orgId,
+      slug,
+      "listOpenAPISpecVersions",
+      parseVersionPage,
+      RESPONSE_CAPS.versionPage,
+      "/versions",
+    );
+    return this.#value({
+      ...call,
+      query: { page: page?.page, limit: page?.limit },
+      deadline: deadlineOf(options),
+    });
   }
 
+  /** Every version, page after page; `deadline` bounds each page's call. */
   iterateVersions(
     orgId: string,
     slug: string,
-    options?: { limit?: number },
+    options?: { limit?: number } & CallOptions,
   ): AsyncIterableIterator<SpecVersion> {
     assertIdentifier("organization id", orgId);
     assertSlug(slug);
     assertLimit(options?.limit);
-    return this.#iterate((page) => this.listVersions(orgId, slug, { ...page, limit: options?.limit }));
-  }
-
-  async getLatestVersion(orgId: string, slug: string): Promise<SpecVersion> {
-    return this.#value(
-      this.#specCall("GET", orgId, slug, "getLatestOpenAPISpecVersion", parseSpecVersion, "/versions/latest"),
+    deadlineOf(options);
+    return this.#iterate((page) =>
+      this.listVersions(orgId, slug, { ...page, limit: options?.limit }, options),
     );
   }
 
-  async getLatestVersionContent(orgId: string, slug: string): Promise<SpecVersionContent> {
-    return this.#value(
-      this.#specCall(
-        "GET",
-        orgId,
-        slug,
-        "getLatestOpenAPISpecVersionContent",
-        parseSpecVersionContent,
-        "/versions/latest/content",
-      ),
+  async getLatestVersion(orgId: string, slug: string, options?: CallOptions): Promise<SpecVersion> {
+    const call = this.#specCall(
+      "GET",
+      orgId,
+      slug,
+      "getLatestOpenAPISpecVersion",
+      parseSpecVersion,
+      RESPONSE_CAPS.version,
+      "/versions/latest",
     );
+    return this.#value({ ...call, deadline: deadlineOf(options) });
   }
 
-  async getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion> {
+  async getLatestVersionContent(
+    orgId: string,
+    slug: string,
+    options?: CallOptions,
+  ): Promise<SpecVersionContent> {
+    const call = this.#specCall(
+      "GET",
+      orgId,
+      slug,
+      "getLatestOpenAPISpecVersionContent",
+      parseSpecVersionContent,
+      RESPONSE_CAPS.versionContent,
+      "/versions/latest/content",
+    );
+    return this.#value({ ...call, deadline: deadlineOf(options) });
+  }
+
+  async getVersion(
+    orgId: string,
+    slug: string,
+    versionId: string,
+    options?: CallOptions,
+  ): Promise<SpecVersion> {
     assertIdentifier("version id", versionId);
     const call = this.#specCall(
       "GET",
@@ -214,12 +281,18 @@ export class GitBookClient {
       slug,
       "getOpenAPISpecVersionById",
       parseSpecVersion,
+      RESPONSE_CAPS.version,
       `/versions/${segment(versionId)}`,
     );
-    return this.#value({ ...call, subject: { ...call.subject, versionId } });
+    return this.#value({ ...call, subject: { ...call.subject, versionId }, deadline: deadlineOf(options) });
   }
 
-  async getVersionContent(orgId: string, slug: string, versionId: string): Promise<SpecVersionContent> {
+  async getVersionContent(
+    orgId: string,
+    slug: string,
+    versionId: string,
+    options?: CallOptions,
+  ): Promise<SpecVersionContent> {
     assertIdentifier("version id", versionId);
     const call = this.#specCall(
       "GET",
@@ -227,18 +300,21 @@ export class GitBookClient {
       slug,
       "getOpenAPISpecVersionContentById",
       parseSpecVersionContent,
+      RESPONSE_CAPS.versionContent,
       `/versions/${segment(versionId)}/content`,
     );
-    return this.#value({ ...call, subject: { ...call.subject, versionId } });
+    return this.#value({ ...call, subject: { ...call.subject, versionId }, deadline: deadlineOf(options) });
   }
 
-  async listOrganizationsByEmailDomain(domain: string): Promise<Organization[]> {
+  async listOrganizationsByEmailDomain(domain: string, options?: CallOptions): Promise<Organization[]> {
     assertIdentifier("email domain", domain);
     return this.#value({
       method: "GET",
       path: `/email-domains/${segment(domain)}/orgs`,
       subject: { operation: "getOrganizationsForEmailDomain", domain },
       parse: parseOrganizationList,
+      cap: RESPONSE_CAPS.organizations,
+      deadline: deadlineOf(options),
     });
   }
 
@@ -255,6 +331,7 @@ export class GitBookClient {
     slug: string,
     operation: string,
     parse: Parser<T> | null,
+    cap: ResponseCap,
     suffix = "",
   ): Call<T> {
     assertIdentifier("organization id", orgId);
@@ -264,6 +341,7 @@ export class GitBookClient {
       path: `/orgs/${segment(orgId)}/openapi/${segment(slug)}${suffix}`,
       subject: { operation, orgId, slug },
       parse,
+      cap,
     };
   }
 

@@ -4,6 +4,8 @@
  * `authorization` header is replaced by `Bearer [REDACTED]` (the idea of `@octokit/request-error`).
  */
 
+import { formatBytes } from "./limits.ts";
+
 /** What an error may tell about the request that failed. Safe to log. */
 export interface RedactedRequest {
   method: string;
@@ -79,6 +81,8 @@ export interface ApiErrorInit extends RequestErrorInit {
   redirectOrigin?: string;
   /** Overrides the advice the class gives by default. */
   advice?: string;
+  /** Said after the advice, e.g. that the body was over its cap and not read. */
+  note?: string;
 }
 
 /** The service answered with a status that is not a success. */
@@ -100,7 +104,8 @@ export class GitBookApiError extends GitBookError {
     const advice = init.advice ?? defaultAdvice;
     super(
       `${init.request.method} ${init.request.path} failed: ${init.status}${said ? ` ${said}` : ""}` +
-        `${said.endsWith(".") ? "" : "."}${advice ? ` ${advice}` : ""}${attemptsNote(init.attempts)}`,
+        `${said.endsWith(".") ? "" : "."}${advice ? ` ${advice}` : ""}${init.note ? ` ${init.note}` : ""}` +
+        attemptsNote(init.attempts),
       init.cause === undefined ? undefined : { cause: init.cause },
     );
     this.status = init.status;
@@ -306,6 +311,76 @@ export class GitBookDeadlineError extends GitBookTimeoutError {
     this.message =
       `${init.request.method} ${init.request.path} did not complete: the run's time limit (the 'timeout' input) ` +
       `ran out${init.attempts > 1 ? ` after ${init.attempts} attempts` : ""}. The service is slow or unreachable; run again later or raise 'timeout'.`;
+  }
+}
+
+/**
+ * A call's own deadline (`{ deadline }` on a read, earlier than the run's) came while it was in flight or
+ * before it could be sent or retried. The run's deadline is not reached: the caller decides what to do
+ * without the answer (the unchanged check uploads).
+ */
+export class GitBookCallDeadlineError extends GitBookTimeoutError {
+  override name = "GitBookCallDeadlineError";
+  /** How long the call had, from its first attempt to its deadline. */
+  readonly budgetMs: number;
+
+  constructor(init: TimeoutErrorInit & { budgetMs: number; operation: string }) {
+    super(init);
+    this.budgetMs = init.budgetMs;
+    this.message =
+      `${init.request.method} ${init.request.path} (${init.operation}) did not complete within its own time ` +
+      `budget of ${init.budgetMs} ms${init.attempts > 1 ? ` (${init.attempts} attempts)` : ""}; the run goes on ` +
+      "without this answer. The service is slow for this call; run again later if it matters.";
+  }
+}
+
+/**
+ * The answer is larger than the cap for its kind ({@link ./limits.ts}): announced by `Content-Length`, or
+ * seen while streaming. Nothing past the cap was read, and the call is not retried (the same answer would
+ * come again).
+ */
+export class ResponseTooLargeError extends GitBookError {
+  override name = "ResponseTooLargeError";
+  readonly method: string;
+  readonly path: string;
+  readonly request: RedactedRequest;
+  readonly subject: RequestSubject;
+  readonly status: number;
+  /** The size `Content-Length` announced, or the bytes read when the read stopped. */
+  readonly sizeBytes: number;
+  readonly announced: boolean;
+  readonly capBytes: number;
+  readonly attempts: number;
+
+  constructor(init: {
+    request: RedactedRequest;
+    subject: RequestSubject;
+    status: number;
+    cap: { bytes: number; what: string };
+    sizeBytes: number;
+    announced: boolean;
+    attempts: number;
+  }) {
+    const { cap } = init;
+    const size = formatBytes;
+    const seen = init.announced
+      ? `announced ${init.sizeBytes} bytes (${size(init.sizeBytes)}) in its Content-Length`
+      : `sent more than ${size(cap.bytes)} (the read stopped at ${init.sizeBytes} bytes)`;
+    super(
+      `${init.request.method} ${init.request.path} (${init.subject.operation}) ${seen}, over the ` +
+        `${cap.bytes}-byte (${size(cap.bytes)}) cap for ${cap.what}: nothing past the cap was read, and the ` +
+        "call is not retried. Check that the base URL (api-url) points at the GitBook API; if it does, " +
+        "report the size to GitBook.",
+    );
+    this.method = init.request.method;
+    this.path = init.request.path;
+    this.request = init.request;
+    this.subject = init.subject;
+    this.status = init.status;
+    this.sizeBytes = init.sizeBytes;
+    this.announced = init.announced;
+    this.capBytes = cap.bytes;
+    this.attempts = init.attempts;
   }
 }
 

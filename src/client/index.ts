@@ -4,6 +4,7 @@ export {
   BadRequestError,
   ConflictError,
   GitBookApiError,
+  GitBookCallDeadlineError,
   GitBookConnectionError,
   GitBookDeadlineError,
   GitBookError,
@@ -15,10 +16,12 @@ export {
   RateLimitError,
   type RedactedRequest,
   type RequestSubject,
+  ResponseTooLargeError,
   ServerError,
   UnexpectedRedirectError,
   UnexpectedResponseError,
 } from "./errors.ts";
+export { formatBytes, RESPONSE_CAPS, type ResponseCap } from "./limits.ts";
 export { readVersionFiles } from "./parse.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 export type { RetryEvent } from "./transport.ts";

@@ -1,21 +1,30 @@
 /**
  * Sends one API call: builds the URL from the base URL, sets the headers, enforces the per-attempt
- * timeout, retries as {@link decideRetry} says, and turns every failure into a typed error that holds no
- * token. Redirects are never followed (undici's `request` does not follow them), so the token only
- * ever goes to the base URL's origin.
+ * timeout, the run's deadline and the call's own one, retries as {@link decideRetry} says, reads the
+ * answer up to the cap for its kind ({@link RESPONSE_CAPS}), and turns every failure into a typed error
+ * whose message holds no token. Redirects are never followed (undici's `request` does not follow them),
+ * so the token only ever goes to the base URL's origin.
+ *
+ * The answer is returned as the service sent it: secrets are removed where text is shown (the log, the
+ * summary, the outputs, the comment, the CLI's output), never from the data a run works with — a slug
+ * or an id that happens to hold a piece of the token must come back as it is, or the run would ask
+ * for something else.
  */
 import { STATUS_CODES } from "node:http";
 import { type Dispatcher, request } from "undici";
 import { createRedactor, type Redact } from "../text/redact.ts";
 import {
   createApiError,
+  GitBookCallDeadlineError,
   GitBookConnectionError,
   GitBookDeadlineError,
   GitBookTimeoutError,
   type RedactedRequest,
   type RequestSubject,
+  ResponseTooLargeError,
   UnexpectedResponseError,
 } from "./errors.ts";
+import { formatBytes, RESPONSE_CAPS, type ResponseCap } from "./limits.ts";
 import { type Parser, parseErrorBody, ResponseShapeError } from "./parse.ts";
 import { type AttemptOutcome, decideRetry, isRetryableStatus, type RetryPolicy } from "./retry.ts";
 
@@ -54,6 +63,13 @@ export interface Call<T> {
   subject: RequestSubject;
   /** Parses a success body; null when the operation answers without one. */
   parse: Parser<T> | null;
+  /** The most bytes of a success body that are read ({@link RESPONSE_CAPS}). */
+  cap: ResponseCap;
+  /**
+   * Epoch milliseconds (on `now`'s clock) by which this call ends, every attempt and retry included,
+   * when that is earlier than the run's deadline ({@link GitBookCallDeadlineError}).
+   */
+  deadline?: number | undefined;
 }
 
 export interface Reply<T> {
@@ -61,12 +77,65 @@ export interface Reply<T> {
   value: T;
 }
 
+type Headers = Record<string, string | string[] | undefined>;
+
 type AttemptResult =
-  | { kind: "response"; status: number; headers: Record<string, string | string[] | undefined>; text: string }
+  /** `text` is undefined for an error answer whose body was over its cap, and was not read. */
+  | { kind: "response"; status: number; headers: Headers; text: string | undefined }
+  /** A success answer over the call's cap: `size` as announced, or the bytes read when the read stopped. */
+  | { kind: "too-large"; status: number; size: number; announced: boolean }
   | { kind: "connection"; error: unknown }
   | { kind: "timeout" }
-  /** Cut at the run's deadline, or not sent because it had passed. */
+  /** Cut at the deadline (the run's or the call's own), or not sent because it had passed. */
   | { kind: "deadline" };
+
+/** The deadline a call ends at: the run's, or its own when that comes first. */
+interface Limit {
+  at: number;
+  own: boolean;
+}
+
+function limitOf(runDeadline: number | undefined, callDeadline: number | undefined): Limit | undefined {
+  if (callDeadline !== undefined && (runDeadline === undefined || callDeadline < runDeadline)) {
+    return { at: callDeadline, own: true };
+  }
+  return runDeadline === undefined ? undefined : { at: runDeadline, own: false };
+}
+
+type CappedRead =
+  | { kind: "body"; bytes: Uint8Array }
+  | { kind: "too-large"; size: number; announced: boolean };
+
+/**
+ * Reads a body up to `cap` bytes: refused at once when `Content-Length` announces more, else streamed
+ * and dropped (the connection closed) as soon as the bytes read pass the cap, so that no more than one
+ * chunk past it is ever held.
+ */
+async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
+  headers: Headers,
+  cap: number,
+): Promise<CappedRead> {
+  const length = firstHeader(headers["content-length"])?.trim();
+  if (length !== undefined && /^\d+$/.test(length) && Number(length) > cap) {
+    body.destroy();
+    return { kind: "too-large", size: Number(length), announced: true };
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > cap) {
+      body.destroy();
+      return { kind: "too-large", size: total, announced: false };
+    }
+    chunks.push(chunk);
+  }
+  return { kind: "body", bytes: Buffer.concat(chunks, total) };
+}
+
+/** UTF-8, a byte order mark dropped, as undici's `body.text()` decodes. */
+const utf8 = new TextDecoder("utf-8");
 
 const REDACTED_AUTHORIZATION = "Bearer [REDACTED]";
 
@@ -116,10 +185,36 @@ export class Transport {
       headers: { ...headers, authorization: REDACTED_AUTHORIZATION },
     };
     const sendHeaders = { ...headers, authorization: this.#authorization };
+    const started = this.#options.now();
+    const limit = limitOf(this.#options.deadline, call.deadline);
+    const deadlineError = (attempts: number) =>
+      limit?.own
+        ? new GitBookCallDeadlineError({
+            request: redacted,
+            subject: call.subject,
+            attempts,
+            timeoutMs: this.#options.requestTimeoutMs,
+            budgetMs: Math.max(0, Math.round(limit.at - started)),
+            operation: call.subject.operation,
+          })
+        : this.#deadlineError(call.subject, redacted, attempts);
 
     for (let attempt = 1; ; attempt++) {
-      const result = await this.#attempt(url, call.method, sendHeaders, body);
-      if (result.kind === "deadline") throw this.#deadlineError(call.subject, redacted, attempt);
+      const result = await this.#attempt(url, call, sendHeaders, body, limit);
+      if (result.kind === "deadline") throw this.#safe(deadlineError(attempt));
+      if (result.kind === "too-large") {
+        throw this.#safe(
+          new ResponseTooLargeError({
+            request: redacted,
+            subject: call.subject,
+            status: result.status,
+            cap: call.cap,
+            sizeBytes: result.size,
+            announced: result.announced,
+            attempts: attempt,
+          }),
+        );
+      }
       if (result.kind === "response" && result.status >= 200 && result.status < 300) {
         return { status: result.status, value: this.#parseSuccess(call, redacted, result) };
       }
@@ -133,12 +228,11 @@ export class Transport {
         now: this.#options.now(),
       });
       if (!decision.retry) {
-        throw this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs);
+        throw this.#safe(this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs));
       }
-      const { deadline } = this.#options;
-      if (deadline !== undefined && this.#options.now() + decision.delayMs >= deadline) {
-        // No retry can complete in the run's time: the last answer is the verdict.
-        throw this.#errorOf(result, call.subject, redacted, attempt, undefined);
+      if (limit !== undefined && this.#options.now() + decision.delayMs >= limit.at) {
+        // No retry can complete in the time left (the run's, or the call's own): the last answer is the verdict.
+        throw this.#safe(this.#errorOf(result, call.subject, redacted, attempt, undefined));
       }
       this.#options.onRetry?.({
         method: call.method,
@@ -164,14 +258,12 @@ export class Transport {
 
   async #attempt(
     url: URL,
-    method: HttpMethod,
+    call: Call<unknown>,
     headers: Record<string, string>,
     body: string | undefined,
+    limit: Limit | undefined,
   ): Promise<AttemptResult> {
-    const left =
-      this.#options.deadline === undefined
-        ? Number.POSITIVE_INFINITY
-        : this.#options.deadline - this.#options.now();
+    const left = limit === undefined ? Number.POSITIVE_INFINITY : limit.at - this.#options.now();
     if (left <= 0) return { kind: "deadline" };
     const cutByDeadline = left < this.#options.requestTimeoutMs;
     const controller = new AbortController();
@@ -185,14 +277,25 @@ export class Transport {
     );
     try {
       const response = await request(url, {
-        method,
+        method: call.method,
         headers,
         body,
         dispatcher: this.#options.dispatcher,
         signal: controller.signal,
       });
-      const text = await response.body.text();
-      return { kind: "response", status: response.statusCode, headers: response.headers, text };
+      const status = response.statusCode;
+      const success = status >= 200 && status < 300;
+      // A success the call does not read is still read (and dropped) up to a cap, so that the
+      // connection can serve the next call; an error answer is read up to its own cap.
+      const cap = !success ? RESPONSE_CAPS.errorBody : call.parse === null ? RESPONSE_CAPS.unused : call.cap;
+      const read = await readCapped(response.body, response.headers, cap.bytes);
+      if (read.kind === "body") {
+        return { kind: "response", status, headers: response.headers, text: utf8.decode(read.bytes) };
+      }
+      if (success && call.parse !== null) {
+        return { kind: "too-large", status, size: read.size, announced: read.announced };
+      }
+      return { kind: "response", status, headers: response.headers, text: success ? "" : undefined };
     } catch (error) {
       if (!timedOut) return { kind: "connection", error };
       return cutByDeadline ? { kind: "deadline" } : { kind: "timeout" };
@@ -201,7 +304,7 @@ export class Transport {
     }
   }
 
-  #outcomeOf(result: AttemptResult): AttemptOutcome {
+  #outcomeOf(result: Exclude<AttemptResult, { kind: "too-large" }>): AttemptOutcome {
     switch (result.kind) {
       case "response":
         return {
@@ -233,26 +336,30 @@ export class Transport {
   ): T {
     if (call.parse === null) return undefined as T;
     const fail = (problem: string) =>
-      new UnexpectedResponseError({
-        request: redacted,
-        subject: call.subject,
-        status: result.status,
-        problem,
-      });
+      this.#safe(
+        new UnexpectedResponseError({
+          request: redacted,
+          subject: call.subject,
+          status: result.status,
+          problem,
+        }),
+      );
     const contentType = firstHeader(result.headers["content-type"]) ?? "";
     if (contentType !== "" && !/[/+]json\b/i.test(contentType)) {
       throw fail(`the content type is ${JSON.stringify(this.#redact(contentType))}, expected JSON`);
     }
+    const text = result.text ?? "";
     let json: unknown;
     try {
-      json = this.#parseRedacted(result.text);
+      json = JSON.parse(text);
     } catch {
-      throw fail(result.text === "" ? "the body is empty, expected JSON" : "the body is not valid JSON");
+      throw fail(text === "" ? "the body is empty, expected JSON" : "the body is not valid JSON");
     }
     try {
       return call.parse(json);
     } catch (error) {
-      if (error instanceof ResponseShapeError) throw fail(error.message);
+      // The problem quotes the service's values: taken out of the message where it is built.
+      if (error instanceof ResponseShapeError) throw fail(this.#redact(error.message));
       throw error;
     }
   }
@@ -266,25 +373,17 @@ export class Transport {
   }
 
   /**
-   * Parses a response body, removing the token from every string and key as it is decoded, before
-   * anything reads it: JSON escapes (`\/`, `\u0067`) cannot hide the token, and no field, message or
-   * error detail built from the body can carry it. (Replacing it in the raw text instead can split an
-   * escape — `\/` before a piece that starts with `/` — and turn a valid answer into invalid JSON.)
+   * The error with the token taken out of its message (whole or in pieces, see redact.ts): a message is
+   * text to show, built from the service's words and our own path, whose slug may hold a piece of the
+   * token by chance. Its fields keep what was sent and answered.
    */
-  #parseRedacted(text: string): unknown {
-    // Without escapes every decoded string is a piece of the text: a text free of the token needs no reviver.
-    if (!text.includes("\\") && this.#redact(text) === text) return JSON.parse(text);
-    return JSON.parse(text, (_key, value: unknown) => {
-      if (typeof value === "string") return this.#redact(value);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-      const keys = Object.keys(value);
-      if (keys.every((key) => this.#redact(key) === key)) return value;
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.#redact(key), item]));
-    });
+  #safe<E extends Error>(error: E): E {
+    error.message = this.#redact(error.message);
+    return error;
   }
 
   #errorOf(
-    result: AttemptResult,
+    result: Exclude<AttemptResult, { kind: "too-large" }>,
     subject: RequestSubject,
     request: RedactedRequest,
     attempts: number,
@@ -314,8 +413,9 @@ export class Transport {
       });
     }
     let parsed: { code?: number | string; message?: string } = {};
+    const { text } = result;
     try {
-      parsed = parseErrorBody(this.#parseRedacted(result.text));
+      if (text !== undefined) parsed = parseErrorBody(JSON.parse(text));
     } catch {
       // Not JSON (a proxy's HTML page, an empty body): the status says enough.
     }
@@ -335,6 +435,11 @@ export class Transport {
       retryable: isRetryableStatus(result.status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(redirectOrigin === undefined ? {} : { redirectOrigin }),
+      ...(text === undefined
+        ? {
+            note: `(Its body was over the ${formatBytes(RESPONSE_CAPS.errorBody.bytes)} cap for ${RESPONSE_CAPS.errorBody.what} and was not read.)`,
+          }
+        : {}),
     });
   }
 }

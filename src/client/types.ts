@@ -81,6 +81,16 @@ export interface Page<T> {
   next?: { page: string };
 }
 
+/** Options of one read call. */
+export interface CallOptions {
+  /**
+   * Epoch milliseconds (on the client's clock) by which this call ends, every attempt and retry
+   * included. Earlier than the run's deadline, it bounds this call alone: past it the call fails with
+   * `GitBookCallDeadlineError`, and the run's deadline is untouched. Later, the run's deadline governs.
+   */
+  deadline?: number;
+}
+
 export interface PageOptions {
   /** Identifier of the page to fetch, from a previous page's `next.page`. */
   page?: string;

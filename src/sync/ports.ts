@@ -1,4 +1,4 @@
-import type { Spec, SpecSource, SpecVersion, SpecVersionContent } from "../client/types.ts";
+import type { CallOptions, Spec, SpecSource, SpecVersion, SpecVersionContent } from "../client/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
 import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
@@ -36,7 +36,7 @@ export const systemClock: Clock = {
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
 /** Reads what a published version holds (its files, parsed), for comparisons. */
 export interface VersionContentReader {
-  getLatestVersionContent(orgId: string, slug: string): Promise<SpecVersionContent>;
+  getLatestVersionContent(orgId: string, slug: string, options?: CallOptions): Promise<SpecVersionContent>;
 }
 
 export type RunService = SpecService &

@@ -1,7 +1,9 @@
 /**
- * The GitBook client removes its token from everything a service answers before it parses it, so no
- * field, message or error built from an answer can carry the token, whole or in pieces of 8+ characters
- * (issue 8, item 9). Over real loopback sockets.
+ * The GitBook client returns what the service sent, as it sent it: redaction belongs to the sinks (log,
+ * summary, outputs, comment, CLI output), never to the data a run works with (issue 16, item 12: a slug
+ * holding a piece of the token came back as `[REDACTED]-api-one`, and the run lost track of it). The
+ * errors it builds from an answer are text to show: their messages hold no piece of the token, whole or
+ * of 8+ characters (issue 8, item 9). Over real loopback sockets.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -51,7 +53,7 @@ const unicodeEscaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).
 const slashEscaped = TOKEN.replace(/\//g, "\\/");
 
 describe("a service that echoes the token", () => {
-  it("has it removed from every field of an answer, however the JSON escapes it", async () => {
+  it("returns every field of an answer as the service sent it, however the JSON escapes it", async () => {
     const client = await clientAnswering((_request, response) => {
       const body = JSON.stringify(
         specBody("pets", {
@@ -69,13 +71,32 @@ describe("a service that echoes the token", () => {
 
     const spec = await client.getSpec("acme", "pets");
 
-    expect(spec.id).toBe("[REDACTED]");
+    expect(spec.id).toBe(TOKEN);
     expect(spec.urls).toEqual({
-      location: "https://api.example/[REDACTED]",
-      app: "https://app.example/[REDACTED]",
+      location: `https://api.example/${TOKEN}`,
+      app: `https://app.example/${TOKEN}`,
     });
-    expect(spec.lastProcessedErrors?.map((e) => e.message)).toEqual(["cut at [REDACTED]", "[REDACTED]"]);
-    expect(pieces(spec)).toEqual([]);
+    expect(spec.lastProcessedErrors?.map((e) => e.message)).toEqual([
+      `cut at ${TOKEN.slice(0, 11)}`,
+      TOKEN.slice(0, 13),
+    ]);
+  });
+
+  it("returns a slug that holds a piece of the token as it is, and asks for it as it is", async () => {
+    // Lowercase letters and digits of the token, as a file name could hold them by chance.
+    const slug = `${TOKEN.slice(12, 20).toLowerCase()}-api-one`;
+    expect(slug).toMatch(/^[a-z0-9]{8}-api-one$/);
+    const server = await startServer((request, response) => {
+      if (request.url.endsWith("/openapi")) {
+        sendJson(response, 200, { items: [specBody(slug)] });
+      } else sendJson(response, 200, specBody(slug));
+    });
+    servers.push(server);
+    const client = new GitBookClient({ token: TOKEN, baseUrl: server.url, retry: { maxRetries: 0 } });
+
+    expect((await client.getSpec("acme", slug)).slug).toBe(slug);
+    expect((await client.listSpecs("acme")).items.map((spec) => spec.slug)).toEqual([slug]);
+    expect(server.requests[0]?.url).toBe(`/v1/orgs/acme/openapi/${slug}`);
   });
 
   it("has it removed from wrong-shaped answers, error bodies, content types and redirects", async () => {
