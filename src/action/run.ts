@@ -4,6 +4,7 @@ import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
 import { renderJobSummary } from "../report/summary.ts";
 import { apiChangeComparer } from "../review/change-review.ts";
 import { repositoryNameFrom } from "../slugs/index.ts";
+import { repositoryIdentity } from "../sync/ownership.ts";
 import type { SyncPlan } from "../sync/plan.ts";
 import type { Clock } from "../sync/ports.ts";
 import { systemClock } from "../sync/ports.ts";
@@ -66,6 +67,8 @@ export async function runAction(
       slugMapping: config.slugMapping,
       slugPrefix: config.slugPrefix,
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
+      repositoryIdentity:
+        context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       organization: config.organization,
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
@@ -123,6 +126,7 @@ async function finish(
 ): Promise<void> {
   const results = redactStrings(report.results, redact);
   const stoppedReason = report.stoppedReason && redact(report.stoppedReason);
+  const collisions = report.slugCollisions && redact(report.slugCollisions.message);
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
   host.setOutput("published", outputs.published);
@@ -139,13 +143,15 @@ async function finish(
       durationMs: report.durationMs,
       ...(skippedReason ? { skippedReason } : {}),
       ...(stoppedReason ? { stoppedReason } : {}),
+      ...(collisions ? { slugCollisions: collisions } : {}),
       ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
     }),
   );
 
+  const failures = finalFailureMessage(results);
   const failure =
     stoppedReason ??
-    finalFailureMessage(results) ??
+    (collisions && failures ? `${collisions}\n\n${failures}` : failures) ??
     (report.changeReview?.failure && redact(report.changeReview.failure));
   if (failure) host.setFailed(failure);
 }

@@ -3,6 +3,7 @@
  * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
  * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createPullRequestComments } from "../action/pull-request-comment.ts";
@@ -14,6 +15,7 @@ import { createMergeRequestNotes } from "../gitlab/notes.ts";
 import type { Logger } from "../logger.ts";
 import type { ReviewKind } from "../slugs/derive.ts";
 import { repositoryNameFrom } from "../slugs/repository.ts";
+import { repositoryIdentity } from "../sync/ownership.ts";
 import type { ReviewThread } from "../sync/ports.ts";
 import type { Env } from "./output.ts";
 
@@ -21,6 +23,8 @@ export interface CiRun {
   /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
   name: string | undefined;
   repositoryName: string;
+  /** `host/path` of the repository (see `repositoryIdentity`); undefined when nothing says. */
+  repositoryIdentity: string | undefined;
   /** The commit the review's changes are compared with, when the CI says. */
   baseCommit: string | undefined;
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
@@ -45,6 +49,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
       name: "GitLab CI",
       baseCommit: context.mergeRequest?.diffBaseSha,
       repositoryName: context.repositoryName,
+      repositoryIdentity: repositoryIdentity(context.projectUrl) ?? originIdentity(env, workspace),
       review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
       openReview: (config, logger, deadline) =>
         number === undefined
@@ -71,6 +76,9 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
       name: "GitHub Actions",
       baseCommit: pullRequest?.baseSha || undefined,
       repositoryName: repositoryNameFrom(context.repository?.fullName, workspace),
+      repositoryIdentity: context.repository
+        ? repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`)
+        : originIdentity(env, workspace),
       review:
         number === undefined
           ? undefined
@@ -95,9 +103,37 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     name: undefined,
     baseCommit: undefined,
     repositoryName: path.basename(path.resolve(workspace)),
+    repositoryIdentity: originIdentity(env, workspace),
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
     openReview: () => undefined,
     sourceUrls: () => undefined,
   };
+}
+
+/** Variables other CIs set to the repository's URL, in the order they are tried. */
+const REPOSITORY_URL_VARIABLES = [
+  "GIT_URL", // Jenkins (git plugin)
+  "BITBUCKET_GIT_HTTP_ORIGIN", // Bitbucket Pipelines
+  "CIRCLE_REPOSITORY_URL", // CircleCI
+  "BUILD_REPOSITORY_URI", // Azure Pipelines
+  "BUILDKITE_REPO", // Buildkite
+] as const;
+
+/** The repository's identity from the CI's variables, else from the checkout's `origin` remote. */
+function originIdentity(env: Env, workspace: string): string | undefined {
+  for (const name of REPOSITORY_URL_VARIABLES) {
+    const identity = repositoryIdentity(env[name]);
+    if (identity) return identity;
+  }
+  try {
+    const url = execFileSync("git", ["-C", workspace, "config", "--get", "remote.origin.url"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    });
+    return repositoryIdentity(url);
+  } catch {
+    return undefined;
+  }
 }

@@ -68,6 +68,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     slugMapping: config.slugMapping,
     slugPrefix: config.slugPrefix,
     repositoryName: ci.repositoryName,
+    repositoryIdentity: ci.repositoryIdentity,
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     organization: config.organization,
     sourceUrlFor,
@@ -109,6 +110,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
   printReport(report, output, config.files !== undefined);
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
+  if (report.slugCollisions) return ExitCode.usage;
   if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
@@ -129,10 +131,10 @@ function printReport(report: SyncReport, output: Output, filesSet: boolean): voi
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
     output.err(`Removed spec (breaking): ${printable(file)}\n`);
-  const failure =
-    report.stoppedBy instanceof DuplicateSlugError
-      ? describeCollisionsForCli(report.stoppedBy, filesSet)
-      : (report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure);
+  const collisions = report.slugCollisions && describeCollisionsForCli(report.slugCollisions, filesSet);
+  const failures =
+    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
+  const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
   if (failure) output.err(`${printable(failure, true)}\n`);
   else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
 }

@@ -28,8 +28,15 @@ import {
 } from "./types.ts";
 import { EXCLUDED_FOLDERS, walkFiles } from "./walk.ts";
 
+export type { Inspection } from "./inspect.ts";
 export { type LoadOutcome, loadSpec } from "./load.ts";
 export * from "./types.ts";
+
+/** What discovery makes of one workspace-relative file, whatever the patterns: a spec, a broken one, or why not. */
+export async function inspectFile(workspace: string, relativePath: string): Promise<Inspection> {
+  const root = path.resolve(workspace);
+  return inspectCandidate(await realFolder(root), root, relativePath);
+}
 
 const DEFAULT_CONCURRENCY = 16;
 

@@ -20,6 +20,8 @@ export interface SummaryInput {
   skippedReason?: string;
   /** Why the run stopped before any upload. */
   stoppedReason?: string;
+  /** Slug collisions, with the inputs that fix them: their files failed, the others went on. */
+  slugCollisions?: string;
   /** In a review: spec files the base had and the head no longer has. */
   removedSpecs?: readonly string[];
 }
@@ -30,6 +32,8 @@ export function renderJobSummary(input: SummaryInput): string {
   if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
   if (input.stoppedReason)
     lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
+  if (input.slugCollisions)
+    lines.push("The colliding specs were not published:", "", codeBlock(input.slugCollisions), "");
   if (input.results.length > 0) {
     const showVersion = input.results.some((r) => r.specVersion !== undefined);
     lines.push(

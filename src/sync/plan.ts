@@ -27,6 +27,12 @@ export interface SyncPlan {
   slugPrefix: string | undefined;
   /** Names a spec at the workspace's root (see the slug rule). */
   repositoryName: string;
+  /**
+   * Which repository this is, as `host/path` (`github.com/acme/widgets`, see `repositoryIdentity`): with
+   * the slug prefix, the owner in every publish record. Undefined when the host cannot tell: nothing is
+   * then pruned.
+   */
+  repositoryIdentity: string | undefined;
   /** Set in `preview` and `cleanup` modes. */
   review: ReviewTarget | undefined;
   /** Undefined only in check mode without a token. */

@@ -13,6 +13,7 @@ import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { assignSlugs, previewSlug } from "../slugs/index.ts";
 import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
+import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
 export interface SlugOptions {
@@ -35,6 +36,8 @@ export interface PrepareOptions extends SlugOptions {
   keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
   sourceUrlFor: ((file: string) => string) | undefined;
+  /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
+  owner?: string | undefined;
   logger: Logger;
 }
 
@@ -181,11 +184,20 @@ async function prepareLoaded(
 
   // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
   // wait would outlive the young generation and fill the old one.
+  const bundledText = bundled?.text;
+  const recorded =
+    options.sourceUrlFor || options.owner === undefined
+      ? undefined
+      : recordedOnce(() =>
+          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path),
+        );
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
-    : bundled
-      ? { text: bundled.text }
-      : lazyText(spec);
+    : recorded
+      ? textOf(recorded)
+      : bundled
+        ? { text: bundled.text }
+        : lazyText(spec);
   const bundledDocument = bundled?.document;
   const document = options.keepDocument
     ? bundled?.bundled
@@ -197,7 +209,25 @@ async function prepareLoaded(
     source,
     ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
     ...(document !== undefined ? { document } : {}),
+    ...(recorded ? { recorded } : {}),
     problems,
+  };
+}
+
+/** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */
+function recordedOnce(make: () => RecordedText): () => RecordedText {
+  let made: RecordedText | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+function textOf(recorded: () => RecordedText): { readonly text: string } {
+  return {
+    get text() {
+      return recorded().text;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { SpecSource } from "../client/types.ts";
 import type { SourceLocation } from "../logger.ts";
+import type { RecordedText } from "./ownership.ts";
 
 /** A problem found before any upload, located for a GitHub annotation. */
 export interface LocalProblem {
@@ -24,6 +25,8 @@ export interface PreparedSpec {
    * if a comparison happens.
    */
   document?: () => unknown;
+  /** A text upload's text with its publish record (ownership.ts), made on first call. */
+  recorded?: () => RecordedText;
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];

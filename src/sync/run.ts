@@ -9,12 +9,14 @@ import {
   openBaseSide,
   specChanges,
 } from "../review/change-review.ts";
+import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
 import { describeServiceError } from "./describe-error.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
+import { ownerKey } from "./ownership.ts";
 import { type ProgressListener, type StreamedSpec, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
@@ -23,10 +25,11 @@ import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } fro
 import type { PreparedSpec } from "./prepared.ts";
 import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
+import { recordedFileIn } from "./recorded-file.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
-import { mayBeUnchanged, unchangedResult } from "./skip-unchanged.ts";
+import { UNCHANGED_READ_BUDGET_MS, unchangedResult } from "./skip-unchanged.ts";
 import { BatchedStateReader, LIST_PAGE_LIMIT, type StateReader } from "./state-reads.ts";
-import { stoppedRunResults } from "./stopped.ts";
+import { collisionResults, stoppedRunResults } from "./stopped.ts";
 
 export interface SyncPorts {
   /** The service, for a run with a token; undefined without one (check mode only). */
@@ -46,7 +49,9 @@ export interface SyncReport {
   organizationId: string | undefined;
   /** One per spec, in path order. */
   results: SpecResult[];
-  /** Why the run stopped before any upload (an input problem, slug collisions); the run failed. */
+  /** Slug collisions: their files failed, every other file went on; the run failed. */
+  slugCollisions?: DuplicateSlugError;
+  /** Why the run stopped before any upload (an input problem); the run failed. */
   stoppedReason?: string;
   /** What stopped it, for a host that tells kinds of stop apart (exit codes). */
   stoppedBy?: unknown;
@@ -115,12 +120,18 @@ async function runSteps(
   const discovery = await timed("discovery", () =>
     discoverSpecs({ workspace: plan.workspace, ...(plan.files ? { patterns: plan.files } : {}), logger }),
   );
-  const files = specFilesOf(discovery);
-  for (const file of files) slugsByFile.set(file.path, "");
-  const slugs = assignSlugsOf(discovery, plan);
+  const allFiles = specFilesOf(discovery);
+  for (const file of allFiles) slugsByFile.set(file.path, "");
+  const { slugs, collisions } = slugsOrCollisions(discovery, plan);
   for (const [file, slug] of slugs) slugsByFile.set(file, slug);
-  if (files.length === 0 && plan.mode !== "cleanup") throw noSpecsError(plan);
-  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, files, slugs);
+  if (allFiles.length === 0 && plan.mode !== "cleanup") throw noSpecsError(plan);
+  if (collisions) logger.error(collisions.message);
+  // Colliding files fail on their own, with their fix; every other file goes on.
+  const collided = collisions ? collisionResults(collisions) : [];
+  const failedFiles = new Set(collided.map((result) => result.file));
+  const files = allFiles.filter((file) => !failedFiles.has(file.path));
+  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, allFiles, slugs);
+  const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
 
   // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
   // review comment gets a few seconds more to report the results.
@@ -204,15 +215,17 @@ async function runSteps(
           deadline,
           connection: stageConnection,
           comparing,
+          owner,
         }),
       );
-      results = await timed(label, () =>
+      const streamedResults = await timed(label, () =>
         streamSpecs(streamed, {
           inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
           logger,
           progress: ports.progress,
         }),
       );
+      results = inPathOrder([...streamedResults, ...collided]);
     }
 
     if (
@@ -227,6 +240,10 @@ async function runSteps(
           orgId: connection.organizationId,
           prefix: plan.slugPrefix as string,
           keep: new Set(slugs.values()),
+          owner,
+          blocked: pruneBlockedReason(plan, collisions),
+          recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, slugs),
+          readOptions: () => ({ deadline: Math.min(deadline, clock.now() + UNCHANGED_READ_BUDGET_MS) }),
           limit: plan.prune?.limit ?? 0,
           dryRun: plan.mode === "check",
           // Specs this run created are all among `keep`, so the listing made before the uploads serves.
@@ -255,6 +272,7 @@ async function runSteps(
     return {
       organizationId,
       results,
+      ...(collisions ? { slugCollisions: collisions } : {}),
       ...(reviewUrl ? { reviewUrl } : {}),
       ...(changeReview ? { changeReview } : {}),
     };
@@ -284,7 +302,12 @@ function streamedSpec(
   slug: string,
   plan: SyncPlan,
   ports: SyncPorts,
-  run: { deadline: number; connection: Connection | undefined; comparing: Comparing | undefined },
+  run: {
+    deadline: number;
+    connection: Connection | undefined;
+    comparing: Comparing | undefined;
+    owner: string;
+  },
 ): StreamedSpec {
   return {
     file: file.path,
@@ -292,20 +315,15 @@ function streamedSpec(
     bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
       const { connection, comparing } = run;
-      // The parsed document is kept only for a comparison that can happen: with the review's base, or
-      // with GitBook's version of a spec it holds. Anything kept lives through the upload's wait.
-      const mayCompareWithPublished =
-        plan.skipUnchanged &&
-        connection !== undefined &&
-        !connection.readOnly &&
-        mayBeUnchanged(slug, connection.held);
+      // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
       const prepared = await prepareFile(
         file,
         slug,
         {
           workspace: plan.workspace,
           sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined || mayCompareWithPublished,
+          keepDocument: comparing !== undefined,
+          owner: run.owner,
         },
         log,
       );
@@ -348,11 +366,20 @@ async function uploadOrCheck(
     const result = await checkOne(prepared, lookup, log);
     return async () => result;
   }
-  if (plan.skipUnchanged && prepared.problems.length === 0) {
+  const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
+  if (recorded && !recorded.record) {
+    log.warning(
+      `${escapeUntrusted(prepared.file)}: no publish record could be added (${recorded.problem}): it is uploaded on every run and never pruned.`,
+      { file: prepared.file },
+    );
+  }
+  if (plan.skipUnchanged && recorded?.record) {
     const unchanged = await unchangedResult(prepared, {
       orgId: connection.organizationId,
       service: connection.service,
       logger: log,
+      clock: ports.clock,
+      deadline,
       held: connection.held,
     });
     if (unchanged) return async () => unchanged;
@@ -441,6 +468,36 @@ function changeReviewReport(
     ...report,
     failure: `${breaking.length} breaking API change${breaking.length === 1 ? "" : "s"} (fail-on-breaking is on; accept one on purpose with breaking-allowed):\n${breaking.join("\n")}`,
   };
+}
+
+/**
+ * Every file's slug; on collisions, the slug each file would get and the collisions, so that the run
+ * fails the colliding files and goes on with the others.
+ */
+function slugsOrCollisions(
+  discovery: DiscoveryResult,
+  plan: SyncPlan,
+): { slugs: Map<string, string>; collisions?: DuplicateSlugError } {
+  try {
+    return { slugs: assignSlugsOf(discovery, plan) };
+  } catch (error) {
+    if (!(error instanceof DuplicateSlugError)) throw error;
+    return { slugs: new Map(error.assigned), collisions: error };
+  }
+}
+
+/** Why pruning must delete nothing this run, if it must. */
+function pruneBlockedReason(plan: SyncPlan, collisions: DuplicateSlugError | undefined): string | undefined {
+  if (plan.repositoryIdentity === undefined) {
+    return "the repository's identity is unknown, so no publish record can prove a spec is this repository's (run from a clone whose `origin` remote is set, or on GitHub Actions or GitLab CI)";
+  }
+  if (collisions)
+    return "slug collisions leave in doubt which file each colliding slug belongs to; fix them first";
+  return undefined;
+}
+
+function inPathOrder(results: SpecResult[]): SpecResult[] {
+  return results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 function assignSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): Map<string, string> {

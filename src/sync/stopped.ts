@@ -11,26 +11,33 @@ export function stoppedRunResults(slugsByFile: ReadonlyMap<string, string>, erro
   if (!(error instanceof DuplicateSlugError)) {
     return [...slugsByFile].map(([file, slug]) => skipped(file, slug, `Not uploaded: ${reason}`));
   }
-  const collisionOf = new Map(
-    error.collisions.flatMap((collision) => collision.files.map((file) => [file, collision] as const)),
-  );
-  return [...error.assigned].map(([file, slug]): SpecResult => {
-    const collision = collisionOf.get(file);
-    if (!collision) {
-      return skipped(
+  const collided = new Map(collisionResults(error).map((result) => [result.file, result]));
+  return [...error.assigned].map(
+    ([file, slug]): SpecResult =>
+      collided.get(file) ??
+      skipped(
         file,
         slug,
         "Not uploaded: slug collisions between other files stopped the run before any upload.",
-      );
-    }
-    return {
-      file,
-      slug,
-      status: "failed",
-      errorCode: "SLUG_COLLISION",
-      errors: [describeCollision(collision)],
-    };
-  });
+      ),
+  );
+}
+
+/** One failed result per file in a slug collision, with the collision and its fix, in path order. */
+export function collisionResults(error: DuplicateSlugError): SpecResult[] {
+  return error.collisions
+    .flatMap((collision) =>
+      collision.files.map(
+        (file): SpecResult => ({
+          file,
+          slug: error.assigned.get(file) ?? collision.slug,
+          status: "failed",
+          errorCode: "SLUG_COLLISION",
+          errors: [describeCollision(collision)],
+        }),
+      ),
+    )
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 function skipped(file: string, slug: string, reason: string): SpecResult {

@@ -11,6 +11,7 @@ import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
+import { withoutPublishRecord } from "../support/publish-record.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -98,7 +99,15 @@ describe("slug collisions, end to end", () => {
 
     const first = await runActionLikeRunner({ workspace: dir, inputs: inputsFor(api), env: repo });
     expect(first.exitCode).toBe(1);
-    expect(api.requests.filter((r) => r.method === "PUT")).toEqual([]);
+    // The one file that collides with nothing is published; the 14 colliding ones fail, none uploaded.
+    expect(api.requests.filter((r) => r.method === "PUT").map((r) => r.path)).toEqual([
+      "/v1/orgs/demo-org/openapi/descriptions-api-github-com-dereferenced-api-github-com-deref",
+    ]);
+    const firstResults = JSON.parse(first.outputs.results ?? "[]") as Result[];
+    expect(firstResults.filter((r) => r.errorCode === "SLUG_COLLISION")).toHaveLength(14);
+    expect(firstResults.filter((r) => r.status === "published").map((r) => r.file)).toEqual([
+      "descriptions/api.github.com/dereferenced/api.github.com.deref.yaml",
+    ]);
     const failure = first.annotations.filter((a) => a.level === "error").at(-1)?.message ?? "";
     expect(failure).toMatch(/^7 slug collisions: /);
     for (const [index, slug] of [
@@ -133,7 +142,10 @@ describe("slug collisions, end to end", () => {
     expect(second.stderr).toBe("");
     expect(second.exitCode).toBe(0);
     const results = JSON.parse(second.outputs.results ?? "[]") as Result[];
-    expect(results.every((r) => r.status === "published")).toBe(true);
+    // The spec the first run published is unchanged; every other one is published now.
+    expect(results.filter((r) => r.status !== "published").map((r) => [r.file, r.status])).toEqual([
+      ["descriptions/api.github.com/dereferenced/api.github.com.deref.yaml", "unchanged"],
+    ]);
     expect(results).toHaveLength(Object.keys(files).length - 5);
     expect(results.map((r) => r.file)).not.toContain("examples/v3.0/petstore.yaml");
     for (const slug of newSlugs) expect(api.getSpec("demo-org", slug)?.processingState).toBe("complete");
@@ -141,7 +153,7 @@ describe("slug collisions, end to end", () => {
   });
 });
 
-describe("a run that stops before any upload still reports every spec (issue 9, item 8)", () => {
+describe("slug collisions fail only the colliding specs (issue 16, item 13)", () => {
   it("check mode writes the results output and the summary, with the collision on each colliding spec", async () => {
     const petstore = bothFormats("Petstore");
     const dir = await workspace({
@@ -161,14 +173,14 @@ describe("a run that stops before any upload still reports every spec (issue 9, 
     expect(results.map((r) => [r.file, r.slug, r.status, r.errorCode])).toEqual([
       ["petstore.json", "petstore", "failed", "SLUG_COLLISION"],
       ["petstore.yaml", "petstore", "failed", "SLUG_COLLISION"],
-      ["users.yaml", "users", "skipped", null],
+      ["users.yaml", "users", "planned", null],
     ]);
     expect(results[1]?.errors[0]).toContain('exclude "petstore.yaml" (same document as "petstore.json")');
-    expect(results[2]?.errors[0]).toMatch(/^Not uploaded: slug collisions between other files/);
     expect(run.outputs.failed).toBe("2");
-    expect(run.summary).toContain("## GitBook OpenAPI: stopped before any upload");
+    expect(run.summary).not.toContain("stopped before any upload");
+    expect(run.summary).toContain("The colliding specs were not published:");
     expect(run.summary).toContain("    !petstore.yaml\n");
-    expect(run.summary).toMatch(/\| `users\.yaml` \| `users` \| ⏭️ skipped \|/);
+    expect(run.summary).toMatch(/\| `users\.yaml` \| `users` \| [^|]*planned[^|]*\|/);
   });
 
   it("an input error still writes the outputs and a summary that says why", async () => {
@@ -219,7 +231,7 @@ describe("versions written as numbers and empty titles, end to end", () => {
       }),
     ]);
 
-    // Both were uploaded, each exactly as the file holds it.
+    // Both were uploaded, each as the file holds it, with the publish record first.
     const puts = api.requests.filter((r) => r.method === "PUT");
     expect(puts.map((r) => r.path).sort()).toEqual([
       "/v1/orgs/demo-org/openapi/api-ote-godaddy-com-abuse",
@@ -231,15 +243,18 @@ describe("versions written as numbers and empty titles, end to end", () => {
     ] as const) {
       const text = await readFile(path.join(dir, file), "utf8");
       const put = puts.find((r) => r.path.endsWith(`/${slug}`));
-      expect(put?.bodyBytes).toBe(Buffer.byteLength(JSON.stringify({ source: { text } })));
+      // The file's text and its publish record (one line of about 200 bytes).
+      const asWritten = Buffer.byteLength(JSON.stringify({ source: { text } }));
+      expect(put?.bodyBytes).toBeGreaterThan(asWritten + 150);
+      expect(put?.bodyBytes).toBeLessThan(asWritten + 400);
     }
     const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
     const byFile = Object.fromEntries(results.map((r) => [r.file, r]));
     expect(byFile["api/ote-godaddy.com/abuse.json"]?.status).toBe("published");
     const versionId = String(byFile["api/ote-godaddy.com/abuse.json"]?.versionId);
-    expect(api.getVersionText("demo-org", "api-ote-godaddy-com-abuse", versionId)).toBe(
-      files["api/ote-godaddy.com/abuse.json"],
-    );
+    expect(
+      withoutPublishRecord(api.getVersionText("demo-org", "api-ote-godaddy-com-abuse", versionId) ?? ""),
+    ).toBe(files["api/ote-godaddy.com/abuse.json"]);
     // The emulator, like GitBook's parser, wants the version as a string: its verdict is the run's.
     expect(byFile["legacy/swagger.yaml"]).toMatchObject({ status: "failed", errorCode: "PARSE_ERROR" });
     expect(byFile["legacy/swagger.yaml"]?.errors.join("\n")).toContain(

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { prunableSlugs } from "../../src/sync/prune.ts";
+import { pruneCandidates } from "../../src/sync/prune.ts";
 
-describe("prunableSlugs", () => {
+describe("pruneCandidates", () => {
   it("takes only slugs under the prefix that the run does not have, and never a preview", () => {
     const published = ["acme-a", "acme-b", "acme-c-pr-12", "acme-d-mr-3", "acmeish-x", "other-a", "acme"];
-    expect(prunableSlugs(published, "acme", new Set(["acme-a"]))).toEqual(["acme-b"]);
+    expect(pruneCandidates(published, "acme", new Set(["acme-a"]))).toEqual(["acme-b"]);
   });
 
   it("reads the prefix as the slug rule writes it", () => {
-    expect(prunableSlugs(["payments-api-old", "payments-new"], "Payments API", new Set())).toEqual([
+    expect(pruneCandidates(["payments-api-old", "payments-new"], "Payments API", new Set())).toEqual([
       "payments-api-old",
     ]);
   });
