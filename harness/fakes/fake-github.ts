@@ -1,7 +1,7 @@
 /**
- * A fake of the GitHub REST API's issue-comment endpoints on a loopback socket, for tests that drive a
- * real Octokit (`getOctokit(token, { baseUrl: fake.apiUrl })`) or the whole action
- * (`GITHUB_API_URL=fake.apiUrl`).
+ * A fake of the GitHub REST API's issue-comment endpoints and GraphQL's `viewer` on a loopback socket,
+ * for tests that drive the comment client (`createGitHubClient(token, fake.apiUrl, …)`) or the whole
+ * action (`GITHUB_API_URL=fake.apiUrl`).
  *
  * Implemented, under `apiUrl` (which carries `pathPrefix`, for example "/api/v3" as on GHES):
  * - `GET    /repos/{owner}/{repo}/issues/{number}/comments?per_page=&page=` — oldest first, `per_page`
@@ -9,15 +9,30 @@
  * - `POST   /repos/{owner}/{repo}/issues/{number}/comments` `{ body }` → 201
  * - `GET    /repos/{owner}/{repo}/issues/comments/{id}`
  * - `PATCH  /repos/{owner}/{repo}/issues/comments/{id}` `{ body }` → 200, 404 for an unknown id
- * - `DELETE /repos/{owner}/{repo}/issues/comments/{id}` → 204
- * - `POST   /graphql` (on GHES `/api/graphql`) answering `query { viewer { login } }` with `viewerLogin`
- * Comments created through the API are written by the token's identity, `<viewerLogin>[bot]` as REST
- * names a GitHub App's bot. Everything else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`.
- * Comments are kept per issue number (the repository in the path is not checked).
+ * - `DELETE /repos/{owner}/{repo}/issues/comments/{id}` → 204, 404 for an unknown id
+ * - `POST   /graphql` (on GHES `/api/graphql`) answering a `viewer` query with `login`, `databaseId` and
+ *   `__typename` of the token's account (`viewer`)
+ * Comments created through the API are written by the token's account. Every account has an id of its
+ * own, as on GitHub: a seeded `{ login: "github-actions[bot]", type: "Bot" }` is the default token's bot
+ * (id 41898282), while a user that merely took the login `github-actions` is another account. Everything
+ * else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`. Comments are kept
+ * per issue number (the repository in the path is not checked).
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyField, type Reply, reply, send } from "./http-reply.ts";
+import {
+  answerAfter,
+  answerFault,
+  bodyField,
+  type FaultKind,
+  type FaultMatch,
+  Faults,
+  Gates,
+  type Reply,
+  reply,
+} from "./http-reply.ts";
+
+export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -35,30 +50,40 @@ export interface FakeComment {
   id: number;
   body: string;
   html_url: string;
-  user: { login: string; type: "User" | "Bot" };
+  user: { login: string; id: number; type: "User" | "Bot" };
   created_at: string;
   updated_at: string;
 }
+
+/** An account: who wrote a comment, or whom the token acts as. */
+export interface FakeAuthor {
+  login: string;
+  type: "User" | "Bot";
+  /** Default: the id the fake gives this login and type (the same each time). */
+  id?: number;
+}
+
+/** What a workflow's `GITHUB_TOKEN` acts as: the GitHub Actions app's bot. */
+export const GITHUB_ACTIONS_BOT = { login: "github-actions[bot]", id: 41898282, type: "Bot" } as const;
 
 export interface FakeGitHubOptions {
   /** Prepended to every route, as GitHub Enterprise Server's "/api/v3". Default "". */
   pathPrefix?: string;
   /** Answer 403 to every POST, PATCH and DELETE from the start (see `forbidWrites`). */
   forbidWrites?: boolean;
-  /** The login GraphQL's `viewer` names for the token. Default "github-actions" (a workflow's token). */
-  viewerLogin?: string;
+  /** The token's account. Default {@link GITHUB_ACTIONS_BOT} (a workflow's token). */
+  viewer?: FakeAuthor;
+  /**
+   * What GraphQL says `viewer.__typename` is. Default "User": the schema types `viewer` as `User`, so a
+   * bot's viewer need not say "Bot".
+   */
+  viewerTypename?: string;
   /** Accept every connection and never answer: a GitHub that hangs. */
   hang?: boolean;
 }
 
-/** Who wrote a seeded comment. Default: a user "someone". */
-export interface FakeAuthor {
-  login: string;
-  type: "User" | "Bot";
-}
-
 export interface FakeGitHub {
-  /** Base URL to give Octokit, for example "http://127.0.0.1:41234" or ".../api/v3". */
+  /** Base URL to give the client, for example "http://127.0.0.1:41234" or ".../api/v3". */
   apiUrl: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
@@ -68,6 +93,10 @@ export interface FakeGitHub {
   seedComments(issueNumber: number, bodies: string[], author?: FakeAuthor): FakeComment[];
   /** While true, writes answer 403 "Resource not accessible by integration". */
   forbidWrites(flag: boolean): void;
+  /** The next `times` requests matching `match` get `fault` instead of (or after) being handled. */
+  fail(match: FaultMatch, fault: FaultKind, times?: number): void;
+  /** Holds requests matching `match` until `count` of them wait, then handles them all (see `Gates`). */
+  hold(match: FaultMatch, count: number): void;
   close(): Promise<void>;
 }
 
@@ -77,9 +106,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
   const requests: RecordedRequest[] = [];
   const byIssue = new Map<number, FakeComment[]>();
+  const faults = new Faults();
+  const gates = new Gates();
   let writesForbidden = options.forbidWrites ?? false;
   let nextId = 1000;
   let origin = "";
+
+  // Account ids by type and login, as GitHub's: one account per login, ids never shared.
+  const accounts = new Map<string, number>([[`Bot:${GITHUB_ACTIONS_BOT.login}`, GITHUB_ACTIONS_BOT.id]]);
+  let nextAccountId = 500_000;
+  const account = (author: FakeAuthor): FakeComment["user"] => {
+    const key = `${author.type}:${author.login}`;
+    let id = author.id ?? accounts.get(key);
+    if (id === undefined) {
+      id = nextAccountId++;
+      accounts.set(key, id);
+    }
+    return { login: author.login, id, type: author.type };
+  };
+  const viewer = account(options.viewer ?? GITHUB_ACTIONS_BOT);
 
   const issueComments = (issue: number): FakeComment[] => {
     let list = byIssue.get(issue);
@@ -89,15 +134,19 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     return list;
   };
-  const viewerLogin = options.viewerLogin ?? "github-actions";
-  const tokenAuthor: FakeAuthor = { login: `${viewerLogin}[bot]`, type: "Bot" };
-  const addComment = (issue: number, owner: string, repo: string, body: string, author: FakeAuthor) => {
+  const addComment = (
+    issue: number,
+    owner: string,
+    repo: string,
+    body: string,
+    user: FakeComment["user"],
+  ) => {
     const id = nextId++;
     const comment: FakeComment = {
       id,
       body,
       html_url: `https://github.example/${owner}/${repo}/pull/${issue}#issuecomment-${id}`,
-      user: { ...author },
+      user: { ...user },
       created_at: FIXED_TIME,
       updated_at: FIXED_TIME,
     };
@@ -112,23 +161,23 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return undefined;
   };
 
-  const handle = (req: IncomingMessage, rawBody: string): Reply => {
-    const method = req.method ?? "GET";
+  const handle = (req: IncomingMessage, rawBody: string, record: RecordedRequest): Reply => {
+    const { method, path } = record;
     const url = new URL(req.url ?? "/", origin);
-    const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
-    const graphql = method === "POST" && (url.pathname === "/graphql" || url.pathname === "/api/graphql");
-    requests.push({
-      method,
-      url: req.url ?? "/",
-      path,
-      authorization: req.headers.authorization,
-      body: rawBody,
-    });
-
-    if (graphql) {
-      return /\bviewer\s*\{\s*login\s*\}/.test(rawBody)
-        ? reply(200, { data: { viewer: { login: viewerLogin } } })
-        : reply(200, { errors: [{ message: "This fake only answers viewer { login }" }] });
+    if (method === "POST" && (url.pathname === "/graphql" || url.pathname === "/api/graphql")) {
+      return /\bviewer\s*\{[^}]*\blogin\b/.test(rawBody)
+        ? reply(200, {
+            data: {
+              viewer: {
+                login: viewer.login,
+                databaseId: viewer.id,
+                __typename: options.viewerTypename ?? "User",
+              },
+            },
+          })
+        : reply(200, {
+            errors: [{ message: "This fake only answers viewer { login databaseId __typename }" }],
+          });
     }
     const isWrite = method === "POST" || method === "PATCH" || method === "DELETE";
     if (isWrite && writesForbidden) {
@@ -163,7 +212,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       if (method === "POST") {
         const body = bodyField(rawBody);
         if (body === undefined) return reply(422, { message: "Invalid request: body is required" });
-        return reply(201, addComment(issue, owner, repo, body, tokenAuthor));
+        return reply(201, addComment(issue, owner, repo, body, viewer));
       }
     }
 
@@ -191,8 +240,22 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const answer = handle(req, Buffer.concat(chunks).toString("utf8"));
-      if (!options.hang) send(res, answer);
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      const url = new URL(req.url ?? "/", origin);
+      const record: RecordedRequest = {
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        path: url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname,
+        authorization: req.headers.authorization,
+        body: rawBody,
+      };
+      requests.push(record);
+      if (options.hang) return;
+      void gates.pass(record.method, record.path).then(() => {
+        const fault = faults.take(record.method, record.path);
+        if (answerFault(res, fault)) return;
+        answerAfter(res, fault, handle(req, rawBody, record));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -203,10 +266,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     requests,
     comments: (issueNumber) => issueComments(issueNumber).map((c) => ({ ...c, user: { ...c.user } })),
     seedComments: (issueNumber, bodies, author = { login: "someone", type: "User" }) =>
-      bodies.map((body) => addComment(issueNumber, "owner", "repo", body, author)),
+      bodies.map((body) => addComment(issueNumber, "owner", "repo", body, account(author))),
     forbidWrites: (flag) => {
       writesForbidden = flag;
     },
+    fail: (match, fault, times = 1) => faults.add(match, fault, times),
+    hold: (match, count) => gates.add(match, count),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

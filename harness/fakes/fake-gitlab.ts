@@ -10,6 +10,7 @@
  * - `POST /projects/{id}/merge_requests/{iid}/notes` `{ body }` → 201, written by the token's user
  * - `PUT  /projects/{id}/merge_requests/{iid}/notes/{note_id}` `{ body }` → 200; 403 when the token's user
  *   is not the note's author (as GitLab), 404 for an unknown note
+ * - `DELETE /projects/{id}/merge_requests/{iid}/notes/{note_id}` → 204; 403 and 404 as `PUT`
  * Every route but `/user` needs a known token (401 otherwise). Everything else answers 404
  * `{"message":"404 Not Found"}`. Every request is recorded in `requests`, with the token header it
  * carried, so a test can check where the token went. Notes are kept per merge request IID (the project
@@ -17,7 +18,19 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyField, type Reply, reply, send } from "./http-reply.ts";
+import {
+  answerAfter,
+  answerFault,
+  bodyField,
+  type FaultKind,
+  type FaultMatch,
+  Faults,
+  Gates,
+  type Reply,
+  reply,
+} from "./http-reply.ts";
+
+export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
 export interface FakeGitLabUser {
   id: number;
@@ -49,21 +62,6 @@ export interface RecordedGitLabRequest {
   body: string;
 }
 
-/** Which requests a fault applies to: every field given must match. */
-export interface FaultMatch {
-  method?: string;
-  /** A regular expression tested against the recorded `path`. */
-  path?: RegExp;
-}
-
-export type FaultKind =
-  /** Answer this status (with a JSON message) instead of handling the request. */
-  | { status: number; retryAfter?: number }
-  /** Handle the request (a POST creates its note), then answer this status as if the answer were lost. */
-  | { applyThenStatus: number }
-  /** Accept the request and never answer. */
-  | { hang: true };
-
 export interface FakeGitLabOptions {
   /** Prepended to every route. Default "/api/v4". */
   pathPrefix?: string;
@@ -91,6 +89,8 @@ export interface FakeGitLab {
   ): FakeGitLabNote[];
   /** The next `times` requests matching `match` get `fault` instead of (or after) being handled. */
   fail(match: FaultMatch, fault: FaultKind, times?: number): void;
+  /** Holds requests matching `match` until `count` of them wait, then handles them all (see `Gates`). */
+  hold(match: FaultMatch, count: number): void;
   close(): Promise<void>;
 }
 
@@ -106,7 +106,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   const pagination = options.pagination ?? "both";
   const requests: RecordedGitLabRequest[] = [];
   const byIid = new Map<number, FakeGitLabNote[]>();
-  const faults: { match: FaultMatch; fault: FaultKind; left: number }[] = [];
+  const faults = new Faults();
+  const gates = new Gates();
   let nextId = 5000;
   let origin = "";
 
@@ -132,19 +133,6 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
     mrNotes(iid).push(note);
     return note;
   };
-  const takeFault = (record: RecordedGitLabRequest): FaultKind | undefined => {
-    const index = faults.findIndex(
-      ({ match, left }) =>
-        left > 0 &&
-        (match.method === undefined || match.method === record.method) &&
-        (match.path === undefined || match.path.test(record.path)),
-    );
-    const entry = faults[index];
-    if (!entry) return undefined;
-    entry.left--;
-    return entry.fault;
-  };
-
   const handle = (req: IncomingMessage, rawBody: string, record: RecordedGitLabRequest): Reply => {
     const method = record.method;
     const url = new URL(req.url ?? "/", origin);
@@ -186,6 +174,12 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
         note.body = body;
         return reply(200, note);
       }
+      if (method === "DELETE") {
+        if (note.author.id !== user.id) return reply(403, { message: "403 Forbidden" });
+        const list = mrNotes(Number(single[2]));
+        list.splice(list.indexOf(note), 1);
+        return reply(204, undefined);
+      }
     }
     return reply(404, { message: "404 Not Found" });
   };
@@ -207,20 +201,11 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
       };
       requests.push(record);
       if (options.hang) return;
-      const fault = takeFault(record);
-      if (fault && "hang" in fault) return;
-      if (fault && "status" in fault) {
-        const headers: Record<string, string> =
-          fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
-        send(res, reply(fault.status, { message: `${fault.status} fault injected` }, headers));
-        return;
-      }
-      const answer = handle(req, rawBody, record);
-      if (fault && "applyThenStatus" in fault) {
-        send(res, reply(fault.applyThenStatus, { message: `${fault.applyThenStatus} answer lost` }));
-        return;
-      }
-      send(res, answer);
+      void gates.pass(record.method, record.path).then(() => {
+        const fault = faults.take(record.method, record.path);
+        if (answerFault(res, fault)) return;
+        answerAfter(res, fault, handle(req, rawBody, record));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -232,9 +217,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
     notes: (iid) => mrNotes(iid).map((n) => ({ ...n, author: { ...n.author } })),
     seedNotes: (iid, bodies, author = FAKE_GITLAB_STRANGER, seedOptions = {}) =>
       bodies.map((body) => addNote(iid, body, author, seedOptions.system ?? false)),
-    fail: (match, fault, times = 1) => {
-      faults.push({ match, fault, left: times });
-    },
+    fail: (match, fault, times = 1) => faults.add(match, fault, times),
+    hold: (match, count) => gates.add(match, count),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -101,13 +101,16 @@ export interface GitHubStandInOptions {
   other?: () => Answer;
 }
 
+/** The account id of the viewer's bot (github-actions[bot]'s). */
+const ACCOUNT_ID = 41898282;
+
 /** A GitHub API with the calls the pull request comment makes; every comment body sent is recorded. */
 export async function startGitHubStandIn(options: GitHubStandInOptions = {}) {
   const bodiesSent: string[] = [];
   const login = options.viewer ?? "github-actions[bot]";
   const standIn = await startStandIn((request) => {
     if (request.method === "POST" && request.path === "/graphql") {
-      return { status: 200, body: { data: { viewer: { login: login.replace(/\[bot\]$/, "") } } } };
+      return { status: 200, body: { data: { viewer: { login, databaseId: ACCOUNT_ID } } } };
     }
     if (/^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/.test(request.path) && request.method === "GET") {
       return {
@@ -116,7 +119,11 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}) {
           id: c.id,
           body: c.body,
           html_url: `https://github.example/c/${c.id}`,
-          user: { login: c.login, type: c.login.endsWith("[bot]") ? "Bot" : "User" },
+          user: {
+            login: c.login,
+            id: c.login === login ? ACCOUNT_ID : ACCOUNT_ID + 1,
+            type: c.login.endsWith("[bot]") ? "Bot" : "User",
+          },
         })),
       };
     }

@@ -1,175 +1,207 @@
-import { commentMarker } from "./comment-marker.ts";
-import type { GitHubClient } from "./octokit.ts";
+/**
+ * The pull request's comment on GitHub: who the token is, and the issue-comment endpoints as a
+ * `CommentStore` for the host-neutral thread (`review-thread/thread.ts`), which decides what is ours
+ * and keeps it single.
+ *
+ * Facts this relies on (sources in docs/review-comment.md):
+ * - GraphQL `viewer` answers for every kind of token, a workflow's `GITHUB_TOKEN` and an app's
+ *   installation token included (REST `GET /user` answers those 403). For an installation token it names
+ *   the app's bot account: `login` with the `[bot]` suffix (`github-actions[bot]`) and `databaseId`, the
+ *   bot's account id (41898282 for `github-actions[bot]`). The schema types `viewer` as `User`, so
+ *   `__typename` alone is not trusted to say "Bot": the `[bot]` suffix, which no user login can carry
+ *   (logins are letters, digits and hyphens), says it too.
+ * - REST comments name their author as `user: { login, id, type }`, `type` being "User" or "Bot"
+ *   (`user` is null for a deleted account). The id is the account's, the same number as `databaseId`.
+ * - Account ids are unique across users and bots; logins are not a proof: a user may register
+ *   `github-actions`, the login of the bot without its suffix.
+ */
+import type { Logger } from "../logger.ts";
+import { GITHUB_REVIEW } from "../report/review-host.ts";
+import { type AnswerCap, nextPage, ReviewHostError } from "../review-thread/http.ts";
+import type { Account, StoredComment } from "../review-thread/own-comment.ts";
+import { type CommentStore, createReviewThread } from "../review-thread/thread.ts";
+import type { ReviewThread } from "../sync/ports.ts";
+import type { GitHubClient } from "./api.ts";
 
 export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";
 
-/** Which pull request (or issue) and which action instance's comment. */
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * The largest answer of each kind of GitHub call. A page holds 100 comments of up to 65,536 characters
+ * each: 32 MiB is ample for real pages and stops a runaway answer long before it hurts the runner.
+ */
+export const GITHUB_ANSWER_CAPS = {
+  identity: { bytes: 64 * KiB, kind: "the token's identity (GraphQL viewer)" },
+  page: { bytes: 32 * MiB, kind: "a page of comments" },
+  comment: { bytes: 1 * MiB, kind: "one comment" },
+  deletion: { bytes: 64 * KiB, kind: "a deletion" },
+} as const satisfies Record<string, AnswerCap>;
+
+/** The account the token acts as. */
+export interface TokenIdentity extends Account {
+  login: string;
+}
+
+export const VIEWER_QUERY = "query { viewer { login databaseId __typename } }";
+
+/** The token's own account, from GraphQL's `viewer`; throws when GitHub names no account id. */
+export async function findTokenIdentity(client: GitHubClient): Promise<TokenIdentity> {
+  const { data } = await client.graphql.send({
+    method: "POST",
+    path: "",
+    body: { query: VIEWER_QUERY },
+    cap: GITHUB_ANSWER_CAPS.identity,
+    idempotent: true,
+  });
+  const answer = (data ?? {}) as { data?: { viewer?: unknown }; errors?: unknown };
+  if (Array.isArray(answer.errors) && answer.errors.length > 0) {
+    const messages = answer.errors.map((e) => String((e as { message?: unknown })?.message ?? "")).join("; ");
+    throw new ReviewHostError(
+      `GitHub's GraphQL API refused the viewer query: ${client.graphql.redact(messages)}`,
+      undefined,
+      false,
+    );
+  }
+  const viewer = (answer.data?.viewer ?? {}) as {
+    login?: unknown;
+    databaseId?: unknown;
+    __typename?: unknown;
+  };
+  const { login, databaseId } = viewer;
+  if (typeof login !== "string" || login === "" || !isAccountId(databaseId)) {
+    throw new ReviewHostError(
+      "GitHub's GraphQL API named no viewer login and account id (databaseId) for the token.",
+      undefined,
+      false,
+    );
+  }
+  const kind = viewer.__typename === "Bot" || /\[bot\]$/i.test(login) ? "Bot" : "User";
+  return { login, id: databaseId, kind };
+}
+
+/** The pull request (or issue) whose comments these are. */
 export interface CommentTarget {
   owner: string;
   repo: string;
   issueNumber: number;
-  /** The `comment-key` input; sanitized here. */
-  key: string;
-  /** The login of the token's own identity ({@link findTokenLogin}): only its comments are ours. */
-  author: string;
 }
 
 /**
- * The login of the identity the token acts as, from GraphQL's `viewer` (a workflow's `GITHUB_TOKEN` may
- * not call REST `GET /user`, but may ask GraphQL; so may app and personal tokens, on GHES too).
+ * The issue-comment endpoints of one pull request, which a workflow's `GITHUB_TOKEN` may use with
+ * `pull-requests: write`. Comments are listed 100 a page, oldest first, following the `Link` header.
  */
-export async function findTokenLogin(octokit: GitHubClient): Promise<string> {
-  const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>("query { viewer { login } }");
-  const login = answer?.viewer?.login;
-  if (typeof login !== "string" || login === "") {
-    throw new GitHubCommentError("GitHub's GraphQL API named no viewer login for the token.", undefined);
-  }
-  return login;
-}
-
-/**
- * Whether a comment's author is the token's identity. GraphQL names an app's bot `github-actions` where
- * REST logins say `github-actions[bot]`: both forms match, in any case.
- */
-export function isSameLogin(commentAuthor: string | undefined, tokenLogin: string): boolean {
-  if (!commentAuthor) return false;
-  const plain = (login: string) => login.toLowerCase().replace(/\[bot\]$/, "");
-  return plain(commentAuthor) === plain(tokenLogin);
-}
-
-export interface FoundComment {
-  id: number;
-  body: string;
-  url: string;
-}
-
-export type UpsertResult =
-  | { action: "created" | "updated" | "unchanged"; url: string; id: number }
-  /** The token may not write comments (no `pull-requests: write`, or a fork's read-only token). */
-  | { action: "forbidden"; message: string };
-
-/** A GitHub API call about the comment failed for another reason than a missing permission. */
-export class GitHubCommentError extends Error {
-  override readonly name = "GitHubCommentError";
-  /** The HTTP status, when GitHub answered. */
-  readonly status: number | undefined;
-
-  constructor(message: string, status: number | undefined, options?: ErrorOptions) {
-    super(message, options);
-    this.status = status;
-  }
-}
-
-/**
- * The first comment on the issue written by the token's identity whose body contains this instance's
- * marker; anyone else's comment is never ours, whatever it contains. Pages through every comment (100 a
- * page) with the issue-comments endpoint, which a workflow's `GITHUB_TOKEN` may read.
- */
-export async function findOwnComment(
-  octokit: GitHubClient,
-  target: CommentTarget,
-): Promise<FoundComment | undefined> {
-  const marker = commentMarker(target.key);
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-    owner: target.owner,
-    repo: target.repo,
-    issue_number: target.issueNumber,
-    per_page: 100,
-  });
-  for await (const page of pages) {
-    for (const comment of page.data) {
-      if (comment.body?.includes(marker) && isSameLogin(comment.user?.login, target.author)) {
-        return { id: comment.id, body: comment.body, url: comment.html_url };
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * Creates this instance's comment on the first run and edits it in place afterwards; leaves it alone
- * when `body` is what it already says. A 403 is returned as `forbidden` for the caller to warn about.
- */
-export async function upsertOwnComment(
-  octokit: GitHubClient,
-  target: CommentTarget & { body: string },
-): Promise<UpsertResult> {
-  let existing: FoundComment | undefined;
-  try {
-    existing = await findOwnComment(octokit, target);
-  } catch (error) {
-    return handle(error, `list the comments of ${describeTarget(target)}`);
-  }
-  return writeOwnComment(octokit, target, existing);
-}
-
-/**
- * {@link upsertOwnComment} for a caller that has already looked for the comment (`existing`, undefined
- * when there is none), so that the comments are not paged through twice.
- */
-export async function writeOwnComment(
-  octokit: GitHubClient,
-  target: CommentTarget & { body: string },
-  existing: FoundComment | undefined,
-): Promise<UpsertResult> {
-  const where = describeTarget(target);
-  if (existing && existing.body === target.body) {
-    return { action: "unchanged", url: existing.url, id: existing.id };
-  }
-  if (existing) {
-    try {
-      const { data } = await octokit.rest.issues.updateComment({
-        owner: target.owner,
-        repo: target.repo,
-        comment_id: existing.id,
-        body: target.body,
+export function githubCommentStore(client: GitHubClient, target: CommentTarget): CommentStore {
+  const repo = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
+  const list = `${repo}/issues/${target.issueNumber}/comments`;
+  const one = (id: number) => `${repo}/issues/comments/${id}`;
+  const written = (data: unknown, call: string): StoredComment => {
+    const comment = parseComment(data);
+    if (!comment) throw new ReviewHostError(`GitHub ${call} answered no comment.`, undefined, false);
+    return comment;
+  };
+  return {
+    async page(number) {
+      const answer = await client.rest.send({
+        method: "GET",
+        path: list,
+        // The first page is asked for without `page`, as GitHub's own `Link` header leaves it out.
+        query: number > 1 ? { per_page: 100, page: number } : { per_page: 100 },
+        cap: GITHUB_ANSWER_CAPS.page,
       });
-      return { action: "updated", url: data.html_url, id: data.id };
-    } catch (error) {
-      return handle(error, `update comment ${existing.id} on ${where}`);
-    }
-  }
-  // Another run on the same pull request may have created it since it was looked for.
-  let createdMeanwhile: FoundComment | undefined;
-  try {
-    createdMeanwhile = await findOwnComment(octokit, target);
-  } catch (error) {
-    return handle(error, `list the comments of ${where}`);
-  }
-  if (createdMeanwhile) return writeOwnComment(octokit, target, createdMeanwhile);
-  try {
-    const { data } = await octokit.rest.issues.createComment({
-      owner: target.owner,
-      repo: target.repo,
-      issue_number: target.issueNumber,
-      body: target.body,
-    });
-    return { action: "created", url: data.html_url, id: data.id };
-  } catch (error) {
-    return handle(error, `create a comment on ${where}`);
-  }
+      if (!Array.isArray(answer.data)) {
+        throw new ReviewHostError(
+          `GitHub GET ${list} did not answer a list of comments.`,
+          answer.status,
+          false,
+        );
+      }
+      const comments = answer.data.map(parseComment).filter((c): c is StoredComment => c !== undefined);
+      return { comments, next: nextPage(answer.headers, number) };
+    },
+    async create(body) {
+      const { data } = await client.rest.send({
+        method: "POST",
+        path: list,
+        body: { body },
+        cap: GITHUB_ANSWER_CAPS.comment,
+      });
+      return written(data, `POST ${list}`);
+    },
+    async update(id, body) {
+      const { data } = await client.rest.send({
+        method: "PATCH",
+        path: one(id),
+        body: { body },
+        cap: GITHUB_ANSWER_CAPS.comment,
+        idempotent: true,
+      });
+      return written(data, `PATCH ${one(id)}`);
+    },
+    async remove(id) {
+      try {
+        await client.rest.send({ method: "DELETE", path: one(id), cap: GITHUB_ANSWER_CAPS.deletion });
+      } catch (error) {
+        if (!(error instanceof ReviewHostError && error.status === 404)) throw error;
+      }
+    },
+  };
 }
 
-function describeTarget(target: CommentTarget): string {
-  return `${target.owner}/${target.repo}#${target.issueNumber}`;
-}
-
-function handle(error: unknown, call: string): { action: "forbidden"; message: string } {
-  const status = statusOf(error);
-  const reason = error instanceof Error ? error.message : String(error);
-  if (status === 403) {
-    return {
-      action: "forbidden",
-      message:
-        `GitHub refused to ${call} (403: ${reason}). Give the workflow job \`permissions: pull-requests: write\` ` +
-        "(or `issues: write`); pull requests from forks only get a read-only token.",
-    };
+/** A REST issue comment, checked field by field; undefined when it has no id or body. */
+export function parseComment(value: unknown): StoredComment | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, body, html_url, user } = value as {
+    id?: unknown;
+    body?: unknown;
+    html_url?: unknown;
+    user?: unknown;
+  };
+  if (!isAccountId(id) || typeof body !== "string") return undefined;
+  let author: Account | undefined;
+  if (typeof user === "object" && user !== null) {
+    const { id: userId, type } = user as { id?: unknown; type?: unknown };
+    if (isAccountId(userId) && typeof type === "string") author = { id: userId, kind: type };
   }
-  const answer = status === undefined ? "" : ` (HTTP ${status})`;
-  throw new GitHubCommentError(`Could not ${call}${answer}: ${reason}`, status, { cause: error });
+  return { id, body, author, url: typeof html_url === "string" ? html_url : "" };
 }
 
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
-  return typeof error.status === "number" ? error.status : undefined;
+function isAccountId(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+}
+
+export interface PullRequestThreadOptions {
+  client: GitHubClient;
+  target: CommentTarget;
+  /** The `comment-key` input. */
+  key: string;
+  logger: Logger;
+}
+
+/** The pull request's one living comment, as the sync core's review port. */
+export function pullRequestThread(options: PullRequestThreadOptions): ReviewThread {
+  const { client } = options;
+  const reason = (error: unknown) =>
+    client.rest.redact(error instanceof Error ? error.message : String(error));
+  return createReviewThread({
+    store: githubCommentStore(client, options.target),
+    identify: () => findTokenIdentity(client),
+    key: options.key,
+    host: GITHUB_REVIEW,
+    number: options.target.issueNumber,
+    logger: options.logger,
+    words: {
+      subject: "the pull request comment",
+      title: "Pull request comment",
+      identityUnknown: (error) =>
+        `Could not find which GitHub identity the 'github-token' acts as (GraphQL viewer query: ${reason(error)}); ` +
+        "the pull request comment is neither read nor written, since only a comment written by that identity is the action's.",
+      advice: (error) =>
+        error instanceof ReviewHostError && error.status === 403
+          ? " Give the workflow job `permissions: pull-requests: write` (or `issues: write`); pull requests from forks only get a read-only token."
+          : "",
+      reason,
+    },
+  });
 }

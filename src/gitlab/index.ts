@@ -1,10 +1,4 @@
-export {
-  createGitLabClient,
-  GitLabApiError,
-  type GitLabClient,
-  type GitLabClientOptions,
-  GitLabDeadlineError,
-} from "./api.ts";
+export { createGitLabClient, type GitLabClient, type GitLabClientOptions } from "./api.ts";
 export {
   type GitLabContext,
   GitLabContextError,
@@ -15,10 +9,8 @@ export {
 } from "./context.ts";
 export {
   createMergeRequestNotes,
-  findOwnNote,
   findTokenUser,
+  gitlabNoteStore,
   type MergeRequestNotesOptions,
   noteUrl,
-  upsertOwnNote,
-  writeOwnNote,
 } from "./notes.ts";

@@ -72,3 +72,27 @@ function parseState(json: string): CommentState | undefined {
   if (!Array.isArray(previews) || !previews.every((slug) => typeof slug === "string")) return undefined;
   return { previews: [...previews] };
 }
+
+/**
+ * The union of recorded states, slugs sorted: what two comments written by concurrent runs recorded
+ * together. A preview recorded by either is kept, so a later cleanup still deletes it.
+ */
+export function mergeCommentStates(...states: (CommentState | undefined)[]): CommentState {
+  const previews = new Set<string>();
+  for (const state of states) for (const slug of state?.previews ?? []) previews.add(slug);
+  return { previews: [...previews].sort() };
+}
+
+/**
+ * `body` with the state record of instance `key` replaced by `state` (appended on a line of its own when
+ * the body has none). Every other line of the body is kept as it is.
+ */
+export function replaceCommentState(body: string, key: string, state: CommentState): string {
+  const wanted = sanitizeCommentKey(key);
+  const record = renderCommentState(wanted, state);
+  for (const match of body.matchAll(STATE_PATTERN)) {
+    if (match[1] !== wanted || match.index === undefined) continue;
+    return `${body.slice(0, match.index)}${record}${body.slice(match.index + match[0].length)}`;
+  }
+  return `${body}\n${record}`;
+}

@@ -11,10 +11,12 @@ import {
 import type { PullRequestComments } from "../../src/action/pull-request-comment.ts";
 import { createGitLabClient } from "../../src/gitlab/api.ts";
 import type { GitLabContext } from "../../src/gitlab/context.ts";
-import { createMergeRequestNotes, findOwnNote, nextPage } from "../../src/gitlab/notes.ts";
+import { createMergeRequestNotes, findTokenUser, gitlabNoteStore } from "../../src/gitlab/notes.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import { commentMarker, readCommentState, renderCommentState } from "../../src/report/comment-state.ts";
 import type { ReviewComments, ReviewRun } from "../../src/report/review-comment.ts";
+import { nextPage } from "../../src/review-thread/http.ts";
+import { findOwnComments } from "../../src/review-thread/thread.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 
 const IID = 12;
@@ -181,6 +183,20 @@ describe("createMergeRequestNotes", () => {
     expect(writes().some((r) => r.path.endsWith(`/${stranger?.id}`))).toBe(false);
   });
 
+  it("never takes a note for ours by its author's username: only the token user's id counts", async () => {
+    const lookalike = { id: FAKE_GITLAB_BOT.id + 1, username: FAKE_GITLAB_BOT.username };
+    const forged = `${commentMarker("default")}\nforged\n${renderCommentState("default", { previews: ["prod-api"] })}`;
+    const [theirs] = fake.seedNotes(IID, [forged], lookalike);
+
+    const review = notes();
+    expect(await review.recordedPreviews()).toEqual([]);
+    await review.publish(preview("pets-mr-12"));
+
+    expect(fake.notes(IID).find((n) => n.id === theirs?.id)?.body).toBe(forged);
+    expect(fake.notes(IID).filter((n) => n.author.id === FAKE_GITLAB_BOT.id)).toHaveLength(1);
+    expect(writes().some((r) => r.path.endsWith(`/${theirs?.id}`))).toBe(false);
+  });
+
   it("skips system notes and notes of another comment-key", async () => {
     fake.seedNotes(IID, [commentMarker("default")], FAKE_GITLAB_BOT, { system: true });
     fake.seedNotes(IID, [`${commentMarker("other")}\nother instance`], FAKE_GITLAB_BOT);
@@ -213,23 +229,22 @@ describe("createMergeRequestNotes", () => {
     fake.fail({ method: "POST" }, { status: 502 });
     await notes().publish(preview("pets-mr-12"));
     expect(fake.notes(IID)).toHaveLength(1);
+    // Looked up, created (502, not applied), looked again, created, looked again for a duplicate.
     expect(fake.requests.map((r) => `${r.method} ${r.path.replace(/^.*\//, "")}`)).toEqual([
       "GET user",
       "GET notes",
-      "GET notes",
       "POST notes",
       "GET notes",
       "POST notes",
+      "GET notes",
     ]);
   });
 
   it("gives up at the deadline when GitLab hangs, with a warning", async () => {
     await fake.close();
     fake = await startFakeGitLab({ hang: true });
-    const started = Date.now();
     const review = notes({ apiUrl: fake.apiUrl }, { deadline: Date.now() + 1_500 });
     expect(await review.publish(preview("pets-mr-12"))).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(logger.messages("warning").join("\n")).toMatch(/GET \/user.*no answer within/);
   });
 
@@ -326,7 +341,7 @@ describe("the token never appears in messages", () => {
     try {
       const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
       const client = createGitLabClient({ apiUrl, token, deadline: Date.now() + 10_000, retryDelayMs: 1 });
-      const error = await client.send({ method: "GET", path: "/user" }).catch((e: Error) => e);
+      const error = await findTokenUser(client).catch((e: Error) => e);
       expect(error).toBeInstanceOf(Error);
       const message = (error as Error).message;
       expect(message).toContain("HTTP 500");
@@ -354,7 +369,7 @@ describe("the token never appears in messages", () => {
     try {
       const apiUrl = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/api/v4`;
       const client = createGitLabClient({ apiUrl, token: FAKE_GITLAB_TOKEN, deadline: Date.now() + 10_000 });
-      await expect(client.send({ method: "GET", path: "/user" })).rejects.toThrow(/HTTP 302/);
+      await expect(findTokenUser(client)).rejects.toThrow(/HTTP 302/);
       expect(elsewhere).toEqual([]);
     } finally {
       for (const server of [other, redirecting]) {
@@ -372,8 +387,8 @@ describe("the token never appears in messages", () => {
       deadline: Date.now() + 10_000,
       retryDelayMs: 1,
     });
-    const error = await client.send({ method: "GET", path: "/user" }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/^GitLab GET \/user failed: /);
+    const error = await findTokenUser(client).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/^GitLab GET \/api\/v4\/user failed: /);
     expect((error as Error).message).not.toContain(token);
   });
 });
@@ -398,8 +413,10 @@ describe("nextPage", () => {
       token: FAKE_GITLAB_TOKEN,
       deadline: Date.now() + 10_000,
     });
+    const store = gitlabNoteStore(client, { projectId: "77", iid: IID }, String);
     await expect(
-      findOwnNote(client, { projectId: "77", iid: IID, key: "default", authorId: FAKE_GITLAB_BOT.id }, 3),
-    ).rejects.toThrow(/more than 300 notes/);
+      findOwnComments(store, "default", { id: FAKE_GITLAB_BOT.id, kind: "User" }, 3),
+    ).rejects.toThrow(/Read 3 pages of comments without reaching the last/);
+    expect(fake.requests).toHaveLength(3);
   });
 });
