@@ -41,7 +41,21 @@ export function classifyDocument(value: unknown, numericVersion?: NumericVersion
       reason: `its \`${key}\` is the number ${String(number)}${as}, not a version string; write it in quotes (${key}: ${example}) to have it published`,
     };
   }
+  if (typeof openapi === "string") {
+    return {
+      kind: "other",
+      suspicious: true,
+      reason: `its \`openapi\` is ${JSON.stringify(openapi.slice(0, 40))}, a version GitBook does not read (3.x, or \`swagger: "2.0"\`)`,
+    };
+  }
   if (openapi !== undefined) return { kind: "other", reason: "its `openapi` is not a 3.x version string" };
+  if (typeof swagger === "string") {
+    return {
+      kind: "other",
+      suspicious: true,
+      reason: `its \`swagger\` is ${JSON.stringify(swagger.slice(0, 40))}, not "2.0"`,
+    };
+  }
   if (swagger !== undefined) return { kind: "other", reason: 'its `swagger` is not "2.0"' };
   return { kind: "other", reason: "it has no top-level `openapi` or `swagger` key" };
 }

@@ -9,6 +9,7 @@ import {
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { findObjectKey } from "./json-keys.ts";
+import { jsonCommentMiss, type NearMiss, wideEncodingMiss } from "./near-misses.ts";
 import { parseText } from "./parse.ts";
 import { formatOf, mayDeclareSpec } from "./prefilter.ts";
 import type { BrokenSpec, DiscoveredSpec, LoadedSpec, SpecFormat } from "./types.ts";
@@ -39,13 +40,15 @@ export async function inspectCandidate(
   const absolutePath = path.join(workspace, relativePath);
   let realPath: string;
   const format = formatOf(relativePath);
-  let read: { size: number; text?: string; declared?: Declaration };
+  let read: { size: number; text?: string; declared?: Declaration; wide?: NearMiss };
   try {
     realPath = await fs.realpath(absolutePath);
     if (!isInside(realWorkspace, realPath)) return { kind: "outside", path: relativePath, target: realPath };
     // Only a file that may declare a spec is decoded; a large one, whole only if its start does not tell.
     read = withRegularFile(realPath, { maxBytes: MAX_SPEC_BYTES, label: relativePath }, (bytes) => {
       const size = bytes.length;
+      const wide = wideEncodingMiss(bytes);
+      if (wide) return { size, wide };
       if (!mayDeclareSpec(bytes)) return { size };
       const declared = declaredByHead(bytes, format);
       return declared ? { size, declared } : { size, text: bytes.toString("utf8") };
@@ -67,6 +70,7 @@ export async function inspectCandidate(
   }
   const { text, size } = read;
   const names = { path: relativePath, absolutePath, realPath };
+  if (read.wide) return nearMiss(names, read.wide);
   if (read.declared) return { kind: "spec", realPath, spec: { ...names, ...read.declared, bytes: size } };
   if (text === undefined) {
     return { kind: "not-spec", path: relativePath, reason: "it never mentions `openapi` or `swagger`" };
@@ -159,6 +163,8 @@ export function classifyText(text: string, names: FileNames): Classified {
   const format = formatOf(relativePath);
   const parsed = parseText(text, format);
   if (!parsed.ok) {
+    const commented = format === "json" ? jsonCommentMiss(text) : undefined;
+    if (commented) return nearMiss(names, commented);
     if (!declaresSpecKey(text)) {
       return {
         kind: "not-spec",
@@ -197,6 +203,14 @@ export function classifyText(text: string, names: FileNames): Classified {
       flavor,
       declaredVersion,
     },
+  };
+}
+
+function nearMiss(names: FileNames, miss: NearMiss): Extract<Inspection, { kind: "broken" }> {
+  const { path: relativePath, absolutePath } = names;
+  return {
+    kind: "broken",
+    broken: { path: relativePath, absolutePath, problem: { file: relativePath, ...miss } },
   };
 }
 
