@@ -141,7 +141,6 @@ async function confirmProcessing(
       ...published,
       versionId: version.id,
       versionUrl: version.url,
-      appUrl: version.urls.app ?? outcome.spec.urls.app,
     };
   } catch (error) {
     return serviceFailure(base, error, `Waiting for '${spec.slug}' failed`, spec, logger);

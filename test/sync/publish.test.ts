@@ -49,7 +49,7 @@ describe("publishAll", () => {
       specId: "id-pets",
       versionId: "v1",
       versionUrl: "http://api.test/pets/v1.yaml",
-      appUrl: "http://app.test/pets/v1",
+      appUrl: "http://app.test/o/openapi/pets",
       errors: [],
     });
     expect(service.calls).toEqual([
