@@ -10,31 +10,27 @@ import {
   InvalidArgumentError as ClientArgumentError,
   PermissionDeniedError,
 } from "../client/index.ts";
-import {
-  type ConnectionFlags,
-  createClient,
-  readToken,
-  requireToken,
-  resolveConnection,
-} from "./connection.ts";
+import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
 import { type CliIo, Output, printable } from "./output.ts";
 import * as read from "./read-commands.ts";
 import { runSyncCommand } from "./sync.ts";
-import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
+import { buildSyncSettings, refuseToken, type SyncFlags } from "./sync-settings.ts";
 import { CLI_VERSION } from "./version.ts";
 
 const NAME = "gitbook-openapi";
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const output = new Output(io);
-  const envToken = io.env.GITBOOK_TOKEN?.trim();
-  if (envToken) output.addSecret(envToken);
   const state = { exitCode: ExitCode.ok as number };
   try {
+    // Before anything can be written: every source of the token is read, so that the output redacts it
+    // from every line, usage errors that echo an argument included.
+    const tokens = new TokenSources(io.env, output);
+    await tokens.prime(argv);
     refuseTokenFlag(argv);
-    await buildProgram(io, output, state).parseAsync([...argv], { from: "user" });
+    await buildProgram(io, output, tokens, state).parseAsync([...argv], { from: "user" });
     return state.exitCode;
   } catch (error) {
     return reportError(error, output);
@@ -91,7 +87,7 @@ interface ReadFlags extends ConnectionFlags {
   limit?: number;
 }
 
-function buildProgram(io: CliIo, output: Output, state: { exitCode: number }): Command {
+function buildProgram(io: CliIo, output: Output, tokens: TokenSources, state: { exitCode: number }): Command {
   const program = new Command(NAME)
     .description("Publish OpenAPI specifications to GitBook, and read what GitBook holds.")
     .version(CLI_VERSION, "-V, --version", "print the version")
@@ -119,7 +115,13 @@ ${EXIT_CODES_HELP}`,
   /** Adds the connection flags, the common help, and an action that gets a client. */
   function readCommand<A extends unknown[]>(
     command: Command,
-    options: { organization: boolean; limit?: boolean; examples: string[] },
+    options: {
+      organization: boolean;
+      limit?: boolean;
+      examples: string[];
+      /** Variables the command reads besides the connection's, checked for the token. */
+      variables?: string[];
+    },
     run: (context: read.ReadContext, organization: string, flags: ReadFlags, ...args: A) => Promise<void>,
   ): Command {
     if (options.organization) {
@@ -147,9 +149,15 @@ ${EXIT_CODES_HELP}`,
         const cmd = received.at(-1) as Command;
         const flags = cmd.opts<ReadFlags>();
         const args = received.slice(0, -2) as A;
-        const connection = resolveConnection(flags, io.env, options.organization);
-        const token = await requireToken(flags.tokenFile, io.env, output);
-        const client = createClient(connection.apiUrl, token);
+        const given = await tokens.read(flags.tokenFile);
+        for (const [key, value] of Object.entries(flags)) {
+          const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+          if (typeof value === "string" && key !== "tokenFile") refuseToken(flag, value, given);
+        }
+        for (const name of options.variables ?? []) refuseToken(name, io.env[name], given);
+        const connection = resolveConnection(flags, io.env, options.organization, given);
+        const token = given ?? (await tokens.require(flags.tokenFile));
+        const client = createClient(connection.apiUrl, token.value);
         try {
           await run(
             { client, output, json: flags.json === true },
@@ -230,7 +238,11 @@ ${EXIT_CODES_HELP}`,
         "--email-domain <domain>",
         "the email domain, e.g. example.com (env: GITBOOK_ORGANIZATION_DOMAIN)",
       ),
-    { organization: false, examples: [`${NAME} orgs --email-domain example.com`] },
+    {
+      organization: false,
+      examples: [`${NAME} orgs --email-domain example.com`],
+      variables: ["GITBOOK_ORGANIZATION_DOMAIN"],
+    },
     (context, _org, flags) => {
       const domain = (flags as { emailDomain?: string }).emailDomain || io.env.GITBOOK_ORGANIZATION_DOMAIN;
       if (!domain?.trim()) {
@@ -243,7 +255,7 @@ ${EXIT_CODES_HELP}`,
     },
   );
 
-  addSyncCommand(program, io, output, state);
+  addSyncCommand(program, io, output, tokens, state);
   return program;
 }
 
@@ -274,7 +286,13 @@ Environment (flags win):
 
 ${EXIT_CODES_HELP}`;
 
-function addSyncCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
+function addSyncCommand(
+  program: Command,
+  io: CliIo,
+  output: Output,
+  tokens: TokenSources,
+  state: { exitCode: number },
+): void {
   program
     .command("sync")
     .description("find, check and publish the OpenAPI specifications of a folder, as the GitHub Action does")
@@ -331,7 +349,7 @@ function addSyncCommand(program: Command, io: CliIo, output: Output, state: { ex
     .action(async (_options: unknown, cmd: Command) => {
       const opts = cmd.opts<SyncFlags & { wait: boolean }>();
       const flags: SyncFlags = { ...opts, wait: opts.wait === false ? false : undefined };
-      const token = await readToken(flags.tokenFile, io.env, output);
+      const token = await tokens.read(flags.tokenFile);
       const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
       await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
       state.exitCode = await runSyncCommand(settings, output, io.env);

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { InputReader } from "../config/inputs.ts";
 import { formatSlugLine } from "../slugs/mapping.ts";
 import { explainInvalidSlug } from "../slugs/rule.ts";
+import { Redactor } from "../text/redact.ts";
 import { UsageError } from "./errors.ts";
 import type { Env } from "./output.ts";
 
@@ -135,15 +136,42 @@ interface Resolved {
 }
 
 /**
+ * Refuses a setting's value that holds the token, whole or a piece of 8+ characters (the redactor's
+ * rule), naming the flag or variable and never the value: a setting is shown in logs and reports, and
+ * written where it goes (a slug, a comment's marker), where redacting it would change what the run does.
+ */
+export function refuseToken(
+  setting: string,
+  value: string | undefined,
+  token: TokenSetting | undefined,
+): void {
+  if (token === undefined || value === undefined) return;
+  if (new Redactor([token.value]).contains(value)) {
+    throw new UsageError(
+      setting,
+      `holds the GitBook API token given in ${token.setting} (whole, or a piece of 8 or more of its characters). A setting is shown in logs and reports, so it must never hold a secret: pass the token only through GITBOOK_TOKEN or --token-file, and remove it from ${setting}.`,
+    );
+  }
+}
+
+/**
  * The inputs a CLI run gives the core, from flags, then variables. Throws {@link UsageError} for a
- * `--slug` (or `GITBOOK_SLUGS` line) that is not `PATH=SLUG`; every other check is the core's, whose
- * messages name the setting through `settingName`.
+ * value that holds the token, and for a `--slug` (or `GITBOOK_SLUGS` line) that is not `PATH=SLUG`;
+ * every other check is the core's, whose messages name the setting through `settingName`.
  */
 export function createInputReader(
   flags: SyncFlags,
   env: Env,
   token?: TokenSetting,
 ): Pick<SyncSettings, "readInput" | "settingName"> {
+  // Every flag as given, before any of them is read: no message below can quote the token.
+  for (const [key, value] of Object.entries(flags)) {
+    if (key === "tokenFile") continue;
+    const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    for (const item of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
+      refuseToken(flag, String(item), token);
+    }
+  }
   const resolved = new Map<string, Resolved>();
   for (const setting of SYNC_SETTINGS) {
     const flagValue = setting.fromFlag(flags)?.trim();
@@ -153,6 +181,7 @@ export function createInputReader(
     }
     const raw = env[setting.env]?.trim();
     if (raw !== undefined && raw !== "") {
+      refuseToken(setting.env, raw, token);
       const value = (setting.fromEnv?.(raw) ?? raw).trim();
       resolved.set(setting.input, { value, setting: setting.env });
     }
@@ -178,12 +207,15 @@ export function buildSyncSettings(
   const inputs = createInputReader(flags, env, options.token);
   const workspace = pick(flags.workspace, env, "GITBOOK_WORKSPACE");
   const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
+  const mergeRequest = pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST");
+  for (const given of [workspace, junit, mergeRequest])
+    refuseToken(given?.setting ?? "", given?.value, options.token);
   return {
     ...inputs,
     workspace: path.resolve(options.cwd, workspace?.value ?? "."),
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
-    mergeRequest: readMergeRequest(pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST")),
+    mergeRequest: readMergeRequest(mergeRequest),
   };
 }
 

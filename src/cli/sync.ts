@@ -204,7 +204,8 @@ export async function finishSync(
 ): Promise<number> {
   if (settings.junitFile !== undefined) {
     await mkdir(path.dirname(settings.junitFile), { recursive: true });
-    await writeFile(settings.junitFile, renderJUnit(results));
+    // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
+    await writeFile(settings.junitFile, output.redact(renderJUnit(results)));
   }
   if (settings.json) output.json(toResultRecords(results));
   return results.some((result) => result.status === "failed" || result.status === "timed-out")

@@ -1,5 +1,6 @@
 import { pathParameterProblem } from "../client/validate.ts";
 import { parseSlugMapping } from "../slugs/mapping.ts";
+import { Redactor } from "../text/redact.ts";
 import type { ActionConfig, OrganizationRef, RequestedMode, SourceMode } from "./config.ts";
 import { InputError } from "./errors.ts";
 
@@ -12,12 +13,61 @@ const MAX_TIMEOUT_SECONDS = 6 * 60 * 60;
 const MAX_CONCURRENCY = 64;
 const MAX_PRUNE_LIMIT = 10_000;
 
+/** The inputs that hold secrets; every other input is a setting, which must never hold one. */
+const SECRET_INPUTS = ["token", "github-token"] as const;
+
+/** Every input of action.yml that is a setting, not a secret. */
+export const SETTING_INPUTS: readonly string[] = [
+  "organization",
+  "organization-domain",
+  "files",
+  "slugs",
+  "slug-prefix",
+  "force",
+  "prune",
+  "prune-limit",
+  "fail-on-breaking",
+  "breaking-allowed",
+  "source",
+  "mode",
+  "wait",
+  "timeout",
+  "concurrency",
+  "api-url",
+  "comment",
+  "comment-key",
+];
+
+/**
+ * Refuses a setting whose value holds a secret input's value, whole or a piece of 8+ characters (the
+ * redactor's rule): a setting is written where anyone can read it — the comment's hidden marker, the
+ * slugs, the summary — and redacting it there would change what the run does. The error names the
+ * setting and the secret's input, never the value.
+ */
+export function refuseSecretsInSettings(readInput: InputReader): void {
+  for (const secretInput of SECRET_INPUTS) {
+    const secret = readInput(secretInput);
+    if (!secret) continue;
+    const redactor = new Redactor([secret]);
+    for (const input of SETTING_INPUTS) {
+      if (redactor.contains(readInput(input))) {
+        throw new InputError(
+          input,
+          `holds the value of the '${secretInput}' input (whole, or a piece of 8 or more of its characters). A setting is shown where anyone can read it (the pull request comment and its hidden marker, slugs, the log), so it must never hold a secret: remove it from '${input}'.`,
+        );
+      }
+    }
+  }
+}
+
 /**
  * Parses and checks every input at once, before any request: the run stops here on the first bad
- * input, with a message that names it. `tokenOptional` is for runs that may lack secrets (a fork's pull
+ * input, with a message that names it. A setting that holds a token is refused first, by name. `tokenOptional` is for runs that may lack secrets (a fork's pull
  * request): the token may then be missing, and the caller decides what to skip.
  */
 export function readConfig(readInput: InputReader, options: { tokenOptional?: boolean } = {}): ActionConfig {
+  // First, so that no message below can quote a value that holds a token.
+  refuseSecretsInSettings(readInput);
   const mode = oneOf("mode", readInput("mode") || "auto", MODES);
   const token = readInput("token") || undefined;
   if (!token && mode !== "check" && !options.tokenOptional) {

@@ -51,6 +51,15 @@ export class Redactor {
     this.#marker = markerFor(this.#secrets);
   }
 
+  /**
+   * Whether the text holds a secret, whole or a piece of {@link FRAGMENT_LENGTH}+ characters (as
+   * {@link redact} would remove it): for refusing a setting whose value holds one.
+   */
+  contains(text: string): boolean {
+    if (this.#secrets.length === 0 || text.length < MIN_SECRET_LENGTH) return false;
+    return this.#coveredRanges(text).length > 0;
+  }
+
   /** The text with every piece of every secret replaced; the same string when there is none. */
   readonly redact: Redact = (text) => {
     if (this.#secrets.length === 0 || text.length < MIN_SECRET_LENGTH) return text;

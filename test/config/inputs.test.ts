@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { InputError } from "../../src/config/errors.ts";
-import { readConfig } from "../../src/config/inputs.ts";
+import { readConfig, SETTING_INPUTS } from "../../src/config/inputs.ts";
 
 function reader(inputs: Record<string, string>) {
   return (name: string) => inputs[name] ?? "";
@@ -94,5 +96,74 @@ describe("readConfig", () => {
   it("accepts an organization email domain", () => {
     const config = readConfig(reader({ token: "t", "organization-domain": "@Example.COM" }));
     expect(config.organization).toEqual({ kind: "email-domain", domain: "example.com" });
+  });
+});
+
+describe("a setting that holds a token (issue 16, item 12)", () => {
+  const TOKEN = "gb_api_k3v9q2x7m4p8w1z6r5t0y3u2i9o8";
+  const GITHUB_TOKEN = "ghs_q7we2rt9yu4io1pa6sd3fg8hj5kl0zx2cv7b";
+
+  /** A value of each setting that would be valid but for the secret (or a piece of it) it holds. */
+  function holding(secret: string): Record<string, string> {
+    const piece = secret.slice(7, 15);
+    return {
+      organization: `org-${piece}`,
+      "organization-domain": `${piece}.example.com`,
+      files: `specs/${piece}/*.yaml`,
+      slugs: `specs/a.yaml: ${piece}-api`,
+      "slug-prefix": `pay-${piece}`,
+      force: secret,
+      prune: secret,
+      "prune-limit": secret,
+      "fail-on-breaking": secret,
+      "breaking-allowed": `GET /${piece}`,
+      source: secret,
+      mode: secret,
+      wait: secret,
+      timeout: secret,
+      concurrency: secret,
+      "api-url": `https://${piece}.example.com`,
+      comment: secret,
+      "comment-key": secret,
+    };
+  }
+
+  it("covers every input of action.yml but the two secrets", () => {
+    const action = parse(readFileSync(new URL("../../action.yml", import.meta.url), "utf8")) as {
+      inputs: Record<string, unknown>;
+    };
+    const settings = Object.keys(action.inputs).filter((name) => name !== "token" && name !== "github-token");
+    expect([...SETTING_INPUTS].sort()).toEqual(settings.sort());
+    expect(Object.keys(holding(TOKEN)).sort()).toEqual(settings.sort());
+  });
+
+  it("refuses it by the setting's name, never quoting the value", () => {
+    for (const [secretInput, secret] of [
+      ["token", TOKEN],
+      ["github-token", GITHUB_TOKEN],
+    ] as const) {
+      for (const [input, value] of Object.entries(holding(secret))) {
+        let thrown: unknown;
+        try {
+          readConfig(reader({ ...minimal, [secretInput]: secret, [input]: value }));
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${input} holding ${secretInput}`).toBeInstanceOf(InputError);
+        expect((thrown as InputError).input).toBe(input);
+        const message = (thrown as Error).message;
+        expect(message).toContain(`Input '${input}': holds the value of the '${secretInput}' input`);
+        expect(message).not.toContain(secret.slice(7, 15));
+      }
+    }
+  });
+
+  it("matches the token in either case, and lets a setting with a shorter piece through", () => {
+    const piece = TOKEN.slice(7, 15);
+    expect(() =>
+      readConfig(reader({ ...minimal, token: TOKEN, "comment-key": piece.toUpperCase() })),
+    ).toThrow(/Input 'comment-key': holds the value of the 'token' input/);
+    const config = readConfig(reader({ ...minimal, token: TOKEN, "comment-key": piece.slice(0, 7) }));
+    expect(config.commentKey).toBe(piece.slice(0, 7));
   });
 });

@@ -109,6 +109,24 @@ describe("Redactor, for any token and any text around it", () => {
     );
   });
 
+  it("says a text contains a secret exactly when redacting would change it", () => {
+    fc.assert(
+      fc.property(
+        token.chain((secret) => fc.tuple(fc.constant(secret), textAround(secret))),
+        ([secret, parts]) => {
+          const redactor = new Redactor([secret]);
+          const text = parts.join("");
+          expect(redactor.contains(text)).toBe(redactor.redact(text) !== text);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    const redactor = new Redactor([TOKEN]);
+    expect(redactor.contains(`pets-${TOKEN.slice(9, 17).toLowerCase()}`)).toBe(true);
+    expect(redactor.contains(`pets-${TOKEN.slice(9, 16)}`)).toBe(false);
+    expect(new Redactor().contains(TOKEN)).toBe(false);
+  });
+
   it("is idempotent, and leaves a text that holds no piece of the token as it is", () => {
     fc.assert(
       fc.property(token, fc.string({ maxLength: 80 }), (secret, text) => {
