@@ -89,3 +89,96 @@ describe("unchanged specs", () => {
     expect(puts(api) - before).toBe(4);
   });
 });
+
+/** The first run publishes `files`; the second, with `change` applied, reports each file's status. */
+async function rerun(
+  files: Record<string, string>,
+  options: {
+    change?: Record<string, string>;
+    faults?: Parameters<RunningEmulator["setFaults"]>[0];
+    inputs?: Record<string, string>;
+  } = {},
+) {
+  const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+  cleanups.push(() => api.close());
+  const dir = await emptyWorkspace(files);
+  cleanups.push(() => removeWorkspace(dir));
+  const first = await run(api, dir, options.inputs);
+  expect(first.exitCode).toBe(0);
+  for (const [file, text] of Object.entries(options.change ?? {}))
+    await writeFile(path.join(dir, file), text);
+  if (options.faults) api.setFaults(options.faults);
+  const before = api.requests.length;
+  const second = await run(api, dir, options.inputs);
+  return { api, second, writes: api.requests.slice(before).filter((r) => r.method !== "GET") };
+}
+
+describe("unchanged specs GitBook transforms or cannot compare (issue 16, items 3, 4, 10, 14)", () => {
+  it("Swagger 2.0, which GitBook stores upgraded to OpenAPI 3, is unchanged on a re-run", async () => {
+    const swagger =
+      "swagger: '2.0'\ninfo: {title: Legacy, version: '1'}\nhost: api.example.com\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok}\n";
+    const { api, second, writes } = await rerun({ "legacy.yaml": swagger });
+    expect(statuses(second.outputs)).toEqual([["legacy.yaml", "unchanged"]]);
+    expect(writes).toEqual([]);
+    // What GitBook holds is the upgraded document, which no longer equals the file: the record decides.
+    const answer = await fetch(`${api.baseUrl}/v1/orgs/demo-org/openapi/legacy/versions/latest/content`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    const stored = ((await answer.json()) as { filesystem: { specification: Record<string, unknown> }[] })
+      .filesystem[0]?.specification;
+    expect(stored?.openapi).toMatch(/^3\./);
+    expect(stored?.swagger).toBeUndefined();
+    expect(stored?.["x-publish-record"]).toMatchObject({ path: "legacy.yaml" });
+  });
+
+  it("a spec whose example data holds a literal $ref to a file is unchanged on a re-run", async () => {
+    const spec = [
+      "openapi: 3.1.0",
+      "info: {title: Docs, version: '1'}",
+      "paths:",
+      "  /a:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          content:",
+      "            application/json:",
+      "              example: {$ref: ./not-a-reference.yaml}",
+    ].join("\n");
+    const { second, writes } = await rerun({ "docs.yaml": `${spec}\n` });
+    expect(statuses(second.outputs)).toEqual([["docs.yaml", "unchanged"]]);
+    expect(writes).toEqual([]);
+  });
+
+  it("an integer changed beyond 2^53 is uploaded, not taken for unchanged", async () => {
+    const spec = (n: string) =>
+      `{"openapi": "3.1.0", "info": {"title": "Ids", "version": "1"}, "x-max-id": ${n}, "paths": {}}`;
+    const { second, writes } = await rerun(
+      { "ids.json": spec("9007199254740993") },
+      { change: { "ids.json": spec("9007199254740992") } },
+    );
+    expect(statuses(second.outputs)).toEqual([["ids.json", "published"]]);
+    expect(writes.map((r) => r.method)).toEqual(["PUT"]);
+  });
+
+  it("a version content of 600 MB is refused at its cap and the spec is uploaded", async () => {
+    const { second, writes } = await rerun(
+      { "a.yaml": minimalSpec("A") },
+      { faults: { content: { paddingBytes: 600 * 1024 * 1024, chunked: true } } },
+    );
+    expect(second.exitCode).toBe(0);
+    expect(statuses(second.outputs)).toEqual([["a.yaml", "published"]]);
+    expect(writes.map((r) => r.method)).toEqual(["PUT"]);
+    expect(second.stdout).toMatch(/Uploading: what GitBook holds could not be read \(.*(MiB|bytes).*\)/);
+  });
+
+  it("a version content that never ends is given up within its own budget and the spec is uploaded", async () => {
+    const { second, writes } = await rerun(
+      { "a.yaml": minimalSpec("A") },
+      { faults: { content: { stallMs: Number.POSITIVE_INFINITY } }, inputs: { timeout: "15" } },
+    );
+    expect(second.exitCode).toBe(0);
+    expect(statuses(second.outputs)).toEqual([["a.yaml", "published"]]);
+    expect(writes.map((r) => r.method)).toEqual(["PUT"]);
+  });
+});
