@@ -8,9 +8,15 @@
  * - Issue 8, item 2: file names, service fields and a comment record holding `\r`, `\n`, `%`, `::` and
  *   `##[`: the runner, reading stdout by its own rules, finds no command that the action did not write,
  *   and the summary and comment keep their Markdown structure.
+ * - Issue 16, item 12: redaction happens at the sinks, never in the run's data: a spec whose slug holds
+ *   a piece of the token publishes and is reported `published` (action and CLI, against the emulator),
+ *   while nothing of the token is shown; a setting that holds the token is refused by name.
  */
-import { rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator } from "../../harness/emulator/index.ts";
 import {
   type Answer,
   type StandInRequest,
@@ -23,6 +29,7 @@ import { type RunnerResult, runActionLikeRunner } from "../../harness/runner/act
 import { parseRunnerCommands } from "../../harness/runner/runner-commands.ts";
 import { renderCommentState } from "../../src/github/comment-marker.ts";
 import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { runCli } from "../cli/run-cli.ts";
 import { emptyWorkspace, minimalSpec } from "./helpers.ts";
 
 /** Long enough that the client's 40-character cut of a wrong value keeps a prefix of it. */
@@ -416,5 +423,81 @@ describe("no workflow command that the action did not write (issue 8, item 2)", 
     expect(foreignCommands(result)).toEqual([]);
     expect(result.annotations.map((a) => a.message).filter((m) => m.startsWith("PWNED"))).toEqual([]);
     for (const body of github.bodiesSent) expect(brokenRows(body)).toEqual([]);
+  });
+});
+
+describe("redaction at the sinks, never in the run's data (issue 16, item 12)", () => {
+  /** Lowercase letters and digits of the token: a file name, and so a slug, can hold them by chance. */
+  const PIECE = TOKEN.slice(7, 7 + FRAGMENT_LENGTH);
+  const EMULATOR_ORG = "demo-org";
+
+  async function emulatorWithToken() {
+    const emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
+    cleanups.push(() => emulator.close());
+    return emulator;
+  }
+
+  it("the action publishes a spec whose slug holds a piece of the token, and shows the token nowhere", async () => {
+    expect(PIECE).toMatch(/^[a-z0-9]{8}$/);
+    const emulator = await emulatorWithToken();
+    const github = await startGitHubStandIn();
+    cleanups.push(github.close);
+
+    const result = await run(
+      { [`${PIECE}-api-one.yaml`]: minimalSpec("One") },
+      { gitbook: emulator.baseUrl, github: github.url },
+      { inputs: { organization: EMULATOR_ORG } },
+    );
+
+    expectMasksFirst(result);
+    expect(result.exitCode).toBe(0);
+    expect(results(result).map((r) => r.status)).toEqual(["published"]);
+    // GitBook holds it under its own slug, and the run asked for that slug, not a redacted one.
+    expect(emulator.getSpec(EMULATOR_ORG, `${PIECE}-api-one-pr-7`)?.processingState).toBe("complete");
+    expect(emulator.requests.filter((r) => r.path.includes("REDACTED"))).toEqual([]);
+    expect(github.bodiesSent).toHaveLength(1);
+    expect(result.outputs.results).toContain("[REDACTED]-api-one-pr-7");
+    expectNoSecrets(shown(result, github.bodiesSent));
+  });
+
+  it("the command line publishes it too, and its stdout, stderr and JUnit file show nothing of the token", async () => {
+    const emulator = await emulatorWithToken();
+    const workspace = await emptyWorkspace({ [`${PIECE}-api-one.yaml`]: minimalSpec("One") });
+    const reports = await mkdtemp(path.join(tmpdir(), "junit-"));
+    cleanups.push(() => rm(workspace, { recursive: true, force: true }));
+    cleanups.push(() => rm(reports, { recursive: true, force: true }));
+    const junit = path.join(reports, "report.xml");
+
+    const cli = await runCli(["sync", "--workspace", workspace, "--json", "--junit", junit], {
+      env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: EMULATOR_ORG },
+    });
+
+    expect(cli.code).toBe(0);
+    const rows = JSON.parse(cli.stdout) as { slug: string; status: string }[];
+    expect(rows.map((row) => [row.slug, row.status])).toEqual([["[REDACTED]-api-one", "published"]]);
+    expect(emulator.getSpec(EMULATOR_ORG, `${PIECE}-api-one`)?.processingState).toBe("complete");
+    const report = await readFile(junit, "utf8");
+    expect(report).toContain("[REDACTED]-api-one");
+    expectNoSecrets({ stdout: cli.stdout, stderr: cli.stderr, junit: report });
+  });
+
+  it("refuses a comment-key that holds the token by name, and writes no comment with it", async () => {
+    const emulator = await emulatorWithToken();
+    const github = await startGitHubStandIn();
+    cleanups.push(github.close);
+
+    const result = await run(
+      { "widgets.yaml": minimalSpec("Widgets") },
+      { gitbook: emulator.baseUrl, github: github.url },
+      { inputs: { organization: EMULATOR_ORG, "comment-key": TOKEN.slice(0, 40).replace(/_/g, "-") } },
+    );
+
+    expect(result.exitCode).toBe(1);
+    expect(result.annotations.map((a) => a.message).join("\n")).toContain(
+      "Input 'comment-key': holds the value of the 'token' input",
+    );
+    expect(github.bodiesSent).toEqual([]);
+    expect(emulator.requests).toEqual([]);
+    expectNoSecrets(shown(result, github.bodiesSent));
   });
 });
