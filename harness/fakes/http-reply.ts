@@ -60,9 +60,10 @@ export type FaultKind =
   | { hang: true }
   /**
    * Answer 200 with a JSON body of this many bytes, streamed; with `declareLength`, announced in
-   * `content-length` (else chunked, so that only counting tells its size).
+   * `content-length` (else chunked, so that only counting tells its size). With `apply`, the request is
+   * handled first (a POST creates its comment) and the huge body replaces its answer.
    */
-  | { hugeBody: number; declareLength?: boolean };
+  | { hugeBody: number; declareLength?: boolean; apply?: boolean };
 
 function matches(match: FaultMatch, method: string, path: string): boolean {
   return (
@@ -126,7 +127,7 @@ export function answerFault(res: ServerResponse, fault: FaultKind | undefined): 
     send(res, reply(fault.status, { message: `${fault.status} fault injected` }, headers));
     return true;
   }
-  if ("hugeBody" in fault) {
+  if ("hugeBody" in fault && !fault.apply) {
     streamHugeBody(res, fault.hugeBody, fault.declareLength ?? false);
     return true;
   }
@@ -141,6 +142,10 @@ export function answerAfter(res: ServerResponse, fault: FaultKind | undefined, a
   }
   if (fault && "applyThenDrop" in fault) {
     res.socket?.destroy();
+    return;
+  }
+  if (fault && "hugeBody" in fault) {
+    streamHugeBody(res, fault.hugeBody, fault.declareLength ?? false);
     return;
   }
   send(res, answer);

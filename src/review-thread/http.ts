@@ -64,19 +64,22 @@ export class ReviewHostDeadlineError extends ReviewHostError {
   override readonly name = "ReviewHostDeadlineError";
 }
 
-/** A successful answer larger than its {@link AnswerCap}: refused, never buffered past the cap. */
+/**
+ * A successful answer larger than its {@link AnswerCap}: refused, never buffered past the cap. Its
+ * status said success, so a POST answered so was applied (`mayHaveApplied`).
+ */
 export class AnswerTooLargeError extends ReviewHostError {
   override readonly name = "AnswerTooLargeError";
   /** The size the answer declared (`content-length`); undefined when it declared none. */
   readonly size: number | undefined;
   readonly cap: AnswerCap;
 
-  constructor(what: string, size: number | undefined, cap: AnswerCap) {
+  constructor(what: string, size: number | undefined, cap: AnswerCap, applied: boolean) {
     const said = size === undefined ? `more than ${formatBytes(cap.bytes)}` : formatBytes(size);
     super(
       `${what} answered ${said}, over the ${formatBytes(cap.bytes)} allowed for ${cap.kind}; the answer was not read.`,
       undefined,
-      false,
+      applied,
     );
     this.size = size;
     this.cap = cap;
@@ -216,7 +219,8 @@ export function createHostClient(options: HostClientOptions): HostClient {
         if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
           return { status: result.status, headers: result.headers, data: parseJson(result.bytes) };
         }
-        if (result.kind === "too-large") throw new AnswerTooLargeError(what, result.size, call.cap);
+        if (result.kind === "too-large")
+          throw new AnswerTooLargeError(what, result.size, call.cap, !idempotent);
         const failure = failureOf(result, what, idempotent, redact);
         if (result.kind === "timeout" && result.cut) throw failure;
         const decision = decideRetry({

@@ -216,16 +216,20 @@ export function createReviewThread(options: ReviewThreadOptions): ReviewThread {
     return lookup;
   };
 
-  const recordedPreviews = async (): Promise<string[]> => {
-    const found = await account();
-    if (!found) return [];
-    try {
-      const own = await ownComments(found);
-      return mergeCommentStates(...own.map((comment) => readCommentState(comment.body, key))).previews;
-    } catch (error) {
-      logger.warning(`Could not read ${words.subject}: ${words.reason(error)}${words.advice(error)}`);
-      return [];
-    }
+  let recorded: Promise<string[]> | undefined;
+  const recordedPreviews = (): Promise<string[]> => {
+    recorded ??= (async () => {
+      const found = await account();
+      if (!found) return [];
+      try {
+        const own = await ownComments(found);
+        return mergeCommentStates(...own.map((comment) => readCommentState(comment.body, key))).previews;
+      } catch (error) {
+        logger.warning(`Could not read ${words.subject}: ${words.reason(error)}${words.advice(error)}`);
+        return [];
+      }
+    })();
+    return recorded.then((previews) => [...previews]);
   };
 
   return {
