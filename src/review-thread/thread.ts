@@ -114,7 +114,9 @@ export async function writeOwnComment(
   if (!after.some((comment) => comment.id !== created.id)) {
     return { action: "created", comment: created, removed: [], left: [] };
   }
-  return settle(store, key, body, after, known, created);
+  // A listing may lag behind a create: ours is settled with the others even when it does not show yet.
+  const all = after.some((comment) => comment.id === created.id) ? after : [...after, created];
+  return settle(store, key, body, all, known, created);
 }
 
 /** Keeps the oldest of `own`, writes `body` with every state merged into it, deletes the rest. */

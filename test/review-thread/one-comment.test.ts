@@ -18,6 +18,8 @@ import {
   renderCommentState,
   replaceCommentState,
 } from "../../src/report/comment-state.ts";
+import type { StoredComment } from "../../src/review-thread/own-comment.ts";
+import { type CommentStore, writeOwnComment } from "../../src/review-thread/thread.ts";
 import type { ReviewRun, ReviewThread } from "../../src/sync/ports.ts";
 
 interface Setup {
@@ -291,6 +293,52 @@ describe.each(HOSTS)("$name", (host) => {
       expect(url).toContain(String(setup.ours()[0]?.id));
       expect(logger.messages("warning")).toEqual([]);
     });
+  });
+});
+
+describe("settling with a listing that lags behind a create", () => {
+  it("deletes its own new comment in favour of an older one even when the listing does not show it yet", async () => {
+    const account = { id: 9, kind: "Bot" };
+    const record = (previews: string[]) =>
+      `${commentMarker("default")}\n${renderCommentState("default", { previews })}`;
+    const comments: StoredComment[] = [];
+    const removed: number[] = [];
+    let lagging = false;
+    const store: CommentStore = {
+      async page() {
+        // The listing after our create misses it, as an eventually consistent index may.
+        const shown = lagging ? comments.slice(0, -1) : comments;
+        lagging = false;
+        return { comments: shown.map((c) => ({ ...c })), next: undefined };
+      },
+      async create(body) {
+        // Another run's comment lands first, between our lookup and our create.
+        comments.push({ id: 1, body: record(["theirs"]), author: account, url: "u1" });
+        comments.push({ id: 2, body, author: account, url: "u2" });
+        lagging = true;
+        return { id: 2, body, author: account, url: "u2" };
+      },
+      async update(id, body) {
+        const comment = comments.find((c) => c.id === id) as StoredComment;
+        comment.body = body;
+        return { ...comment };
+      },
+      async remove(id) {
+        removed.push(id);
+        comments.splice(
+          comments.findIndex((c) => c.id === id),
+          1,
+        );
+      },
+    };
+
+    const outcome = await writeOwnComment(store, "default", account, record(["ours"]), []);
+
+    expect(outcome).toMatchObject({ action: "updated", removed: [2] });
+    expect(outcome.comment.id).toBe(1);
+    expect(comments.map((c) => [c.id, readCommentState(c.body, "default")?.previews])).toEqual([
+      [1, ["ours", "theirs"]],
+    ]);
   });
 });
 
