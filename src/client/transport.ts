@@ -77,11 +77,11 @@ export interface Reply<T> {
   value: T;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
+type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 type AttemptResult =
   /** `text` is undefined for an error answer whose body was over its cap, and was not read. */
-  | { kind: "response"; status: number; headers: Headers; text: string | undefined }
+  | { kind: "response"; status: number; headers: ResponseHeaders; text: string | undefined }
   /** A success answer over the call's cap: `size` as announced, or the bytes read when the read stopped. */
   | { kind: "too-large"; status: number; size: number; announced: boolean }
   | { kind: "connection"; error: unknown }
@@ -113,7 +113,7 @@ type CappedRead =
  */
 async function readCapped(
   body: AsyncIterable<Uint8Array> & { destroy(): unknown },
-  headers: Headers,
+  headers: ResponseHeaders,
   cap: number,
 ): Promise<CappedRead> {
   const length = firstHeader(headers["content-length"])?.trim();
