@@ -74,6 +74,43 @@ export function sendJson(
   response.end(text);
 }
 
+/** How much of an endless answer was written, and whether the reader hung up before its end. */
+export interface StreamState {
+  written: number;
+  closedEarly: boolean;
+}
+
+/**
+ * Answers 200 with `{"filesystem":`, then spaces (valid JSON whitespace) 1 MiB at a time, at the pace
+ * the reader takes them (a full socket waits for `drain`), until `total` bytes or until the reader
+ * closes the connection; then `[]}`. A client that read it all would get a valid version content.
+ */
+export async function streamLargeContent(
+  response: ServerResponse,
+  total: number,
+  state: StreamState = { written: 0, closedEarly: false },
+): Promise<StreamState> {
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write('{"filesystem":');
+  while (state.written < total) {
+    if (response.destroyed) {
+      state.closedEarly = true;
+      return state;
+    }
+    const flowing = response.write(chunk);
+    state.written += chunk.length;
+    if (!flowing) {
+      await new Promise<void>((resolve) => {
+        response.once("drain", resolve);
+        response.once("close", resolve);
+      });
+    }
+  }
+  response.end("[]}");
+  return state;
+}
+
 /** A port nothing listens on: bind, read the port, close. */
 export async function closedPort(): Promise<number> {
   return Number(new URL(await closedPortUrl()).port);

@@ -3,9 +3,13 @@
  * the command fails with the client's message (the call, the size, the cap) and exit code 1, without
  * buffering the answer. The server is a loopback stand-in: it announces 600 MB, or streams without end.
  */
-import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { type LoopbackServer, startServer } from "../../harness/loopback/loopback.ts";
+import {
+  type LoopbackServer,
+  type StreamState,
+  startServer,
+  streamLargeContent,
+} from "../../harness/loopback/loopback.ts";
 import { ExitCode } from "../../src/cli/exit-codes.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -42,23 +46,9 @@ describe("versions content of a huge version (issue 16, item 3)", () => {
   });
 
   it("stops a content streamed without end past the cap, and does not ask again", async () => {
-    let written = 0;
-    const server = await startServer(async (_request, response: ServerResponse) => {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.write('{"filesystem":');
-      const chunk = Buffer.alloc(MiB, 0x20);
-      // Three times the cap at most: a client that read on would get a valid answer, and print it.
-      while (written < 192 * MiB && !response.destroyed) {
-        written += chunk.length;
-        if (!response.write(chunk)) {
-          await new Promise<void>((resolve) => {
-            response.once("drain", resolve);
-            response.once("close", resolve);
-          });
-        }
-      }
-      if (!response.destroyed) response.end("[]}");
-    });
+    const state: StreamState = { written: 0, closedEarly: false };
+    // Three times the cap at most: a client that read on would get a valid answer, and print it.
+    const server = await startServer((_request, response) => streamLargeContent(response, 192 * MiB, state));
     servers.push(server);
 
     const run = await content(["pets"], server);
@@ -70,6 +60,6 @@ describe("versions content of a huge version (issue 16, item 3)", () => {
     );
     expect(run.stderr).toContain("not retried");
     expect(server.requests).toHaveLength(1);
-    expect(written).toBeLessThan(96 * MiB);
+    expect(state.written).toBeLessThan(96 * MiB);
   });
 });

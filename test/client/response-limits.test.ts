@@ -3,14 +3,15 @@
  * that is never buffered past, and in time, by a call's own deadline inside the run's. Over real
  * loopback sockets.
  */
-import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type Handler,
   type LoopbackServer,
+  type StreamState,
   sendJson,
   specBody,
   startServer,
+  streamLargeContent,
 } from "../../harness/loopback/loopback.ts";
 import {
   type ClientOptions,
@@ -53,33 +54,10 @@ async function caught(promise: Promise<unknown>): Promise<Error> {
   throw new Error("expected the call to fail");
 }
 
-/**
- * Streams `{"filesystem":` then spaces (valid JSON whitespace), 1 MiB at a time and at the pace the
- * reader takes them, until `total` bytes or until the reader closes the connection; then `[]}`. A
- * client that read it all would get a valid content.
- */
+/** A server handler streaming a content of `total` bytes, and what it managed to write. */
 function endlessContent(total: number) {
-  const state = { written: 0, closedEarly: false };
-  const chunk = Buffer.alloc(MiB, 0x20);
-  const handler = async (_request: unknown, response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.write('{"filesystem":');
-    while (state.written < total) {
-      if (response.destroyed) {
-        state.closedEarly = true;
-        return;
-      }
-      const flowing = response.write(chunk);
-      state.written += chunk.length;
-      if (!flowing) {
-        await new Promise<void>((resolve) => {
-          response.once("drain", resolve);
-          response.once("close", resolve);
-        });
-      }
-    }
-    response.end("[]}");
-  };
+  const state: StreamState = { written: 0, closedEarly: false };
+  const handler: Handler = (_request, response) => streamLargeContent(response, total, state);
   return { state, handler };
 }
 
