@@ -178,6 +178,31 @@ describe("version content: the emulator stores what GitBook's parser stores", ()
     expect(stored).toMatchObject(untouched);
   });
 
+  it.each([
+    [
+      "Swagger 2.0",
+      'swagger: "2.0"\ninfo: {title: R, version: "1"}\nhost: a.example\ndefinitions: {A: {type: string}}\npaths: {}\n',
+    ],
+    ["OpenAPI 3.0", "openapi: 3.0.3\ninfo: {title: R, version: '1'}\npaths: {}\n"],
+    ["OpenAPI 3.1", "openapi: 3.1.0\ninfo: {title: R, version: '1'}\npaths: {}\n"],
+  ])(
+    "%s: a root publish record of plain strings comes back deep-equal (emulator and Scalar pipeline)",
+    async (version, body) => {
+      const record = {
+        tool: "gitbook-openapi",
+        owner: "github.com/acme/widgets#pay",
+        path: "specs/example/openapi.yaml",
+        digest: "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      };
+      const text = `x-publish-record: ${JSON.stringify(record)}\n${body}`;
+      const slug = `conf-record-${version.replace(/\W+/g, "-").toLowerCase()}`;
+      const { content } = await publish(slug, text);
+      const [reference] = await gitbookParseOpenAPI(text);
+      expect(entriesOf(content)[0]?.specification["x-publish-record"]).toEqual(record);
+      expect((reference?.specification as Record<string, unknown>)["x-publish-record"]).toEqual(record);
+    },
+  );
+
   it("transforms values inside an x- key of Swagger 2.0 like schemas (example, nullable, $ref)", () => {
     const stored = storedDocument({
       swagger: "2.0",
