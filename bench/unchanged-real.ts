@@ -36,9 +36,10 @@
  *   the parser GitBook's uses, accepts). Without them the bench runs without Swagger 2.0 and says so.
  *
  * `--profile <folder>` writes a V8 CPU profile of the first run's unchanged re-run there and prints its
- * top self-time functions.
+ * top self-time functions. `--action <folder>` runs another checkout's built action (its `dist/index.js`
+ * and `action.yml`), e.g. a commit extracted with `git archive` and built there.
  *
- * Run with `npx node bench/unchanged-real.ts [runs] [--specs <folder>]… [--profile <folder>]`
+ * Run with `npx node bench/unchanged-real.ts [runs] [--specs <folder>]… [--profile <folder>] [--action <folder>]`
  * (default 3 runs); `npm run build` first.
  */
 import { execFileSync } from "node:child_process";
@@ -61,7 +62,11 @@ const EXTRA = [
   ...args.flatMap((arg, i) => (arg === "--specs" && args[i + 1] ? [args[i + 1] as string] : [])),
   ...(process.env.BENCH_REAL_SPECS ?? "").split(path.delimiter).filter((folder) => folder !== ""),
 ];
-const PROFILE_DIR = args.flatMap((arg, i) => (arg === "--profile" && args[i + 1] ? [args[i + 1]] : []))[0];
+const optionValue = (name: string) =>
+  args.flatMap((arg, i) => (arg === name && args[i + 1] ? [args[i + 1]] : []))[0];
+const PROFILE_DIR = optionValue("--profile");
+/** Another checkout whose `dist/` to run (e.g. `git archive HEAD` extracted and built); default this one. */
+const ACTION_PATH = optionValue("--action");
 const LATENCY_MS = 20;
 const PROCESSING_MS = 2_000;
 const CONCURRENCY = 4;
@@ -168,6 +173,7 @@ async function actionRun(
   const run = await runActionLikeRunner({
     workspace,
     entry: ACTION_BUNDLE,
+    ...(ACTION_PATH !== undefined ? { actionPath: path.resolve(ACTION_PATH) } : {}),
     inputs: {
       token: api.token,
       organization: ORG,
@@ -318,6 +324,8 @@ const sizes = (readdirSync(workspace, { recursive: true }) as string[])
   .map((file) => path.join(workspace, file))
   .filter((file) => statSync(file).isFile());
 const totalMb = sizes.reduce((sum, file) => sum + statSync(file).size, 0) / 1e6;
+if (ACTION_PATH !== undefined)
+  console.log(`\nAction run from ${path.resolve(ACTION_PATH)}/${ACTION_BUNDLE}.`);
 console.log(
   `\n### Unchanged re-run on real specs: ${specCount} specs (${sizes.length} files, ${totalMb.toFixed(1)} MB; ${swagger} Swagger 2.0), concurrency ${CONCURRENCY}, ${LATENCY_MS} ms latency, ${PROCESSING_MS / 1000} s processing, median of ${RUNS}\n`,
 );
