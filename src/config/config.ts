@@ -23,7 +23,7 @@ export interface ActionConfig {
   readonly comment: boolean;
   readonly commentKey: string;
   readonly githubToken: string | undefined;
-  /** Delete the organization's specs under `slugPrefix` that the repository no longer has. */
+  /** Delete the specs this repository published under `slugPrefix` and no longer has (prune.ts).*/
   readonly prune: boolean;
   /** Above this many specs to prune, the run fails and deletes nothing. */
   readonly pruneLimit: number;
