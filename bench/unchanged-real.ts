@@ -8,7 +8,9 @@
  *    the network and the client's parsing cost at least), beside the computed round-trip ideal
  *    ((1 + specs) × latency ÷ concurrency);
  * 3. unchanged re-run: the same workspace against the same emulator;
- * 4. `force: true` re-run: everything uploaded and waited for again.
+ * 4. `force: true` re-run: everything uploaded and waited for again;
+ * 5. local work alone: the same action in `mode: check` without a token (process start, discovery,
+ *    reading, validation, bundling), the part of a re-run that no network change can remove.
  *
  * For each: wall time, peak RSS of the action's process, requests made, writes made (an unchanged re-run
  * should make none) and the specs' statuses; ratios re-run ÷ baseline and re-run ÷ first upload.
@@ -228,6 +230,24 @@ interface Run {
   base: { wallMs: number; requests: number };
   rerun: ActionRow;
   force: ActionRow;
+  local: { wallMs: number; peakRssKb: number };
+}
+
+/** The same action with nothing to send: `mode: check`, no token (process start, discovery, reading, checks). */
+async function localOnly(workspace: string): Promise<{ wallMs: number; peakRssKb: number }> {
+  const started = performance.now();
+  const run = await runActionLikeRunner({
+    workspace,
+    entry: ACTION_BUNDLE,
+    ...(ACTION_PATH !== undefined ? { actionPath: path.resolve(ACTION_PATH) } : {}),
+    inputs: { mode: "check", concurrency: String(CONCURRENCY) },
+    env: { GITHUB_REPOSITORY: "acme/bench-real" },
+    nodeArgs: ["--import", MAX_RSS_HOOK],
+  });
+  return {
+    wallMs: performance.now() - started,
+    peakRssKb: Number(/maxrss-kb=(\d+)/.exec(run.stderr)?.[1] ?? Number.NaN),
+  };
 }
 
 async function oneRun(workspace: string, profile: boolean): Promise<Run> {
@@ -243,7 +263,7 @@ async function oneRun(workspace: string, profile: boolean): Promise<Run> {
       profile && PROFILE_DIR !== undefined ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [];
     const rerun = await actionRun(api, workspace, {}, profiling);
     const force = await actionRun(api, workspace, { force: "true" });
-    return { first, base, rerun, force };
+    return { first, base, rerun, force, local: await localOnly(workspace) };
   } finally {
     await api.close();
   }
@@ -345,6 +365,10 @@ console.log(
 );
 console.log(
   `| round-trip ideal ((1 + ${specCount}) × ${LATENCY_MS} ms ÷ ${CONCURRENCY}) | ${seconds(idealMs)} | | | | | | | | |`,
+);
+const localMs = median(runs.map((run) => run.local.wallMs));
+console.log(
+  `| local work alone (\`mode: check\`, no token) | ${seconds(localMs)} | ${(localMs / baseMs).toFixed(2)}× | ${(localMs / first.wallMs).toFixed(2)}× | ${mib(Math.max(...runs.map((run) => run.local.peakRssKb)))} | 0 | 0 | 0 | | |`,
 );
 line("**unchanged re-run**", rerun);
 line("`force: true` re-run", force);
