@@ -132,6 +132,7 @@ async function runSteps(
   const files = allFiles.filter((file) => !failedFiles.has(file.path));
   if (plan.mode !== "cleanup") logPlan(logger, plan.mode, allFiles, slugs);
   const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
+  const unrecorded: string[] = [];
 
   // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
   // review comment gets a few seconds more to report the results.
@@ -216,6 +217,7 @@ async function runSteps(
           connection: stageConnection,
           comparing,
           owner,
+          unrecorded,
         }),
       );
       const streamedResults = await timed(label, () =>
@@ -268,6 +270,12 @@ async function runSteps(
           ...(changeReview ? { removedSpecs: changeReview.removedSpecs } : {}),
         })
       : undefined;
+    if (unrecorded.length > 0) {
+      const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
+      logger.warning(
+        `${unrecorded.length} spec${unrecorded.length === 1 ? "" : "s"} could not carry a publish record, so GitBook's copy cannot be compared or owned: uploaded on every run, never pruned (${shown}${unrecorded.length > 10 ? ", …" : ""}).`,
+      );
+    }
     logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(clock.now() - started)}.`);
     return {
       organizationId,
@@ -307,6 +315,8 @@ function streamedSpec(
     connection: Connection | undefined;
     comparing: Comparing | undefined;
     owner: string;
+    /** Files whose text could not take a publish record: said once, at the end. */
+    unrecorded: string[];
   },
 ): StreamedSpec {
   return {
@@ -332,10 +342,10 @@ function streamedSpec(
           ? await changesOf(file.path, prepared.document(), comparing)
           : undefined;
       if (changes) {
-        const rest = await uploadOrCheck(prepared, connection, plan, ports, run.deadline, log);
+        const rest = await uploadOrCheck(prepared, connection, plan, ports, run, log);
         return async () => ({ ...(await rest()), changes });
       }
-      return uploadOrCheck(prepared, connection, plan, ports, run.deadline, log);
+      return uploadOrCheck(prepared, connection, plan, ports, run, log);
     },
   };
 }
@@ -358,9 +368,10 @@ async function uploadOrCheck(
   connection: Connection | undefined,
   plan: SyncPlan,
   ports: SyncPorts,
-  deadline: number,
+  run: { deadline: number; unrecorded: string[] },
   log: Logger,
 ): Promise<() => Promise<SpecResult>> {
+  const { deadline } = run;
   if (!connection || connection.readOnly) {
     const lookup = connection && { orgId: connection.organizationId, service: connection.service };
     const result = await checkOne(prepared, lookup, log);
@@ -368,6 +379,7 @@ async function uploadOrCheck(
   }
   const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
   if (recorded && !recorded.record) {
+    run.unrecorded.push(prepared.file);
     log.warning(
       `${escapeUntrusted(prepared.file)}: no publish record could be added (${recorded.problem}): it is uploaded on every run and never pruned.`,
       { file: prepared.file },

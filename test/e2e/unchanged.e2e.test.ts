@@ -182,3 +182,26 @@ describe("unchanged specs GitBook transforms or cannot compare (issue 16, items 
     expect(writes.map((r) => r.method)).toEqual(["PUT"]);
   });
 });
+
+describe("a spec that cannot carry a publish record", () => {
+  it("is uploaded on every run, said on the file and once with the count", async () => {
+    const anchored = "--- !!map\nopenapi: 3.0.3\ninfo: {title: Anchored, version: '1'}\npaths: {}\n";
+    const { second, writes } = await rerun({ "anchored.yaml": anchored, "a.yaml": minimalSpec("A") });
+    expect(statuses(second.outputs)).toEqual([
+      ["a.yaml", "unchanged"],
+      ["anchored.yaml", "published"],
+    ]);
+    expect(writes.map((r) => r.path)).toEqual(["/v1/orgs/demo-org/openapi/anchored"]);
+    expect(second.annotations).toContainEqual(
+      expect.objectContaining({
+        level: "warning",
+        file: "anchored.yaml",
+        message: expect.stringContaining("no publish record could be added"),
+      }),
+    );
+    const once = second.annotations.filter(
+      (a) => a.level === "warning" && /1 spec could not carry/.test(a.message),
+    );
+    expect(once).toHaveLength(1);
+  });
+});
