@@ -164,12 +164,14 @@ export function createInputReader(
   env: Env,
   token?: TokenSetting,
 ): Pick<SyncSettings, "readInput" | "settingName"> {
-  // Every flag as given, before any of them is read: no message below can quote the token.
-  for (const [key, value] of Object.entries(flags)) {
-    if (key === "tokenFile") continue;
-    const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-    for (const item of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
-      refuseToken(flag, String(item), token);
+  // Every setting's flag as given, before any of them is read: no message below can quote the token.
+  // (The folders and files of the run itself, --workspace and --junit, are paths on this machine, shown
+  // redacted like any text, and not checked.)
+  for (const setting of SYNC_SETTINGS) {
+    const key = setting.flag.slice(2).replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase());
+    const given: unknown = (flags as Record<string, unknown>)[key];
+    for (const item of typeof given === "string" ? [given] : Array.isArray(given) ? given : []) {
+      refuseToken(setting.flag, String(item), token);
     }
   }
   const resolved = new Map<string, Resolved>();
@@ -208,8 +210,6 @@ export function buildSyncSettings(
   const workspace = pick(flags.workspace, env, "GITBOOK_WORKSPACE");
   const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
   const mergeRequest = pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST");
-  for (const given of [workspace, junit, mergeRequest])
-    refuseToken(given?.setting ?? "", given?.value, options.token);
   return {
     ...inputs,
     workspace: path.resolve(options.cwd, workspace?.value ?? "."),
