@@ -1,7 +1,9 @@
 /**
- * Where the CLI writes. Everything written goes through one {@link Redactor} that knows the token as
- * soon as it is read (from the environment, before parsing; from `--token-file`, once read), so that
- * no message, help text or echoed argument can print it.
+ * Where the CLI writes. Everything written — stdout, stderr, `--json`, and the JUnit file through
+ * {@link Output.redact} — goes through one {@link Redactor} that knows the token from every source
+ * (`GITBOOK_TOKEN`, `--token-file`, `GITBOOK_TOKEN_FILE`, all read before the arguments are parsed, see
+ * `TokenSources`), so that no message, help text or echoed argument can print it. Redaction happens
+ * here, at the sink: the data a run works with (slugs, ids) is never redacted.
  */
 import { Redactor } from "../text/redact.ts";
 
