@@ -327,10 +327,13 @@ export class GitBookCallDeadlineError extends GitBookTimeoutError {
   constructor(init: TimeoutErrorInit & { budgetMs: number; operation: string }) {
     super(init);
     this.budgetMs = init.budgetMs;
+    const what =
+      init.budgetMs > 0
+        ? `did not complete within its own time budget of ${init.budgetMs} ms${init.attempts > 1 ? ` (${init.attempts} attempts)` : ""}`
+        : "was not sent: its own deadline had passed before it could start";
     this.message =
-      `${init.request.method} ${init.request.path} (${init.operation}) did not complete within its own time ` +
-      `budget of ${init.budgetMs} ms${init.attempts > 1 ? ` (${init.attempts} attempts)` : ""}; the run goes on ` +
-      "without this answer. The service is slow for this call; run again later if it matters.";
+      `${init.request.method} ${init.request.path} (${init.operation}) ${what}; the run goes on without ` +
+      "this answer. The service is slow for this call; run again later if it matters.";
   }
 }
 

@@ -199,6 +199,16 @@ describe("a call's own deadline (issue 16, item 4)", () => {
     expect(api.requests.length).toBeLessThan(21);
   });
 
+  it("sends nothing when its own deadline has passed before the call starts", async () => {
+    const api = await server((_request, response) => sendJson(response, 200, specBody("pets")));
+    const error = await caught(clientFor(api.url).getSpec("acme", "pets", { deadline: Date.now() - 1 }));
+    expect(error).toBeInstanceOf(GitBookCallDeadlineError);
+    expect(error.message).toContain(
+      "GET /v1/orgs/acme/openapi/pets (getOpenAPISpecBySlug) was not sent: its own deadline had passed",
+    );
+    expect(api.requests).toHaveLength(0);
+  });
+
   it("leaves the run's deadline in charge when it comes first", async () => {
     const api = await server(() => {});
     const client = clientFor(api.url, { deadline: Date.now() + 200 });
