@@ -35,19 +35,39 @@ export function parseSource(text: string, json: boolean): unknown {
   try {
     value = load(text);
   } catch (error) {
-    throw syntaxError(text, error);
+    value = readByYaml(text, error);
   }
   if (text.includes("&")) checkAliases(value);
   return value ?? null;
 }
 
 /**
+ * What `yaml` reads where `js-yaml` refused: the two disagree on a few forms (a flow mapping closed at
+ * its key's indentation, in Docker's Engine API description), and GitBook's parser reads YAML with `yaml`,
+ * so a text `yaml` accepts is a valid spec to GitBook. Its first error otherwise.
+ */
+function readByYaml(text: string, error: unknown): unknown {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  if (document.errors.length === 0 && document.warnings.length === 0) {
+    try {
+      return document.toJS();
+    } catch (aliases) {
+      throw new SourceSyntaxError(aliases instanceof Error ? aliases.message : String(aliases));
+    }
+  }
+  throw syntaxError(document, lineCounter, error);
+}
+
+/**
  * The position and message of a syntax error, in `yaml`'s words when it finds the error too (the same
  * messages as discovery), in `js-yaml`'s otherwise.
  */
-function syntaxError(text: string, error: unknown): SourceSyntaxError {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+function syntaxError(
+  document: ReturnType<typeof parseDocument>,
+  lineCounter: LineCounter,
+  error: unknown,
+): SourceSyntaxError {
   const first = document.errors[0];
   if (first) {
     const { line, col } = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
