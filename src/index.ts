@@ -1,3 +1,5 @@
 import { run } from "./main.ts";
+import { isCompareWorker } from "./review/compare-worker.ts";
 
-await run();
+// The bundle is also the change review's worker (src/review/compare-worker.ts): there it only compares.
+if (!isCompareWorker()) await run();

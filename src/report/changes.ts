@@ -4,8 +4,12 @@ import { escapeText, truncate } from "./markdown.ts";
 const MAX_LINES_PER_LIST = 20;
 const MAX_LINE = 200;
 
-/** "2 breaking, 5 other changes", the one-line headline of a spec's changes. */
+/**
+ * "2 breaking, 5 other changes", the one-line headline of a spec's changes; "not reviewed: <why>" when
+ * its comparison could not finish.
+ */
 export function changesHeadline(changes: NonNullable<SpecResult["changes"]>): string {
+  if (changes.notReviewed !== undefined) return `not reviewed: ${changes.notReviewed}`;
   const parts = [
     `${changes.breaking.length} breaking`,
     `${changes.other.length} other change${changes.other.length === 1 ? "" : "s"}`,
@@ -16,7 +20,7 @@ export function changesHeadline(changes: NonNullable<SpecResult["changes"]>): st
 
 /**
  * The API changes of a review as Markdown: per spec with changes, its headline, the breaking changes
- * listed, the rest folded; then the specs removed since the base. Every text from the documents is
+ * listed, the rest folded, or why it was not reviewed; then the specs removed since the base. Every text from the documents is
  * escaped and cut; long lists are cut with a count. Empty when nothing changed.
  */
 export function renderChanges(
@@ -27,7 +31,8 @@ export function renderChanges(
   const changed = results.filter(
     (result) =>
       result.changes &&
-      result.changes.breaking.length + result.changes.other.length + result.changes.allowed.length > 0,
+      (result.changes.notReviewed !== undefined ||
+        result.changes.breaking.length + result.changes.other.length + result.changes.allowed.length > 0),
   );
   if (changed.length === 0 && removedSpecs.length === 0) return [];
   const against =
@@ -35,7 +40,8 @@ export function renderChanges(
   const lines = ["#### API changes", "", `Compared with ${against}.`, ""];
   for (const result of changed) {
     const changes = result.changes as NonNullable<SpecResult["changes"]>;
-    lines.push(`**${escapeText(result.file)}**: ${changesHeadline(changes)}`, "");
+    const headline = `${changes.notReviewed === undefined ? "" : "⚠️ "}${changesHeadline(changes)}`;
+    lines.push(`**${escapeText(result.file)}**: ${escapeText(truncate(headline, MAX_LINE))}`, "");
     lines.push(...bullets(changes.breaking.map((change) => `⚠️ ${change}`)));
     lines.push(...bullets(changes.allowed.map((change) => `${change} (allowed)`)));
     if (changes.other.length > 0) {

@@ -53,6 +53,7 @@ export function toResultRecord(result: SpecResult): ResultRecord {
             breaking: [...result.changes.breaking],
             other: [...result.changes.other],
             allowed: [...result.changes.allowed],
+            ...(result.changes.notReviewed === undefined ? {} : { notReviewed: result.changes.notReviewed }),
           },
         }
       : {}),

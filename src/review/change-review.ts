@@ -4,23 +4,33 @@
  * The comparison itself is a port (`ChangeComparer`), the library's job.
  */
 import { bundleSpec } from "../bundling/index.ts";
-import { type ApiChange, type ApiChanges, compareApis, isAllowed } from "../changes/index.ts";
+import { type ApiChange, type ApiChanges, isAllowed } from "../changes/index.ts";
 import { readVersionFiles } from "../client/index.ts";
 import type { SpecVersionContent } from "../client/types.ts";
 import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { silentLogger } from "../logger.ts";
+import type { Logger } from "../logger.ts";
 import type { SpecChanges } from "../sync/result.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type BaseTree, checkoutBaseTree } from "./base-tree.ts";
+import { budgetedCompare, type DebugLog, NotReviewedError } from "./compare-worker.ts";
 
 export interface ChangeComparer {
-  compare(before: unknown, after: unknown): ApiChanges;
+  /**
+   * The changes from `before` to `after`; rejects when the comparison cannot finish (a
+   * {@link NotReviewedError} says why). `log` receives what is worth a debug line.
+   */
+  compare(before: unknown, after: unknown, log?: DebugLog): Promise<ApiChanges>;
   /** Whether the allow-list (operation ids, paths, `METHOD /path`) accepts a breaking change. */
   isAllowed(change: ApiChange, allowList: readonly string[]): boolean;
 }
 
-/** The library-backed comparer (src/changes): api-smart-diff plus our rules. */
-export const apiChangeComparer: ChangeComparer = { compare: compareApis, isAllowed };
+/**
+ * The library-backed comparer (src/changes: api-smart-diff plus our rules), each comparison in a worker
+ * under its own memory and time budget (./compare-worker.ts).
+ */
+export const apiChangeComparer: ChangeComparer = { compare: budgetedCompare(), isAllowed };
 
 /** What a spec is compared with. */
 export interface BaseSide {
@@ -86,21 +96,33 @@ export async function openBaseSide(options: {
   };
 }
 
-/** A spec's changes for the report; a spec new on this side has every part of it as new. */
-export function specChanges(
+/**
+ * A spec's changes for the report; a spec new on this side has every part of it as new. A comparison
+ * that cannot finish leaves the spec "not reviewed", with a warning: the rest of the run goes on.
+ */
+export async function specChanges(
   before: unknown | undefined,
   after: unknown,
   against: BaseSide["against"],
   comparer: ChangeComparer,
   allowList: readonly string[],
-): SpecChanges {
+  context: { file?: string; log?: Pick<Logger, "debug" | "warning"> } = {},
+): Promise<SpecChanges> {
   if (before === undefined) return { against: "nothing", breaking: [], other: ["New spec."], allowed: [] };
   let compared: ApiChanges;
   try {
-    compared = comparer.compare(before, after);
+    compared = await comparer.compare(before, after, context.log);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { against, breaking: [], other: [`Not compared: ${reason}`], allowed: [] };
+    const reason =
+      error instanceof NotReviewedError
+        ? error.reason
+        : `the comparison failed: ${error instanceof Error ? error.message : String(error)}`;
+    context.log?.warning(
+      escapeUntrusted(
+        `API changes of ${context.file ?? "this spec"} not reviewed: ${reason}. The rest of the run goes on; fail-on-breaking does not count it.`,
+      ),
+    );
+    return { against, breaking: [], other: [], allowed: [], notReviewed: reason };
   }
   const { breaking, other } = compared;
   const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));

@@ -48,4 +48,9 @@ export interface SpecChanges {
   other: string[];
   /** Breaking changes accepted by the allow-list, not counted against `fail-on-breaking`. */
   allowed: string[];
+  /**
+   * Set when the comparison could not finish (over its memory or time budget, a crash): why, completing
+   * "not reviewed: …". The lists are then empty; `fail-on-breaking` does not count it.
+   */
+  notReviewed?: string;
 }

@@ -339,7 +339,7 @@ function streamedSpec(
       );
       const changes =
         comparing && prepared.document !== undefined
-          ? await changesOf(file.path, prepared.document(), comparing)
+          ? await changesOf(file.path, prepared.document(), comparing, log)
           : undefined;
       if (changes) {
         const rest = await uploadOrCheck(prepared, connection, plan, ports, run, log);
@@ -358,9 +358,17 @@ interface Comparing {
   baseSlugs: ReadonlyMap<string, string>;
 }
 
-async function changesOf(file: string, document: unknown, comparing: Comparing): Promise<SpecChanges> {
+async function changesOf(
+  file: string,
+  document: unknown,
+  comparing: Comparing,
+  log: Logger,
+): Promise<SpecChanges> {
   const before = await comparing.side.documentOf(file, comparing.baseSlugs.get(file) ?? "");
-  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed);
+  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
+    file,
+    log,
+  });
 }
 
 async function uploadOrCheck(
