@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /** Entry of the `gitbook-openapi` command (built to dist/cli.js): runs once, sets the exit code. */
 import "./node-version.ts";
-import { isCompareWorker } from "../review/compare-worker.ts";
+import { isCompareWorker, serveComparison } from "../review/compare-worker.ts";
 import { runCli } from "./program.ts";
 
 // The bundle is also the change review's worker (src/review/compare-worker.ts): there it only compares.
-if (!isCompareWorker()) {
+if (isCompareWorker()) serveComparison();
+else {
   // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);

@@ -5,8 +5,8 @@
  * to the console in the worker is captured there and reported once, at debug level.
  *
  * The worker runs the file it is started from: this module when running from source, the bundle
- * itself in `dist/` (ncc bundles no separate worker file). The entries (`src/index.ts`,
- * `src/cli/main.ts`) start nothing when {@link isCompareWorker}; this module serves the comparison.
+ * itself in `dist/` (ncc bundles no separate worker file), whose entry (`src/index.ts`,
+ * `src/cli/main.ts`) then calls {@link serveComparison} instead of starting the run.
  */
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -178,12 +178,18 @@ export function budgetedCompare(env: Readonly<Record<string, string | undefined>
     limit(() => compareInWorker(before, after, budgetFromEnv(env), { log }));
 }
 
-/** In the worker: compares the two documents it was given and posts the changes back. */
+let served = false;
+
+/**
+ * In a comparison's worker: compares the two documents it was given (with `compare`, the library's by
+ * default) and posts the changes back; once, and only in such a worker.
+ */
 export function serveComparison(
   compare: (before: unknown, after: unknown) => ApiChanges = compareApis,
 ): void {
   const port = parentPort;
-  if (!port) return;
+  if (served || !port || !isCompareWorker()) return;
+  served = true;
   const job = workerData as Job;
   const written: ConsoleSummary = { lines: 0 };
   const capture = (...args: unknown[]) => {
@@ -211,5 +217,5 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-// In a comparison's worker (this file from source, or the bundle that holds it): serve the comparison.
-if (isCompareWorker()) serveComparison();
+// From source, this file is the worker's entry; a bundle's entry calls serveComparison itself.
+if (import.meta.main) serveComparison();

@@ -1,0 +1,159 @@
+/**
+ * Each spec's comparison runs in a worker under a memory and a time budget: a comparison over either,
+ * or one that crashes, ends with "not reviewed: <reason>", and what the library writes to the console
+ * in the worker never reaches ours.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { MemoryLogger } from "../../src/logger.ts";
+import { apiChangeComparer, specChanges } from "../../src/review/change-review.ts";
+import {
+  budgetFromEnv,
+  compareInWorker,
+  NotReviewedError,
+  REVIEW_HEAP_MB,
+  REVIEW_TIMEOUT_MS,
+} from "../../src/review/compare-worker.ts";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const roomy = { heapMb: REVIEW_HEAP_MB, timeoutMs: REVIEW_TIMEOUT_MS };
+
+const pets = (paths: string[]) => ({
+  openapi: "3.0.3",
+  info: { title: "Pets", version: "1" },
+  paths: Object.fromEntries(paths.map((p) => [p, { get: { responses: { "200": { description: "ok" } } } }])),
+});
+
+/** A spec of `count` operations, each answering its own schema of 40 described properties. */
+export function generatedSpec(count: number, variant: string) {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const properties = Object.fromEntries(
+      Array.from({ length: 40 }, (_, j) => [
+        `field_${j}`,
+        {
+          type: j % 3 === 0 ? "integer" : "string",
+          description: `Field ${j} of resource ${i} (${variant}).`,
+        },
+      ]),
+    );
+    paths[`/resources_${i}/{id}`] = {
+      get: {
+        operationId: `getResource${i}`,
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { type: "object", properties } } },
+          },
+        },
+      },
+    };
+  }
+  return { openapi: "3.0.3", info: { title: "Generated", version: variant }, paths };
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(NotReviewedError);
+  return (error as NotReviewedError).reason;
+}
+
+describe("compareInWorker", () => {
+  it("compares two documents in a worker and returns the classified changes", async () => {
+    const changes = await compareInWorker(pets(["/pets", "/pets/{id}"]), pets(["/pets"]), roomy);
+    expect(changes.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
+    expect(changes.breaking[0]?.message).toMatch(/\/pets\/\{id\}.*removed/);
+  });
+
+  it("ends a comparison over its heap: not reviewed, out of memory", async () => {
+    const before = generatedSpec(1500, "1");
+    const after = generatedSpec(1500, "2");
+    const reason = await reasonOf(
+      compareInWorker(before, after, { heapMb: 32, timeoutMs: REVIEW_TIMEOUT_MS }),
+    );
+    expect(reason).toBe("the comparison needed more than its 32 MB of memory");
+  });
+
+  it("ends a comparison over its time: not reviewed, out of time", async () => {
+    const reason = await reasonOf(
+      compareInWorker({}, {}, { heapMb: 64, timeoutMs: 200 }, { entry: fixture("spinning-worker.ts") }),
+    );
+    expect(reason).toBe("the comparison took longer than its 200 ms");
+  });
+
+  it("says how a worker that stops without an answer stopped", async () => {
+    const reason = await reasonOf(compareInWorker({}, {}, roomy, { entry: fixture("crashing-worker.ts") }));
+    expect(reason).toBe("the comparison stopped with exit code 3");
+  });
+
+  it("says why the library refused the documents", async () => {
+    const reason = await reasonOf(compareInWorker({ swagger: "1.2" }, pets([]), roomy));
+    expect(reason).toMatch(/^the comparison failed: The base document is not an OpenAPI 3\.x/);
+  });
+
+  it("keeps what the engine writes to the console, and says it once at debug level", async () => {
+    const log = new MemoryLogger();
+    const changes = await compareInWorker({}, {}, roomy, { entry: fixture("noisy-worker.ts"), log });
+    expect(changes.other.map((change) => change.message)).toEqual(["something changed"]);
+    expect(log.entries).toHaveLength(1);
+    expect(log.entries[0]?.level).toBe("debug");
+    expect(log.entries[0]?.message).toMatch(
+      /^The comparison library wrote \d+ lines to the console \(dropped\); the first: Classification Rule error for node: paths\.\/pets\/0$/,
+    );
+  });
+});
+
+describe("budgetFromEnv", () => {
+  it("takes the defaults, or the test and operations knobs", () => {
+    expect(budgetFromEnv({})).toEqual({ heapMb: 768, timeoutMs: 60_000 });
+    expect(budgetFromEnv({ GITBOOK_REVIEW_HEAP_MB: "32", GITBOOK_REVIEW_TIMEOUT_MS: " 200 " })).toEqual({
+      heapMb: 32,
+      timeoutMs: 200,
+    });
+  });
+
+  it("refuses a value that is not a whole number in range, naming the variable", () => {
+    expect(() => budgetFromEnv({ GITBOOK_REVIEW_HEAP_MB: "1e3" })).toThrow(
+      'GITBOOK_REVIEW_HEAP_MB must be a whole number, at least 8, not "1e3"',
+    );
+    expect(() => budgetFromEnv({ GITBOOK_REVIEW_TIMEOUT_MS: "0" })).toThrow(/GITBOOK_REVIEW_TIMEOUT_MS/);
+  });
+});
+
+describe("specChanges", () => {
+  it("reports a comparison that cannot finish as not reviewed, with a warning naming the file", async () => {
+    const log = new MemoryLogger();
+    const comparer = {
+      ...apiChangeComparer,
+      compare: () => Promise.reject(new NotReviewedError("the comparison took longer than its 60 s")),
+    };
+    const changes = await specChanges(pets(["/a"]), pets([]), "base commit", comparer, [], {
+      file: "api/big.yaml",
+      log,
+    });
+    expect(changes).toEqual({
+      against: "base commit",
+      breaking: [],
+      other: [],
+      allowed: [],
+      notReviewed: "the comparison took longer than its 60 s",
+    });
+    expect(log.entries.map((entry) => [entry.level, entry.message])).toEqual([
+      [
+        "warning",
+        "API changes of api/big.yaml not reviewed: the comparison took longer than its 60 s. The rest of the run goes on; fail-on-breaking does not count it.",
+      ],
+    ]);
+  });
+
+  it("reviews through the worker-backed comparer", async () => {
+    const changes = await specChanges(pets(["/a", "/b"]), pets(["/a"]), "base commit", apiChangeComparer, []);
+    expect(changes.notReviewed).toBeUndefined();
+    expect(changes.breaking).toHaveLength(1);
+    expect(changes.breaking[0]).toMatch(/\/b.*removed/);
+  });
+});
