@@ -42,6 +42,7 @@ export function renderChanges(
     const changes = result.changes as NonNullable<SpecResult["changes"]>;
     const headline = `${changes.notReviewed === undefined ? "" : "⚠️ "}${changesHeadline(changes)}`;
     lines.push(`**${escapeText(result.file)}**: ${escapeText(truncate(headline, MAX_LINE))}`, "");
+    if (changes.notReviewed !== undefined) continue;
     lines.push(...bullets(changes.breaking.map((change) => `⚠️ ${change}`)));
     lines.push(...bullets(changes.allowed.map((change) => `${change} (allowed)`)));
     if (changes.other.length > 0) {

@@ -14,6 +14,7 @@ import {
   REVIEW_HEAP_MB,
   REVIEW_TIMEOUT_MS,
 } from "../../src/review/compare-worker.ts";
+import { generatedSpec } from "./fixtures/generated-spec.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const roomy = { heapMb: REVIEW_HEAP_MB, timeoutMs: REVIEW_TIMEOUT_MS };
@@ -23,35 +24,6 @@ const pets = (paths: string[]) => ({
   info: { title: "Pets", version: "1" },
   paths: Object.fromEntries(paths.map((p) => [p, { get: { responses: { "200": { description: "ok" } } } }])),
 });
-
-/** A spec of `count` operations, each answering its own schema of 40 described properties. */
-export function generatedSpec(count: number, variant: string) {
-  const paths: Record<string, unknown> = {};
-  for (let i = 0; i < count; i++) {
-    const properties = Object.fromEntries(
-      Array.from({ length: 40 }, (_, j) => [
-        `field_${j}`,
-        {
-          type: j % 3 === 0 ? "integer" : "string",
-          description: `Field ${j} of resource ${i} (${variant}).`,
-        },
-      ]),
-    );
-    paths[`/resources_${i}/{id}`] = {
-      get: {
-        operationId: `getResource${i}`,
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-        responses: {
-          "200": {
-            description: "ok",
-            content: { "application/json": { schema: { type: "object", properties } } },
-          },
-        },
-      },
-    };
-  }
-  return { openapi: "3.0.3", info: { title: "Generated", version: variant }, paths };
-}
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
