@@ -1,5 +1,4 @@
-import type { Dispatcher } from "undici";
-import { createHostClient, type HostClient } from "../review-thread/http.ts";
+import { createHostClient, type HostClient, type HostClientTuning } from "../review-thread/http.ts";
 
 /** GitHub's REST API and its GraphQL endpoint, on one token; every function that talks to GitHub gets one. */
 export interface GitHubClient {
@@ -7,18 +6,8 @@ export interface GitHubClient {
   graphql: HostClient;
 }
 
-export interface GitHubClientOptions {
-  /** Epoch milliseconds after which no GitHub request is sent or waited for. */
-  deadline: number;
-  /** Longest wait for one answer; default 30 s. */
-  requestTimeoutMs?: number;
-  /** Base of the back-off before a retry; default 1 s. */
-  retryDelayMs?: number;
-  now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  dispatcher?: Dispatcher;
-}
+/** GitHub's calls retry as the shared client's default says. */
+export type GitHubClientOptions = Omit<HostClientTuning, "retries">;
 
 /**
  * A client for `apiUrl` (the run context's `GITHUB_API_URL`, so GitHub Enterprise Server works) and its

@@ -1,24 +1,12 @@
-import type { Dispatcher } from "undici";
-import { createHostClient, type HostClient } from "../review-thread/http.ts";
+import { createHostClient, type HostClient, type HostClientTuning } from "../review-thread/http.ts";
 
-export interface GitLabClientOptions {
+export interface GitLabClientOptions extends HostClientTuning {
   /** `CI_API_V4_URL` as checked by the context, for example "https://gitlab.com/api/v4". */
   apiUrl: string;
   /** Sent as `PRIVATE-TOKEN`, to `apiUrl`'s origin only; never written into a message. */
   token: string;
   /** Epoch milliseconds after which no GitLab request is sent or waited for. */
   deadline: number;
-  /** Longest wait for one answer; default 30 s. */
-  requestTimeoutMs?: number;
-  /** Base of the back-off before a retry; default 1 s. */
-  retryDelayMs?: number;
-  /** Retries of a transient failure (a dropped connection, 408, 429, 5xx); default 2. */
-  retries?: number;
-  now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  /** The undici dispatcher (for proxies or tests); undici's global one by default. */
-  dispatcher?: Dispatcher;
 }
 
 /** GitLab's REST API v4 on one token. */

@@ -86,6 +86,9 @@ export class AnswerTooLargeError extends ReviewHostError {
   }
 }
 
+/** What a host's client lets its caller tune: time, retries, clock and dispatcher. */
+export type HostClientTuning = Omit<HostClientOptions, "host" | "baseUrl" | "headers" | "secrets">;
+
 export interface HostClientOptions {
   /** "GitHub" or "GitLab": starts every message. */
   host: string;
