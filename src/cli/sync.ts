@@ -18,7 +18,7 @@ import { finalFailureMessage } from "../report/outputs.ts";
 import { toResultRecords } from "../report/results-record.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
 import { apiChangeComparer } from "../review/change-review.ts";
-import { DuplicateSlugError, SlugInputError } from "../slugs/errors.ts";
+import { SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
 import type { SyncPlan } from "../sync/plan.ts";
 import { type SyncMode, systemClock } from "../sync/ports.ts";
@@ -168,14 +168,7 @@ function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, setting
 
 function stopExitCode(error: unknown): number {
   if (isRefusal(error)) return ExitCode.refused;
-  const inputProblems = [
-    InputError,
-    UsageError,
-    SlugInputError,
-    DuplicateSlugError,
-    DiscoveryError,
-    OrganizationLookupError,
-  ];
+  const inputProblems = [InputError, UsageError, SlugInputError, DiscoveryError, OrganizationLookupError];
   return inputProblems.some((kind) => error instanceof kind) ? ExitCode.usage : ExitCode.failed;
 }
 
