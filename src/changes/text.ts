@@ -20,3 +20,19 @@ export function oneLine(text: string): string {
 export function pointer(path: readonly (string | number)[]): string {
   return `#/${path.map((p) => String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
 }
+
+/**
+ * Where a change is, as a reviewer names it: `GET /pets/{id}` for an operation, the path alone for a
+ * path, undefined for the document as a whole. A change's `message` never repeats it.
+ */
+export function changePlace(change: { path?: string; method?: string }): string | undefined {
+  if (change.path === undefined) return undefined;
+  const path = quote(change.path);
+  return change.method === undefined ? path : `${change.method} ${path}`;
+}
+
+/** A change as one line: its place, then its message. */
+export function changeLine(change: { path?: string; method?: string; message: string }): string {
+  const place = changePlace(change);
+  return place === undefined ? change.message : `${place}: ${change.message}`;
+}
