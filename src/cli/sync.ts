@@ -17,7 +17,7 @@ import { renderJUnit } from "../report/junit.ts";
 import { finalFailureMessage } from "../report/outputs.ts";
 import { toResultRecords } from "../report/results-record.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
-import { apiChangeComparer } from "../review/change-review.ts";
+import { apiChangeComparer, specChangeLine } from "../review/change-review.ts";
 import { SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
 import type { SyncPlan } from "../sync/plan.ts";
@@ -127,7 +127,8 @@ function printReport(report: SyncReport, output: Output, filesSet: boolean): voi
     output.err(
       `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
     );
-    for (const change of result.changes.breaking) output.err(`  breaking: ${printable(change)}\n`);
+    for (const change of result.changes.breaking)
+      output.err(`  breaking: ${printable(specChangeLine(change))}\n`);
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
     output.err(`Removed spec (breaking): ${printable(file)}\n`);

@@ -1,3 +1,4 @@
+import { specChangeLine } from "../review/change-review.ts";
 import type { SpecResult } from "../sync/result.ts";
 import { escapeText, truncate } from "./markdown.ts";
 
@@ -43,10 +44,11 @@ export function renderChanges(
     const headline = `${changes.notReviewed === undefined ? "" : "⚠️ "}${changesHeadline(changes)}`;
     lines.push(`**${escapeText(result.file)}**: ${escapeText(truncate(headline, MAX_LINE))}`, "");
     if (changes.notReviewed !== undefined) continue;
-    lines.push(...bullets(changes.breaking.map((change) => `⚠️ ${change}`)));
-    lines.push(...bullets(changes.allowed.map((change) => `${change} (allowed)`)));
+    lines.push(...bullets(changes.breaking.map((change) => `⚠️ ${specChangeLine(change)}`)));
+    lines.push(...bullets(changes.allowed.map((change) => `${specChangeLine(change)} (allowed)`)));
     if (changes.other.length > 0) {
-      lines.push("<details><summary>Other changes</summary>", "", ...bullets(changes.other), "</details>");
+      const other = changes.other.map(specChangeLine);
+      lines.push("<details><summary>Other changes</summary>", "", ...bullets(other), "</details>");
     }
     lines.push("");
   }

@@ -4,7 +4,7 @@
  * two together, and holds the status, operation and `changes.against` values to the types of
  * `sync/result.ts`.
  */
-import type { SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../sync/result.ts";
+import type { SpecChange, SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../sync/result.ts";
 
 /** One spec's outcome as scripts read it: every field always present, `null` when it has no value. */
 export interface ResultRecord {
@@ -50,13 +50,23 @@ export function toResultRecord(result: SpecResult): ResultRecord {
       ? {
           changes: {
             against: result.changes.against,
-            breaking: [...result.changes.breaking],
-            other: [...result.changes.other],
-            allowed: [...result.changes.allowed],
+            breaking: result.changes.breaking.map(copyChange),
+            other: result.changes.other.map(copyChange),
+            allowed: result.changes.allowed.map(copyChange),
             ...(result.changes.notReviewed === undefined ? {} : { notReviewed: result.changes.notReviewed }),
           },
         }
       : {}),
+  };
+}
+
+/** A change as its record: the same fields, in the same order, shared with nothing. */
+function copyChange(change: SpecChange): SpecChange {
+  return {
+    kind: change.kind,
+    ...(change.operation === undefined ? {} : { operation: change.operation }),
+    ...(change.operationId === undefined ? {} : { operationId: change.operationId }),
+    message: change.message,
   };
 }
 

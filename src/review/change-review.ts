@@ -4,14 +4,14 @@
  * The comparison itself is a port (`ChangeComparer`), the library's job.
  */
 import { bundleSpec } from "../bundling/index.ts";
-import { type ApiChange, type ApiChanges, isAllowed } from "../changes/index.ts";
+import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
 import { readVersionFiles } from "../client/index.ts";
 import type { SpecVersionContent } from "../client/types.ts";
 import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
 import { parseSource } from "../documents/source-text.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
-import type { SpecChanges } from "../sync/result.ts";
+import type { SpecChange, SpecChanges } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type BaseTree, checkoutBaseTree } from "./base-tree.ts";
 import { budgetedCompare, type DebugLog, NotReviewedError } from "./compare-worker.ts";
@@ -108,7 +108,14 @@ export async function specChanges(
   allowList: readonly string[],
   context: { file?: string; log?: Pick<Logger, "debug" | "warning"> } = {},
 ): Promise<SpecChanges> {
-  if (before === undefined) return { against: "nothing", breaking: [], other: ["New spec."], allowed: [] };
+  if (before === undefined) {
+    return {
+      against: "nothing",
+      breaking: [],
+      other: [{ kind: "spec-added", message: "New spec." }],
+      allowed: [],
+    };
+  }
   let compared: ApiChanges;
   try {
     compared = await comparer.compare(before, after, context.log);
@@ -128,10 +135,26 @@ export async function specChanges(
   const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));
   return {
     against,
-    breaking: breaking.filter((change) => !allowed.includes(change)).map((change) => change.message),
-    other: other.map((change) => change.message),
-    allowed: allowed.map((change) => change.message),
+    breaking: breaking.filter((change) => !allowed.includes(change)).map(specChange),
+    other: other.map(specChange),
+    allowed: allowed.map(specChange),
   };
+}
+
+/** A change as the results carry it: its kind, its place (`changePlace`), its operation id, its message. */
+export function specChange(change: ApiChange): SpecChange {
+  const operation = changePlace(change);
+  return {
+    kind: change.kind,
+    ...(operation === undefined ? {} : { operation }),
+    ...(change.operationId === undefined ? {} : { operationId: change.operationId }),
+    message: change.message,
+  };
+}
+
+/** A change of the results as one line, as `changeLine` writes an `ApiChange`: its place, then its message. */
+export function specChangeLine(change: SpecChange): string {
+  return change.operation === undefined ? change.message : `${change.operation}: ${change.message}`;
 }
 
 /**

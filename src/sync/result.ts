@@ -40,17 +40,32 @@ export interface SpecResult {
   durationMs?: number;
 }
 
-/** A spec's API changes in a review, each a line a reviewer reads. */
+/** A spec's API changes in a review, each a {@link SpecChange}. */
 export interface SpecChanges {
   /** What the document was compared with: "base commit", "published version", or "nothing" (new spec). */
   against: "base commit" | "published version" | "nothing";
-  breaking: string[];
-  other: string[];
+  breaking: SpecChange[];
+  other: SpecChange[];
   /** Breaking changes accepted by the allow-list, not counted against `fail-on-breaking`. */
-  allowed: string[];
+  allowed: SpecChange[];
   /**
    * Set when the comparison could not finish (over its memory or time budget, a crash): why, completing
    * "not reviewed: …". The lists are then empty; `fail-on-breaking` does not count it.
    */
   notReviewed?: string;
+}
+
+/**
+ * One API change as the results, the comment and `gitbook-openapi diff --json` carry it: the change
+ * engine's `ApiChange` (src/changes) with its place written once, as `changePlace` writes it.
+ */
+export interface SpecChange {
+  /** What changed: `operation-removed`, `required-parameter-added`, `type-narrowed`, … */
+  kind: string;
+  /** Where: `GET /pets/{id}` for an operation, `/pets/{id}` for a path; absent for the whole document. */
+  operation?: string;
+  /** The operation's `operationId`, when it has one (what `breaking-allowed` may name). */
+  operationId?: string;
+  /** What changed there, in words; never repeats the place. */
+  message: string;
 }

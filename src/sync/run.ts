@@ -7,6 +7,7 @@ import {
   type ChangeComparer,
   entrypointDocument,
   openBaseSide,
+  specChangeLine,
   specChanges,
 } from "../review/change-review.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
@@ -478,7 +479,7 @@ function changeReviewReport(
   const breaking = [
     ...results.flatMap((result) =>
       (result.changes?.breaking ?? []).map(
-        (change) => `- ${escapeUntrusted(result.file)}: ${escapeUntrusted(change)}`,
+        (change) => `- ${escapeUntrusted(result.file)}: ${escapeUntrusted(specChangeLine(change))}`,
       ),
     ),
     ...removedSpecs.map((file) => `- ${escapeUntrusted(file)}: the spec was removed`),

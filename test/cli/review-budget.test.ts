@@ -96,7 +96,9 @@ describe.each([
     // The other spec's review went on: its removed path is breaking, and fails the run as asked.
     expect(pets?.status).toBe("published");
     expect(pets?.changes?.notReviewed).toBeUndefined();
-    expect(pets?.changes?.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
+    expect(pets?.changes?.breaking.map((change) => change.operation ?? "").join("\n")).toMatch(
+      /\/pets\/\{id\}/,
+    );
     expect(run.stderr).toMatch(/API changes in pets\.yaml \(against the base commit\): 1 breaking/);
     expect(run.stderr).not.toMatch(/Classification Rule error|FATAL ERROR|heap out of memory/);
     expect(run.code).toBe(1);

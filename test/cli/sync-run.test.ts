@@ -223,7 +223,7 @@ describe("gitbook-openapi sync: API change review in a GitLab merge request", ()
     expect(run.code).toBe(1);
     const pets = results(run).find((r) => r.file === "specs/pets.yaml");
     expect(pets?.changes?.against).toBe("base commit");
-    expect(pets?.changes?.breaking.join(" ")).toContain("/pets");
+    expect(pets?.changes?.breaking.map((change) => change.operation ?? "").join(" ")).toContain("/pets");
     expect(run.stderr).toMatch(/API changes in specs\/pets\.yaml \(against the base commit\): 1 breaking/);
     const note = gitlab.notes(5).find((n) => n.author.id === FAKE_GITLAB_BOT.id);
     expect(note?.body).toContain("#### API changes");

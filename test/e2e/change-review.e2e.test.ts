@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { specChangeLine } from "../../src/review/change-review.ts";
+import type { SpecChange } from "../../src/sync/result.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
@@ -90,12 +92,13 @@ describe("API change review on a pull request", () => {
     expect(result.exitCode).toBe(0);
     const [pets] = JSON.parse(result.outputs.results ?? "[]") as {
       slug: string;
-      changes: { against: string; breaking: string[]; other: string[] };
+      changes: { against: string; breaking: SpecChange[]; other: SpecChange[] };
     }[];
     expect(pets?.slug).toBe("api-pets-pr-9");
     expect(pets?.changes.against).toBe("base commit");
-    expect(pets?.changes.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
-    expect(pets?.changes.breaking.join("\n")).toMatch(/owner/);
+    const breaking = pets?.changes.breaking.map(specChangeLine).join("\n");
+    expect(breaking).toMatch(/\/pets\/\{id\}/);
+    expect(breaking).toMatch(/owner/);
     const comment = s.github.comments(9)[0]?.body ?? "";
     expect(comment).toContain("#### API changes");
     expect(comment).toMatch(/api\/pets\.yaml\*\*: 2 breaking/);
@@ -117,7 +120,7 @@ describe("API change review on a pull request", () => {
 
     const allowed = await run(s, { "fail-on-breaking": "true", "breaking-allowed": "/pets/{id}\nGET /pets" });
     const [pets] = JSON.parse(allowed.outputs.results ?? "[]") as {
-      changes: { breaking: string[]; allowed: string[] };
+      changes: { breaking: SpecChange[]; allowed: SpecChange[] };
     }[];
     expect(pets?.changes.breaking).toEqual([]);
     expect(pets?.changes.allowed.length).toBeGreaterThanOrEqual(2);
@@ -159,10 +162,12 @@ describe("API change review on a pull request", () => {
     });
     expect(preview.exitCode).toBe(0);
     const [pets] = JSON.parse(preview.outputs.results ?? "[]") as {
-      changes: { against: string; breaking: string[] };
+      changes: { against: string; breaking: SpecChange[] };
     }[];
     expect(pets?.changes.against).toBe("published version");
-    expect(pets?.changes.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
+    expect(pets?.changes.breaking.map((change) => change.operation ?? "").join("\n")).toMatch(
+      /\/pets\/\{id\}/,
+    );
     expect(github.comments(4)[0]?.body).toContain("Compared with the published versions.");
   });
 });

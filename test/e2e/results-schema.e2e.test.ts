@@ -187,7 +187,9 @@ describe.each(["action", "cli"] as const)("the %s's results", (host) => {
     const preview = run.preview.records.find((record) => record.file === "api/pets.yaml");
     expect(preview?.slug).toBe(`api-pets-pr-${PULL_REQUEST}`);
     expect(preview?.changes?.against).toBe("base commit");
-    expect(preview?.changes?.breaking.join("\n")).toMatch(/\/pets\/\{id\}/);
+    expect(preview?.changes?.breaking.map((change) => change.operation ?? "").join("\n")).toMatch(
+      /\/pets\/\{id\}/,
+    );
     expect(run.publish.records[0]).toMatchObject({ errorCode: "SYNTAX_ERROR", operation: null });
   });
 

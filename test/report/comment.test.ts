@@ -162,7 +162,11 @@ describe("the API changes section", () => {
       ...result({ file: `specs/s${i}.yaml`, slug: `s${i}-pr-12` }),
       changes: {
         against: "base commit" as const,
-        breaking: Array.from({ length: 20 }, (_, j) => `GET /things/${j}/${"x".repeat(150)}: removed`),
+        breaking: Array.from({ length: 20 }, (_, j) => ({
+          kind: "operation-removed",
+          operation: `GET /things/${j}/${"x".repeat(150)}`,
+          message: "removed",
+        })),
         other: [],
         allowed: [],
       },

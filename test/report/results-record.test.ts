@@ -44,7 +44,14 @@ function resultTypes() {
     return checker.getNonNullableType(checker.getTypeOfSymbol(property));
   };
   const specResult = declaration("SpecResult");
+  const specChange = declaration("SpecChange");
+  const fieldsOf = (type: ts.Type) => checker.getPropertiesOfType(type).map((property) => property.name);
   return {
+    changeFields: fieldsOf(specChange),
+    changeRequired: checker
+      .getPropertiesOfType(specChange)
+      .filter((property) => (property.flags & ts.SymbolFlags.Optional) === 0)
+      .map((property) => property.name),
     statuses: literals(declaration("SpecStatus")),
     operations: literals(declaration("SpecOperation")),
     against: literals(propertyType(declaration("SpecChanges"), "against")),
@@ -73,6 +80,15 @@ describe("the results schema", () => {
     expect(sorted(schema.$defs.changes.properties.against.enum)).toEqual(sorted(types.against));
   });
 
+  it("describes each change with exactly the fields of SpecChange, required as they are", () => {
+    const change = schema.$defs.change;
+    expect(sorted(Object.keys(change.properties))).toEqual(sorted(types.changeFields));
+    expect(sorted(change.required)).toEqual(sorted(types.changeRequired));
+    for (const list of ["breaking", "other", "allowed"] as const) {
+      expect(schema.$defs.changes.properties[list]).toMatchObject({ items: { $ref: "#/$defs/change" } });
+    }
+  });
+
   it("has every field of SpecResult but those left out on purpose, all required but changes", () => {
     const fields = Object.keys(schema.$defs.result.properties);
     const expected = types.resultFields.filter(
@@ -97,7 +113,14 @@ const full: Required<SpecResult> = {
   appUrl: "https://app.example.test/o/o/openapi/api-pets-pr-9/versions/ver_1",
   errorCode: "PARSE_ERROR",
   errors: ["line 3: bad"],
-  changes: { against: "base commit", breaking: ["GET /pets: removed"], other: [], allowed: ["GET /a"] },
+  changes: {
+    against: "base commit",
+    breaking: [
+      { kind: "operation-removed", operation: "GET /pets", operationId: "listPets", message: "removed" },
+    ],
+    other: [{ kind: "description-changed", message: "info.description changed" }],
+    allowed: [{ kind: "path-removed", operation: "/a", message: "removed" }],
+  },
   durationMs: 1234,
 };
 
@@ -175,6 +198,18 @@ describe("results records", () => {
     expect(validate([{ ...record, durationMs: 3 }])).toContainEqual(expect.stringMatching(/additional/));
     expect(validate([{ ...record, versionUrl: "not a url" }])).toContainEqual(expect.stringMatching(/uri/));
     expect(validate([{ ...record, changes: { against: "base commit", breaking: [] } }])).not.toEqual([]);
+    const changes = (record.changes ?? {}) as Record<string, unknown>;
+    for (const wrong of [
+      "GET /pets: removed",
+      { kind: "operation-removed" },
+      { kind: "operation-removed", message: "removed", line: "GET /pets: removed" },
+      { kind: "operation-removed", operation: null, message: "removed" },
+    ]) {
+      expect(
+        validate([{ ...record, changes: { ...changes, breaking: [wrong] } }]),
+        JSON.stringify(wrong),
+      ).not.toEqual([]);
+    }
     expect(validate([{ ...record, status: "unchanged", appUrl: null }])).not.toEqual([]);
     expect(validate([{ ...record, status: "failed", errorCode: null }])).not.toEqual([]);
     expect(validate({ ...record })).not.toEqual([]);
@@ -196,8 +231,11 @@ describe("results records", () => {
     const result: SpecResult = { ...full, errors: ["x"] };
     const record = toResultRecord(result);
     record.errors.push("y");
-    record.changes?.breaking.push("z");
+    record.changes?.breaking.push({ kind: "z", message: "z" });
+    const first = record.changes?.other[0];
+    if (first) first.message = "changed";
     expect(result.errors).toEqual(["x"]);
-    expect(full.changes.breaking).toEqual(["GET /pets: removed"]);
+    expect(full.changes.breaking).toHaveLength(1);
+    expect(full.changes.other[0]?.message).toBe("info.description changed");
   });
 });

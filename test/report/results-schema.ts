@@ -16,7 +16,8 @@ export interface ResultsSchema {
   $defs: {
     result: { properties: Record<string, unknown>; required: string[] };
     status: { oneOf: { const: string; description: string }[] };
-    changes: { properties: { against: { enum: string[] } } };
+    changes: { properties: { against: { enum: string[] } } & Record<string, unknown> };
+    change: { properties: Record<string, unknown>; required: string[] };
   };
 }
 

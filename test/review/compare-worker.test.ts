@@ -5,8 +5,14 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { changeLine } from "../../src/changes/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
-import { apiChangeComparer, specChanges } from "../../src/review/change-review.ts";
+import {
+  apiChangeComparer,
+  type ChangeComparer,
+  specChangeLine,
+  specChanges,
+} from "../../src/review/change-review.ts";
 import {
   budgetFromEnv,
   compareInWorker,
@@ -38,7 +44,7 @@ describe("compareInWorker", () => {
   it("compares two documents in a worker and returns the classified changes", async () => {
     const changes = await compareInWorker(pets(["/pets", "/pets/{id}"]), pets(["/pets"]), roomy);
     expect(changes.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
-    expect(changes.breaking[0]?.message).toMatch(/\/pets\/\{id\}.*removed/);
+    expect(changes.breaking.map(changeLine)).toEqual([expect.stringMatching(/\/pets\/\{id\}.*removed/)]);
   });
 
   it("ends a comparison over its heap: not reviewed, out of memory", async () => {
@@ -122,10 +128,56 @@ describe("specChanges", () => {
     ]);
   });
 
+  it("gives each change its kind, its place written once, its operation id and its message", async () => {
+    const comparer: ChangeComparer = {
+      ...apiChangeComparer,
+      compare: async () => ({
+        breaking: [
+          {
+            kind: "operation-removed",
+            path: "/pets/{id}",
+            method: "DELETE",
+            operationId: "deletePet",
+            location: "#/paths/~1pets~1{id}/delete",
+            message: "removed",
+          },
+          { kind: "path-removed", path: "/owners", location: "#/paths/~1owners", message: "removed" },
+        ],
+        other: [{ kind: "security-changed", location: "#/security", message: "security changed" }],
+      }),
+    };
+    const changes = await specChanges(pets(["/a"]), pets([]), "base commit", comparer, ["/owners"]);
+    expect(changes).toEqual({
+      against: "base commit",
+      breaking: [
+        {
+          kind: "operation-removed",
+          operation: "DELETE /pets/{id}",
+          operationId: "deletePet",
+          message: "removed",
+        },
+      ],
+      other: [{ kind: "security-changed", message: "security changed" }],
+      allowed: [{ kind: "path-removed", operation: "/owners", message: "removed" }],
+    });
+    expect(changes.breaking.map(specChangeLine)).toEqual(["DELETE /pets/{id}: removed"]);
+  });
+
+  it("has a new spec as one change to the whole document", async () => {
+    const changes = await specChanges(undefined, pets([]), "base commit", apiChangeComparer, []);
+    expect(changes).toEqual({
+      against: "nothing",
+      breaking: [],
+      other: [{ kind: "spec-added", message: "New spec." }],
+      allowed: [],
+    });
+  });
+
   it("reviews through the worker-backed comparer", async () => {
     const changes = await specChanges(pets(["/a", "/b"]), pets(["/a"]), "base commit", apiChangeComparer, []);
     expect(changes.notReviewed).toBeUndefined();
-    expect(changes.breaking).toHaveLength(1);
-    expect(changes.breaking[0]).toMatch(/\/b.*removed/);
+    expect(changes.breaking).toEqual([
+      { kind: "path-removed", operation: "/b", message: expect.any(String) },
+    ]);
   });
 });
