@@ -1,7 +1,9 @@
 /**
- * Prints the README's table of how API changes are classified, from the cases the tests assert
- * (`test/changes/cases.ts`): what `api-smart-diff` says alone on the raw documents, and what
- * `compareApis` reports. `--write` replaces the table between the markers in README.md.
+ * Prints the README's two tables of how API changes are classified: the rules by direction, from
+ * `src/changes/rules.ts` (the table the engine classifies by), and the cases the tests assert
+ * (`test/changes/cases.ts`) with what `compareApis` reports and what `api-smart-diff` (the library the
+ * review was built on before, kept as a dev dependency for this column) says alone on the same documents.
+ * `--write` replaces both tables between their markers in README.md.
  *
  *   npx node scripts/change-table.ts [--write]
  */
@@ -9,10 +11,22 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { apiCompare } from "api-smart-diff";
 import { compareApis } from "../src/changes/index.ts";
+import { RULES } from "../src/changes/rules.ts";
 import { cases, documents } from "../test/changes/cases.ts";
 
 const START = "<!-- change-table:start (npx node scripts/change-table.ts --write) -->";
 const END = "<!-- change-table:end -->";
+const RULES_START = "<!-- rules-table:start (npx node scripts/change-table.ts --write) -->";
+const RULES_END = "<!-- rules-table:end -->";
+
+/** The rules by direction: what a client sends, what it receives. */
+export function rulesTable(): string {
+  const rows = ["| Kind | Change | In a request | In a response |", "| --- | --- | --- | --- |"];
+  const word = (verdict: string) => (verdict === "breaking" ? "**breaking**" : "other");
+  for (const [kind, rule] of Object.entries(RULES))
+    rows.push(`| \`${kind}\` | ${rule.summary} | ${word(rule.request)} | ${word(rule.response)} |`);
+  return rows.join("\n");
+}
 
 function libraryVerdict(before: unknown, after: unknown): string {
   const { diffs } = apiCompare(structuredClone(before), structuredClone(after)) as {
@@ -46,17 +60,24 @@ export function table(): string {
 }
 
 export const TABLE_MARKERS = { START, END } as const;
+export const RULES_MARKERS = { START: RULES_START, END: RULES_END } as const;
+
+function replaceBetween(text: string, start: string, end: string, body: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} markers.`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}
 
 function main(): void {
   if (!process.argv.includes("--write")) {
-    console.log(table());
+    console.log(`${rulesTable()}\n\n${table()}`);
     return;
   }
-  const readme = readFileSync("README.md", "utf8");
-  const from = readme.indexOf(START);
-  const to = readme.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${START} … ${END} markers.`);
-  writeFileSync("README.md", `${readme.slice(0, from + START.length)}\n${table()}\n${readme.slice(to)}`);
+  let readme = readFileSync("README.md", "utf8");
+  readme = replaceBetween(readme, START, END, table());
+  readme = replaceBetween(readme, RULES_START, RULES_END, rulesTable());
+  writeFileSync("README.md", readme);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -1,589 +1,474 @@
-import { apiCompare } from "api-smart-diff";
-import { isSwagger2, swagger2ToOpenApi3 } from "./swagger2.ts";
+/**
+ * Compares two OpenAPI documents (3.0, 3.1 or Swagger 2.0, each already bundled into one document) over
+ * a normalised model: paths matched with their template variables unnamed, operations, parameters (path
+ * parameters by position, the others by place and name), request bodies and responses by media type,
+ * and schemas through {@link SchemaComparer}, once per pair of schemas. Every change is sorted into
+ * breaking and other by the table in ./rules.ts.
+ */
+import { comparable, isObject, type Json, Resolver } from "./document.ts";
+import { type ChangeKind, type Direction, verdictOf } from "./rules.ts";
+import { type Finding, SchemaComparer } from "./schema-diff.ts";
+import { jsonText, SchemaViews } from "./schema-view.ts";
+import { securityChanges } from "./security.ts";
 import { oneLine, pointer, quote } from "./text.ts";
 import type { ApiChange, ApiChanges } from "./types.ts";
+import { UnchangedSchemas } from "./unchanged-schemas.ts";
 
-type Json = Record<string, unknown>;
-type Key = string | number;
-type Verdict = "breaking" | "other";
+/** Changes kept per comparison; more are counted, not listed (a reviewer reads none of 50,000 lines). */
+export const MAX_CHANGES = 20_000;
 
-/** What `api-smart-diff` 1.x reports for one difference. */
-interface LibraryDiff {
-  action: string;
-  path: Key[];
-  before?: unknown;
-  after?: unknown;
-  type: string;
-  description?: string;
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export interface Place {
+  readonly path?: string;
+  readonly method?: string;
+  readonly operationId?: string;
 }
 
-const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-const DOC_KEYS = new Set(["description", "summary", "title", "example", "examples", "externalDocs", "tags"]);
+export class Collector {
+  readonly breaking: ApiChange[] = [];
+  readonly other: ApiChange[] = [];
+  omitted = 0;
+  private readonly seen = new Set<string>();
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The document in the OpenAPI 3 shape the library classifies; throws on anything else. */
-function comparable(doc: unknown, side: string): Json {
-  if (isSwagger2(doc)) return swagger2ToOpenApi3(doc as Json);
-  if (isObject(doc) && typeof doc.openapi === "string" && doc.openapi.startsWith("3")) return doc;
-  throw new TypeError(`The ${side} document is not an OpenAPI 3.x or Swagger 2.0 document.`);
-}
-
-/** The node at a path, following local `$ref`s on the way (the library's paths run through them). */
-function at(doc: Json, path: readonly Key[]): unknown {
-  const resolve = (node: unknown): unknown => {
-    let current = node;
-    for (let i = 0; i < 20 && isObject(current) && typeof current.$ref === "string"; i++) {
-      const ref = current.$ref;
-      if (!ref.startsWith("#/")) return current;
-      let target: unknown = doc;
-      for (const raw of ref.slice(2).split("/")) {
-        const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-        target = isObject(target) || Array.isArray(target) ? (target as Json)[key] : undefined;
-      }
-      current = target;
+  add(
+    kind: ChangeKind,
+    direction: Direction,
+    place: Place,
+    location: readonly (string | number)[],
+    message: string,
+  ) {
+    const text = oneLine(message);
+    const key = `${kind}\u0000${place.path}\u0000${place.method}\u0000${text}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    if (this.breaking.length + this.other.length >= MAX_CHANGES) {
+      this.omitted++;
+      return;
     }
-    return current;
-  };
-  let node = resolve(doc);
-  for (const key of path) {
-    node = isObject(node) || Array.isArray(node) ? resolve((node as Json)[key as string]) : undefined;
+    const change: ApiChange = { ...place, kind, location: pointer(location), message: text };
+    (verdictOf(kind, direction) === "breaking" ? this.breaking : this.other).push(change);
   }
-  return node;
 }
 
 /** Path keys compared without parameter names: `/pets/{id}` and `/pets/{petId}` are one path. */
-const pathKey = (p: string) => p.replace(/\{[^}]*\}/g, "{}");
+const pathKey = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
 
-/** The accepted values of a schema's `type`, `number` including `integer`. */
-function typeSet(schema: unknown): Set<string> | undefined {
-  if (!isObject(schema)) return undefined;
-  const raw = schema.type;
-  const types = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.map(String) : undefined;
-  if (types === undefined) return undefined;
-  const set = new Set(types);
-  if (schema.nullable === true) set.add("null");
-  if (set.has("number")) set.add("integer");
-  return set;
-}
-const subset = (a: Set<string>, b: Set<string>) => [...a].every((x) => b.has(x));
-const typeText = (schema: unknown) => (isObject(schema) ? quote(schema.type, 40) : "none");
+class Comparison {
+  readonly out = new Collector();
+  readonly before: Resolver;
+  readonly after: Resolver;
+  readonly schemas: SchemaComparer;
+  readonly a: Json;
+  readonly b: Json;
 
-class Collector {
-  readonly breaking: ApiChange[] = [];
-  readonly other: ApiChange[] = [];
-  private readonly seen = new Set<string>();
+  constructor(a: Json, b: Json) {
+    this.a = a;
+    this.b = b;
+    this.before = new Resolver(a);
+    this.after = new Resolver(b);
+    this.schemas = new SchemaComparer(
+      new SchemaViews(this.before),
+      new SchemaViews(this.after),
+      new UnchangedSchemas(a, b),
+    );
+  }
 
-  add(verdict: Verdict, change: ApiChange): void {
-    const key = `${verdict}\u0000${change.kind}\u0000${change.message}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    (verdict === "breaking" ? this.breaking : this.other).push(change);
+  /** Schema findings under one heading ("request body (application/json)"), one change each. */
+  schemaFindings(
+    findings: readonly Finding[],
+    direction: Direction,
+    place: Place,
+    location: readonly (string | number)[],
+    heading: string,
+  ): void {
+    for (const f of findings) {
+      const subject = f.at === "" ? heading : `${heading} ${f.at}`;
+      this.out.add(f.kind, direction, place, location, `${subject}: ${f.detail}`);
+    }
+  }
+
+  /**
+   * Media-type maps (request or response content): removed and added types, and the schemas of the ones
+   * on both sides, media types with the same findings said once.
+   */
+  content(
+    contentA: unknown,
+    contentB: unknown,
+    direction: Direction,
+    place: Place,
+    location: readonly (string | number)[],
+    heading: string,
+    removedKind: ChangeKind,
+    addedKind: ChangeKind,
+    verbs: { removed: string; added: string },
+  ): void {
+    const mediaA = mediaTypes(contentA);
+    const mediaB = mediaTypes(contentB);
+    const shared = new Map<readonly Finding[], string[]>();
+    for (const [media, entryA] of mediaA) {
+      const entryB = mediaB.get(media);
+      if (entryB === undefined) {
+        this.out.add(
+          removedKind,
+          direction,
+          place,
+          [...location, media],
+          `${heading} ${verbs.removed} ${quote(media, 80)}`,
+        );
+        continue;
+      }
+      const findings = this.schemas.compare(entryA.schema, entryB.schema, direction);
+      if (findings.length > 0) shared.set(findings, [...(shared.get(findings) ?? []), media]);
+    }
+    for (const media of mediaB.keys())
+      if (!mediaA.has(media))
+        this.out.add(
+          addedKind,
+          direction,
+          place,
+          [...location, media],
+          `${heading} ${verbs.added} ${quote(media, 80)}`,
+        );
+    for (const [findings, media] of shared) {
+      const first = media[0] as string;
+      const names =
+        media.length > 2
+          ? `${quote(first, 60)} and ${media.length - 1} more`
+          : media.map((m) => quote(m, 60)).join(", ");
+      this.schemaFindings(
+        findings,
+        direction,
+        place,
+        [...location, first, "schema"],
+        `${heading} (${names})`,
+      );
+    }
   }
 }
 
-interface Place {
-  path?: string;
-  method?: string;
-  operationId?: string;
-  /** `GET /pets`, or the document. */
-  label: string;
+/** A content map's entries by lower-cased media type. */
+function mediaTypes(content: unknown): Map<string, Json> {
+  const out = new Map<string, Json>();
+  if (!isObject(content)) return out;
+  for (const [media, entry] of Object.entries(content))
+    out.set(media.toLowerCase(), isObject(entry) ? entry : {});
+  return out;
 }
 
-/**
- * Compares two OpenAPI documents (3.0, 3.1 or Swagger 2.0, each already bundled into one document) and
- * sorts every change into breaking and other. `api-smart-diff` finds and first classifies the changes;
- * the rules of `docs/change-review.md` then decide the ones it leaves out or reads otherwise.
- */
 export function compareApis(before: unknown, after: unknown): ApiChanges {
-  const a = comparable(before, "base");
-  const b = comparable(after, "head");
-  // The library rewrites the documents it is given (resolved references, merged `allOf`): give it copies.
-  const { diffs } = apiCompare(structuredClone(a), structuredClone(b)) as { diffs: LibraryDiff[] };
-  const out = new Collector();
+  const run = new Comparison(comparable(before, "base"), comparable(after, "head"));
+  comparePaths(run);
+  securityChanges(run.a, run.b, run.out, (path, method) => placeOf(run, path, method));
+  if (jsonText(run.a.servers) !== jsonText(run.b.servers))
+    run.out.add("servers-changed", "request", {}, ["servers"], "servers changed");
+  const { breaking, other, omitted } = run.out;
+  return omitted > 0 ? { breaking, other, omitted } : { breaking, other };
+}
 
-  const pathsA = isObject(a.paths) ? a.paths : {};
-  const pathsB = isObject(b.paths) ? b.paths : {};
-  const keysB = new Set(Object.keys(pathsB).map(pathKey));
-  const removedPaths = new Set(Object.keys(pathsA).filter((p) => !keysB.has(pathKey(p))));
-  for (const p of removedPaths) {
-    out.add("breaking", {
-      kind: "path-removed",
-      path: p,
-      location: pointer(["paths", p]),
-      message: oneLine(`${quote(p)}: path removed`),
-    });
-  }
-
-  const place = (apiPath: string, method: string | undefined): Place => {
-    if (method === undefined) return { path: apiPath, label: quote(apiPath) };
-    const op = at(a, ["paths", apiPath, method]) ?? at(b, ["paths", apiPath, method]);
-    const id = isObject(op) && typeof op.operationId === "string" ? op.operationId : undefined;
-    const upper = method.toUpperCase();
-    return {
-      path: apiPath,
-      method: upper,
-      ...(id === undefined ? {} : { operationId: id }),
-      label: `${upper} ${quote(apiPath)}`,
-    };
+function placeOf(run: Comparison, path: string, method: string): Place {
+  const operation = (doc: Json) => {
+    const paths = isObject(doc.paths) ? doc.paths : {};
+    const item = paths[path];
+    return isObject(item) && isObject(item[method]) ? item[method] : undefined;
   };
+  const op = operation(run.b) ?? operation(run.a);
+  const id = op !== undefined && typeof op.operationId === "string" ? op.operationId : undefined;
+  return { path, method: method.toUpperCase(), ...(id === undefined ? {} : { operationId: id }) };
+}
 
-  for (const d of diffs) {
-    const [root, apiPath, second] = d.path;
-    if (root !== "paths") {
-      if (root === "components" || root === "security") continue; // used components show under paths
-      if (root === "openapi" || root === "swagger") continue;
-      const last = d.path[d.path.length - 1];
-      const doc = DOC_KEYS.has(String(last)) || d.type === "annotation";
-      out.add(doc ? "other" : verdictOf(d), {
-        kind: doc ? "description-changed" : "document-changed",
-        location: pointer(d.path),
-        message: oneLine(
-          `${quote(d.path.join("."), 80)}: ${d.action === "replace" ? "changed" : `${d.action}d`}`,
-        ),
-      });
+function comparePaths(run: Comparison): void {
+  const pathsA = isObject(run.a.paths) ? run.a.paths : {};
+  const pathsB = isObject(run.b.paths) ? run.b.paths : {};
+  const byKey = new Map<string, string>();
+  for (const path of Object.keys(pathsB)) if (!byKey.has(pathKey(path))) byKey.set(pathKey(path), path);
+  const matched = new Set<string>();
+  for (const [pathA, rawA] of Object.entries(pathsA)) {
+    const pathB = byKey.get(pathKey(pathA));
+    if (pathB === undefined) {
+      run.out.add("path-removed", "request", { path: pathA }, ["paths", pathA], "path removed");
       continue;
     }
-    if (typeof apiPath !== "string" || removedPaths.has(apiPath)) continue;
-    const method = typeof second === "string" && METHODS.has(second) ? second : undefined;
-    if (d.path.length === 2) continue; // a whole path added: its operations are reported one by one
-    const where = place(apiPath, method);
-    const rest = d.path.slice(method === undefined ? 2 : 3);
-    classify(d, where, rest, { a, b }, out);
-  }
-
-  securityChanges(a, b, removedPaths, place, out);
-  return { breaking: out.breaking, other: out.other };
-}
-
-function verdictOf(d: LibraryDiff): Verdict {
-  return d.type === "breaking" ? "breaking" : "other";
-}
-
-function emit(out: Collector, verdict: Verdict, kind: string, where: Place, d: LibraryDiff, text: string) {
-  const { label, ...ids } = where;
-  out.add(verdict, { ...ids, kind, location: pointer(d.path), message: oneLine(`${label}: ${text}`) });
-}
-
-function classify(
-  d: LibraryDiff,
-  where: Place,
-  rest: Key[],
-  docs: { a: Json; b: Json },
-  out: Collector,
-): void {
-  const [first, second, third] = rest;
-  const last = rest[rest.length - 1];
-  if (rest.length === 0) {
-    if (d.action === "remove") emit(out, "breaking", "operation-removed", where, d, "operation removed");
-    else if (d.action === "add") emit(out, "other", "operation-added", where, d, "operation added");
-    return;
-  }
-  if (first === "security") return; // securityChanges compares the effective requirements
-  if (first === "deprecated") {
-    emit(
-      out,
-      "other",
-      "operation-deprecated",
-      where,
-      d,
-      d.after === true ? "deprecated" : "no longer deprecated",
-    );
-    return;
-  }
-  if (first === "parameters" && rest.length === 1) {
-    // The whole list added or removed: one change per parameter.
-    const list = d.action === "remove" ? d.before : d.after;
-    if (!Array.isArray(list)) {
-      generic(d, where, "parameters", out);
-      return;
-    }
-    list.forEach((p, i) => {
-      const one = {
-        ...d,
-        path: [...d.path, i],
-        before: d.action === "remove" ? p : undefined,
-        after: d.action === "remove" ? undefined : p,
-      };
-      classify(one, where, [...rest, i], docs, out);
-    });
-    return;
-  }
-  if (first === "parameters") {
-    // The parameter itself: the value added or removed, else the one in the document it is in now.
-    const paramPath = d.path.slice(0, d.path.length - rest.length + 2);
-    const param = rest.length === 2 ? (d.action === "remove" ? d.before : d.after) : undefined;
-    const named = isObject(param) ? param : (at(docs.b, paramPath) ?? at(docs.a, paramPath));
-    const name = isObject(named)
-      ? `${quote(named.in, 20)} parameter ${quote(named.name, 60)}`
-      : "a parameter";
-    if (rest.length === 2) {
-      if (d.action === "add") {
-        if (isObject(param) && param.required === true)
-          emit(out, "breaking", "required-parameter-added", where, d, `new required ${name}`);
-        else emit(out, "other", "parameter-added", where, d, `new optional ${name}`);
-      } else if (d.action === "remove")
-        emit(out, verdictOf(d), "parameter-removed", where, d, `${name} removed`);
-      else emit(out, verdictOf(d), "parameter-changed", where, d, `${name} changed`);
-      return;
-    }
-    if (third === "required" && rest.length === 3) {
-      if (d.after === true)
-        emit(out, "breaking", "parameter-made-required", where, d, `${name} is now required`);
-      else emit(out, "other", "parameter-made-optional", where, d, `${name} is now optional`);
-      return;
-    }
-    if (third === "schema") {
-      schemaChange(d, where, rest.slice(3), "request", name, docs, out);
-      return;
-    }
-    generic(d, where, name, out);
-    return;
-  }
-  if (first === "requestBody") {
-    if (rest.length === 1) {
-      const required = isObject(d.after) && d.after.required === true;
-      if (d.action === "add")
-        emit(
-          out,
-          required ? "breaking" : "other",
-          "request-body-added",
-          where,
-          d,
-          `new ${required ? "required " : ""}request body`,
+    matched.add(pathB);
+    const itemA = run.before.object(rawA) ?? {};
+    const itemB = run.after.object(pathsB[pathB]) ?? {};
+    for (const method of METHODS) {
+      const opA = itemA[method];
+      const opB = itemB[method];
+      if (!isObject(opA) && !isObject(opB)) continue;
+      if (!isObject(opB)) {
+        run.out.add(
+          "operation-removed",
+          "request",
+          placeOf(run, pathA, method),
+          ["paths", pathA, method],
+          "operation removed",
         );
-      else emit(out, verdictOf(d), "request-body-removed", where, d, "request body removed");
-      return;
-    }
-    if (second === "required" && rest.length === 2) {
-      if (d.after === true)
-        emit(out, "breaking", "request-body-made-required", where, d, "request body is now required");
-      else emit(out, "other", "request-body-made-optional", where, d, "request body is now optional");
-      return;
-    }
-    if (second === "content") {
-      const media = quote(third, 80);
-      if (rest.length === 3) {
-        if (d.action === "remove")
-          emit(
-            out,
-            "breaking",
-            "request-media-type-removed",
-            where,
-            d,
-            `request body no longer accepts ${media}`,
-          );
-        else if (d.action === "add")
-          emit(out, "other", "request-media-type-added", where, d, `request body accepts ${media}`);
-        return;
-      }
-      if (rest[3] === "schema") {
-        schemaChange(d, where, rest.slice(4), "request", "request body", docs, out);
-        return;
+      } else if (!isObject(opA)) {
+        run.out.add(
+          "operation-added",
+          "request",
+          placeOf(run, pathB, method),
+          ["paths", pathB, method],
+          "operation added",
+        );
+      } else {
+        compareOperation(run, { pathA, pathB, method, itemA, itemB, opA, opB });
       }
     }
-    generic(d, where, "request body", out);
-    return;
   }
-  if (first === "responses") {
-    const status = quote(second, 20);
-    if (rest.length === 2) {
-      if (d.action === "remove")
-        emit(out, "breaking", "response-removed", where, d, `response ${status} removed`);
-      else if (d.action === "add") emit(out, "other", "response-added", where, d, `response ${status} added`);
-      else generic(d, where, `response ${status}`, out);
-      return;
-    }
-    if (third === "content") {
-      const media = quote(rest[3], 80);
-      if (rest.length === 4) {
-        if (d.action === "remove")
-          emit(
-            out,
-            "breaking",
-            "response-media-type-removed",
-            where,
-            d,
-            `response ${status} no longer returns ${media}`,
-          );
-        else if (d.action === "add")
-          emit(out, "other", "response-media-type-added", where, d, `response ${status} returns ${media}`);
-        return;
-      }
-      if (rest[4] === "schema") {
-        schemaChange(d, where, rest.slice(5), "response", `response ${status}`, docs, out);
-        return;
-      }
-    }
-    generic(d, where, `response ${status}`, out);
-    return;
+  for (const [pathB, rawB] of Object.entries(pathsB)) {
+    if (matched.has(pathB) || byKey.get(pathKey(pathB)) !== pathB) continue;
+    const itemB = run.after.object(rawB) ?? {};
+    for (const method of METHODS)
+      if (isObject(itemB[method]))
+        run.out.add(
+          "operation-added",
+          "request",
+          placeOf(run, pathB, method),
+          ["paths", pathB, method],
+          "operation added",
+        );
   }
-  if (DOC_KEYS.has(String(last))) {
-    emit(out, "other", "description-changed", where, d, `${quote(rest.join("."), 80)} changed`);
-    return;
-  }
-  generic(d, where, quote(rest.join("."), 80), out);
 }
 
-function generic(d: LibraryDiff, where: Place, what: string, out: Collector): void {
-  const last = d.path[d.path.length - 1];
-  if (DOC_KEYS.has(String(last)) || d.type === "annotation") {
-    emit(out, "other", "description-changed", where, d, `${what}: documentation changed`);
-    return;
-  }
-  const verb = d.action === "replace" ? "changed" : `${d.action}d`;
-  emit(out, verdictOf(d), "changed", where, d, `${what}: ${quote(d.path.slice(-2).join("."), 60)} ${verb}`);
+interface OperationPair {
+  pathA: string;
+  pathB: string;
+  method: string;
+  itemA: Json;
+  itemB: Json;
+  opA: Json;
+  opB: Json;
 }
 
-/** `[].status`, `owner.name`: the property a schema path leads to. */
-function propertyName(sub: readonly Key[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < sub.length; i++) {
-    if (sub[i] === "properties" && i + 1 < sub.length) parts.push(quote(sub[++i], 60));
-    else if (sub[i] === "items") parts.push("[]");
-  }
-  return parts.join(".").replaceAll(".[]", "[]");
+function compareOperation(run: Comparison, pair: OperationPair): void {
+  const { opA, opB } = pair;
+  const place = placeOf(run, pair.pathB, pair.method);
+  const at = ["paths", pair.pathB, pair.method];
+  if (opA.operationId !== opB.operationId)
+    run.out.add(
+      "operation-id-changed",
+      "request",
+      place,
+      [...at, "operationId"],
+      `operationId ${quote(opA.operationId ?? "none", 60)} → ${quote(opB.operationId ?? "none", 60)}`,
+    );
+  if ((opA.deprecated === true) !== (opB.deprecated === true))
+    run.out.add(
+      "operation-deprecated",
+      "request",
+      place,
+      [...at, "deprecated"],
+      opB.deprecated === true ? "deprecated" : "no longer deprecated",
+    );
+  for (const key of ["summary", "description"] as const)
+    if (jsonText(opA[key]) !== jsonText(opB[key]))
+      run.out.add("description-changed", "request", place, [...at, key], `${key} changed`);
+  compareParameters(run, pair, place, at);
+  compareRequestBody(run, run.before.object(opA.requestBody), run.after.object(opB.requestBody), place, [
+    ...at,
+    "requestBody",
+  ]);
+  compareResponses(run, opA.responses, opB.responses, place, [...at, "responses"]);
 }
 
-function schemaChange(
-  d: LibraryDiff,
-  where: Place,
-  sub: Key[],
-  side: "request" | "response",
-  what: string,
-  docs: { a: Json; b: Json },
-  out: Collector,
+interface Parameter {
+  readonly label: string;
+  readonly node: Json;
+}
+
+/** An operation's parameters with its path item's, by identity: path parameters by position, others by place and name. */
+function parametersOf(resolver: Resolver, item: Json, op: Json, path: string): Map<string, Parameter> {
+  const variables = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+  const out = new Map<string, Parameter>();
+  for (const list of [item.parameters, op.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const p = resolver.object(raw);
+      if (p === undefined || typeof p.name !== "string" || typeof p.in !== "string") continue;
+      const position = p.in === "path" ? variables.indexOf(p.name) : -1;
+      const key =
+        position >= 0 ? `path#${position}` : `${p.in}:${p.in === "header" ? p.name.toLowerCase() : p.name}`;
+      out.set(key, { label: `${quote(p.in, 20)} parameter ${quote(p.name, 60)}`, node: p });
+    }
+  }
+  return out;
+}
+
+function parameterSchema(p: Json): unknown {
+  if (p.schema !== undefined) return p.schema;
+  const first = isObject(p.content) ? Object.values(p.content)[0] : undefined;
+  return isObject(first) ? first.schema : undefined;
+}
+
+function serialization(p: Json): string {
+  const style =
+    typeof p.style === "string" ? p.style : p.in === "query" || p.in === "cookie" ? "form" : "simple";
+  const explode = typeof p.explode === "boolean" ? p.explode : style === "form";
+  return `${style}${explode ? ", exploded" : ""}`;
+}
+
+function compareParameters(run: Comparison, pair: OperationPair, place: Place, at: readonly string[]): void {
+  const before = parametersOf(run.before, pair.itemA, pair.opA, pair.pathA);
+  const after = parametersOf(run.after, pair.itemB, pair.opB, pair.pathB);
+  const location = [...at, "parameters"];
+  for (const [key, a] of before) {
+    const b = after.get(key);
+    if (b === undefined) {
+      run.out.add("parameter-removed", "request", place, location, `${a.label} removed`);
+      continue;
+    }
+    const wasRequired = a.node.required === true;
+    const isRequired = b.node.required === true;
+    if (!wasRequired && isRequired)
+      run.out.add("parameter-made-required", "request", place, location, `${b.label} now required`);
+    if (wasRequired && !isRequired)
+      run.out.add("parameter-made-optional", "request", place, location, `${b.label} no longer required`);
+    const [styleA, styleB] = [serialization(a.node), serialization(b.node)];
+    if (styleA !== styleB)
+      run.out.add(
+        "parameter-serialization-changed",
+        "request",
+        place,
+        location,
+        `${b.label}: serialized ${styleA} → ${styleB}`,
+      );
+    const findings = run.schemas.compare(parameterSchema(a.node), parameterSchema(b.node), "request");
+    run.schemaFindings(findings, "request", place, location, b.label);
+  }
+  for (const [key, b] of after) {
+    if (before.has(key)) continue;
+    if (b.node.required === true)
+      run.out.add("required-parameter-added", "request", place, location, `new required ${b.label}`);
+    else run.out.add("parameter-added", "request", place, location, `new optional ${b.label}`);
+  }
+}
+
+function compareRequestBody(
+  run: Comparison,
+  a: Json | undefined,
+  b: Json | undefined,
+  place: Place,
+  location: readonly string[],
 ): void {
-  const last = sub[sub.length - 1];
-  const prev = sub[sub.length - 2];
-  const base = d.path.slice(0, d.path.length - sub.length);
-  const inside = (n: number) => {
-    const prop = propertyName(sub.slice(0, sub.length - n));
-    return prop === "" ? what : `${prop} in ${what}`;
-  };
-  if (DOC_KEYS.has(String(last)) || prev === "examples" || d.type === "annotation") {
-    emit(out, "other", "description-changed", where, d, `${inside(1)}: documentation changed`);
+  if (a === undefined && b === undefined) return;
+  if (a === undefined) {
+    if (b?.required === true)
+      run.out.add("required-request-body-added", "request", place, location, "new required request body");
+    else run.out.add("request-body-added", "request", place, location, "new optional request body");
     return;
   }
-  if (last === "type" || prev === "type" || last === "nullable") {
-    const schemaPath = [
-      ...base,
-      ...sub.slice(0, sub.lastIndexOf(last === "type" || last === "nullable" ? last : "type")),
-    ];
-    const ta = typeSet(at(docs.a, schemaPath));
-    const tb = typeSet(at(docs.b, schemaPath));
-    if (ta === undefined || tb === undefined) {
-      generic(d, where, inside(1), out);
-      return;
-    }
-    const widened = subset(ta, tb);
-    const narrowed = subset(tb, ta);
-    if (widened && narrowed) return;
-    const from = typeText(at(docs.a, schemaPath));
-    const to = typeText(at(docs.b, schemaPath));
-    const n = last === "type" || last === "nullable" ? 1 : 2;
-    const text = `${inside(n)}: type ${from} → ${to}`;
-    if (!widened && !narrowed) emit(out, "breaking", "type-changed", where, d, text);
-    else if (narrowed) emit(out, side === "request" ? "breaking" : "other", "type-narrowed", where, d, text);
-    else emit(out, side === "response" ? "breaking" : "other", "type-widened", where, d, text);
+  if (b === undefined) {
+    run.out.add("request-body-removed", "request", place, location, "request body removed");
     return;
   }
-  if (last === "enum" && (d.action === "add" || d.action === "remove")) {
-    if (d.action === "add")
-      emit(
-        out,
-        side === "request" ? "breaking" : "other",
-        "enum-added",
-        where,
-        d,
-        `${inside(1)}: now limited to ${quote(d.after, 80)}`,
-      );
-    else
-      emit(
-        out,
-        side === "response" ? "breaking" : "other",
-        "enum-removed",
-        where,
-        d,
-        `${inside(1)}: no longer limited to listed values`,
-      );
-    return;
-  }
-  if (prev === "enum") {
-    const schema = at(docs.a, [...base, ...sub.slice(0, -2)]);
-    if (d.action === "add" && isObject(schema) && schema.enum === undefined) {
-      const now = at(docs.b, [...base, ...sub.slice(0, -1)]);
-      const verdict = side === "request" ? "breaking" : "other";
-      emit(out, verdict, "enum-added", where, d, `${inside(2)}: now limited to ${quote(now, 80)}`);
-      return;
-    }
-    if (d.action === "remove")
-      emit(
-        out,
-        side === "request" ? "breaking" : "other",
-        "enum-value-removed",
-        where,
-        d,
-        `${inside(2)}: value ${quote(d.before, 60)} removed`,
-      );
-    else if (d.action === "add")
-      emit(
-        out,
-        side === "response" ? verdictOf(d) : "other",
-        "enum-value-added",
-        where,
-        d,
-        `${inside(2)}: value ${quote(d.after, 60)} added`,
-      );
-    else
-      emit(
-        out,
-        "breaking",
-        "enum-value-changed",
-        where,
-        d,
-        `${inside(2)}: value ${quote(d.before, 60)} → ${quote(d.after, 60)}`,
-      );
-    return;
-  }
-  if (last === "required" || prev === "required") {
-    const names = (v: unknown) =>
-      (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => quote(x, 60));
-    const n = last === "required" ? 1 : 2;
-    const owner = propertyName(sub.slice(0, sub.length - n));
-    const prop = (name: string) => (owner === "" ? name : `${owner}.${name}`);
-    if (d.action === "add" || d.action === "replace") {
-      for (const name of names(d.after)) {
-        if (side === "request")
-          emit(
-            out,
-            "breaking",
-            "required-property-added",
-            where,
-            d,
-            `${what} property ${prop(name)} is now required`,
-          );
-        else
-          emit(
-            out,
-            "other",
-            "response-property-made-required",
-            where,
-            d,
-            `${what} property ${prop(name)} is now always present`,
-          );
-      }
-    }
-    if (d.action === "remove") {
-      for (const name of names(d.before)) {
-        if (side === "response")
-          emit(
-            out,
-            "breaking",
-            "response-property-made-optional",
-            where,
-            d,
-            `${what} property ${prop(name)} may be missing`,
-          );
-        else
-          emit(
-            out,
-            "other",
-            "property-made-optional",
-            where,
-            d,
-            `${what} property ${prop(name)} is now optional`,
-          );
-      }
-    }
-    return;
-  }
-  if (prev === "properties") {
-    const name = propertyName(sub);
-    if (d.action === "add") {
-      if (side === "request") {
-        const parent = at(docs.b, [...base, ...sub.slice(0, -2)]);
-        const required = isObject(parent) && Array.isArray(parent.required) && parent.required.includes(last);
-        if (!required) emit(out, "other", "property-added", where, d, `${what} property ${name} added`);
-      } else emit(out, "other", "response-property-added", where, d, `${what} property ${name} added`);
-    } else if (d.action === "remove") {
-      if (side === "response")
-        emit(out, "breaking", "response-property-removed", where, d, `${what} property ${name} removed`);
-      else emit(out, verdictOf(d), "property-removed", where, d, `${what} property ${name} removed`);
-    } else generic(d, where, `${what} property ${name}`, out);
-    return;
-  }
-  generic(d, where, inside(0), out);
-}
-
-/** The alternatives of a security requirement list: each a sorted `scheme[scope,…]` conjunction. */
-function alternatives(requirements: unknown): Set<string> {
-  if (!Array.isArray(requirements) || requirements.length === 0) return new Set([""]);
-  return new Set(
-    requirements.map((r) =>
-      isObject(r)
-        ? Object.entries(r)
-            .map(([k, v]) => `${k}[${(Array.isArray(v) ? v.map(String) : []).sort().join(",")}]`)
-            .sort()
-            .join("+")
-        : "",
-    ),
+  if (a.required !== true && b.required === true)
+    run.out.add("request-body-made-required", "request", place, location, "request body now required");
+  if (a.required === true && b.required !== true)
+    run.out.add("request-body-made-optional", "request", place, location, "request body no longer required");
+  run.content(
+    a.content,
+    b.content,
+    "request",
+    place,
+    [...location, "content"],
+    "request body",
+    "request-media-type-removed",
+    "request-media-type-added",
+    {
+      removed: "no longer accepts",
+      added: "now accepts",
+    },
   );
 }
 
-function securityVerdict(before: unknown, after: unknown): { kind: string; verdict: Verdict } | undefined {
-  const x = alternatives(before);
-  const y = alternatives(after);
-  if (x.size === y.size && subset(x, y)) return undefined;
-  if (subset(x, y)) return { kind: "security-relaxed", verdict: "other" };
-  return { kind: x.has("") ? "security-added" : "security-changed", verdict: "breaking" };
+function compareResponses(
+  run: Comparison,
+  rawA: unknown,
+  rawB: unknown,
+  place: Place,
+  location: readonly string[],
+): void {
+  // Status ranges are compared in upper case (`2xx` is `2XX`) and shown as written.
+  const codes = (raw: unknown) =>
+    new Map(
+      isObject(raw)
+        ? Object.entries(raw).map(([code, value]) => [code.toUpperCase(), { code, value }] as const)
+        : [],
+    );
+  const before = codes(rawA);
+  const after = codes(rawB);
+  for (const [key, { code, value }] of before) {
+    const heading = `response ${quote(code, 20)}`;
+    const other = after.get(key);
+    if (other === undefined) {
+      const kind = /^[123]/.test(code) ? "response-removed" : "error-response-removed";
+      run.out.add(kind, "response", place, [...location, code], `${heading} removed`);
+      continue;
+    }
+    const a = run.before.object(value) ?? {};
+    const b = run.after.object(other.value) ?? {};
+    compareHeaders(run, a.headers, b.headers, place, [...location, other.code, "headers"], heading);
+    run.content(
+      a.content,
+      b.content,
+      "response",
+      place,
+      [...location, other.code, "content"],
+      heading,
+      "response-media-type-removed",
+      "response-media-type-added",
+      { removed: "no longer returns", added: "now returns" },
+    );
+  }
+  for (const [key, { code }] of after)
+    if (!before.has(key))
+      run.out.add(
+        "response-added",
+        "response",
+        place,
+        [...location, code],
+        `response ${quote(code, 20)} added`,
+      );
 }
 
-const describeSecurity = (v: unknown) => {
-  const alts = [...alternatives(v)].map((s) => (s === "" ? "none" : s));
-  return quote(alts.join(" or "), 120);
-};
-
-function securityChanges(
-  a: Json,
-  b: Json,
-  removedPaths: Set<string>,
-  place: (p: string, m: string | undefined) => Place,
-  out: Collector,
+function compareHeaders(
+  run: Comparison,
+  rawA: unknown,
+  rawB: unknown,
+  place: Place,
+  location: readonly string[],
+  heading: string,
 ): void {
-  const global = securityVerdict(a.security, b.security);
-  if (global !== undefined) {
-    out.add(global.verdict, {
-      kind: global.kind,
-      location: pointer(["security"]),
-      message: oneLine(
-        `every operation without its own security: ${describeSecurity(a.security)} → ${describeSecurity(b.security)}`,
-      ),
-    });
-  }
-  const pathsA = isObject(a.paths) ? a.paths : {};
-  const pathsB = isObject(b.paths) ? b.paths : {};
-  const byKey = new Map(Object.keys(pathsB).map((p) => [pathKey(p), p]));
-  for (const [p, itemA] of Object.entries(pathsA)) {
-    if (removedPaths.has(p)) continue;
-    const itemB = pathsB[byKey.get(pathKey(p)) ?? ""];
-    if (!isObject(itemA) || !isObject(itemB)) continue;
-    for (const m of METHODS) {
-      const opA = itemA[m];
-      const opB = itemB[m];
-      if (!isObject(opA) || !isObject(opB)) continue;
-      if (opA.security === undefined && opB.security === undefined) continue;
-      const change = securityVerdict(opA.security ?? a.security, opB.security ?? b.security);
-      if (change === undefined) continue;
-      const { label, ...ids } = place(p, m);
-      out.add(change.verdict, {
-        ...ids,
-        kind: change.kind,
-        location: pointer(["paths", p, m, "security"]),
-        message: oneLine(
-          `${label}: security ${describeSecurity(opA.security ?? a.security)} → ${describeSecurity(opB.security ?? b.security)}`,
-        ),
-      });
+  const headers = (raw: unknown, resolver: Resolver) =>
+    new Map(
+      isObject(raw)
+        ? Object.entries(raw).map(
+            ([name, value]) => [name.toLowerCase(), { name, node: resolver.object(value) ?? {} }] as const,
+          )
+        : [],
+    );
+  const before = headers(rawA, run.before);
+  const after = headers(rawB, run.after);
+  for (const [key, a] of before) {
+    const label = `${heading} header ${quote(a.name, 60)}`;
+    const b = after.get(key);
+    if (b === undefined) {
+      const kind = a.node.required === true ? "required-response-header-removed" : "response-header-removed";
+      run.out.add(kind, "response", place, [...location, a.name], `${label} removed`);
+      continue;
     }
+    const findings = run.schemas.compare(parameterSchema(a.node), parameterSchema(b.node), "response");
+    run.schemaFindings(findings, "response", place, [...location, b.name], label);
   }
+  for (const [key, b] of after)
+    if (!before.has(key))
+      run.out.add(
+        "response-header-added",
+        "response",
+        place,
+        [...location, b.name],
+        `${heading} header ${quote(b.name, 60)} added`,
+      );
 }

@@ -1,6 +1,6 @@
 /**
- * Swagger 2.0 → the OpenAPI 3.0 shape, only as far as comparing needs: `api-smart-diff` classifies
- * OpenAPI 3 and leaves every Swagger 2.0 change unclassified. Body and form parameters become a request
+ * Swagger 2.0 → the OpenAPI 3.0 shape, only as far as comparing needs, so that 2.0 is compared by the
+ * same rules as 3.x (and a 2.0 → 3.0 migration compares like with like). Body and form parameters become a request
  * body with one entry per `consumes` media type, response schemas one entry per `produces` media type,
  * `definitions` become `components/schemas` (references rewritten), and `#/parameters` and `#/responses`
  * references are inlined (a body parameter is not a parameter in OpenAPI 3).

@@ -8,15 +8,23 @@ export interface ApiChange {
   readonly method?: string;
   /** The operation's `operationId`, when it has one. */
   readonly operationId?: string;
-  /** A JSON pointer into the compared document (Swagger 2.0: into its OpenAPI 3 form). */
+  /**
+   * A JSON pointer into the head document (the base's for what was removed; Swagger 2.0: into its
+   * OpenAPI 3 form): the change itself, or the schema whose inside changed.
+   */
   readonly location: string;
-  /** One line, at most {@link MAX_MESSAGE_LENGTH} characters, without control characters. */
+  /**
+   * One line, at most {@link MAX_MESSAGE_LENGTH} characters, without control characters; never repeats the
+   * place (`changeLine` writes both).
+   */
   readonly message: string;
 }
 
 export interface ApiChanges {
   readonly breaking: ApiChange[];
   readonly other: ApiChange[];
+  /** Changes found beyond the listing cap, counted and not listed. */
+  readonly omitted?: number;
 }
 
 export const MAX_MESSAGE_LENGTH = 300;

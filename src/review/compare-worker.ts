@@ -1,8 +1,9 @@
 /**
  * Each spec's comparison runs in a worker thread of its own, under a memory budget (a V8 heap limit)
- * and a time budget, and is ended when it goes over either: a comparison whose cost follows the shape
- * of the documents (shared `$ref`s expanded) cannot take the run down with it. What the library writes
- * to the console in the worker is captured there and reported once, at debug level.
+ * and a time budget, and is ended when it goes over either. The comparison's cost is bounded by
+ * construction (src/changes compares each pair of schemas once); the budget is the second line: a
+ * document no measurement foresaw cannot take the run down with it. Anything written to the console in
+ * the worker is captured there and reported once, at debug level.
  *
  * The worker runs the file it is started from: this module when running from source, the bundle
  * itself in `dist/` (ncc bundles no separate worker file), whose entry (`src/index.ts`,
@@ -18,8 +19,8 @@ const WORKER_KIND = "gitbook-openapi:compare";
 
 /**
  * The heap of one comparison, in MiB. With the young generation and the code it stays under 1 GiB of
- * resident memory, the bound the change review must hold on a 4 MB spec; the library needs a few tens
- * of MiB on ordinary specs, and when it needs more it usually needs gigabytes (4.4 GB measured).
+ * resident memory, the bound the change review must hold on a 4 MB spec; the comparison itself needs
+ * a few tens of MiB on ordinary specs and about 200 MiB on Stripe's 4 MB spec (docs/change-review.md).
  */
 export const REVIEW_HEAP_MB = 768;
 
@@ -52,7 +53,7 @@ export class NotReviewedError extends Error {
   }
 }
 
-/** Where the library's console output is summarised. */
+/** Where console output from the worker is summarised. */
 export interface DebugLog {
   debug(message: string): void;
 }
@@ -144,7 +145,7 @@ export function compareInWorker(
       if (lines > 0) {
         const first = summary?.first ?? written.first ?? "";
         options.log?.debug(
-          `The comparison library wrote ${lines} line${lines === 1 ? "" : "s"} to the console (dropped); the first: ${first.slice(0, 200)}`,
+          `The comparison wrote ${lines} line${lines === 1 ? "" : "s"} to the console (dropped); the first: ${first.slice(0, 200)}`,
         );
       }
       outcome();

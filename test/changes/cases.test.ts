@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TABLE_MARKERS, table } from "../../scripts/change-table.ts";
+import { RULES_MARKERS, rulesTable, TABLE_MARKERS, table } from "../../scripts/change-table.ts";
 import { compareApis } from "../../src/changes/index.ts";
+import { RULES } from "../../src/changes/rules.ts";
 import { cases, documents } from "./cases.ts";
 
 describe("compareApis: the classification table", () => {
@@ -16,6 +17,11 @@ describe("compareApis: the classification table", () => {
     const expectedList = c.expected === "breaking" ? result.breaking : result.other;
     expect(expectedList.map((x) => x.kind)).toContain(c.kind);
     if (c.expected === "other") expect(result.breaking).toEqual([]);
+  });
+
+  it("has a case for every rule of the table", () => {
+    const covered = new Set(cases.map((c) => c.kind));
+    expect(Object.keys(RULES).filter((kind) => !covered.has(kind))).toEqual([]);
   });
 
   it("finds nothing between a document and itself", () => {
@@ -33,5 +39,12 @@ describe("the README's table", () => {
     const to = readme.indexOf(TABLE_MARKERS.END);
     expect(readme.slice(from, to).trim()).toBe(table());
     expect(table().split("\n").length - 2).toBeGreaterThanOrEqual(20);
+  });
+
+  it("has the rules table of src/changes/rules.ts", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const from = readme.indexOf(RULES_MARKERS.START) + RULES_MARKERS.START.length;
+    const to = readme.indexOf(RULES_MARKERS.END);
+    expect(readme.slice(from, to).trim()).toBe(rulesTable());
   });
 });

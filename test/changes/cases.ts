@@ -179,10 +179,17 @@ function common(version: Version): ChangeCase[] {
       change: (d) => delete d.paths["/pets/{id}"],
     },
     {
-      name: "response status removed",
+      name: "success response removed",
       version,
       expected: "breaking",
       kind: "response-removed",
+      change: (d) => delete d.paths["/pets/{id}"].get.responses["200"],
+    },
+    {
+      name: "error response removed",
+      version,
+      expected: "other",
+      kind: "error-response-removed",
       change: (d) => delete d.paths["/pets/{id}"].get.responses["404"],
     },
     {
@@ -269,7 +276,7 @@ function common(version: Version): ChangeCase[] {
       name: "response property removed",
       version,
       expected: "breaking",
-      kind: "response-property-removed",
+      kind: "property-removed",
       change: (d) => {
         delete schemas(d).Pet.properties.status;
       },
@@ -340,7 +347,7 @@ function common(version: Version): ChangeCase[] {
       name: "response property added",
       version,
       expected: "other",
-      kind: "response-property-added",
+      kind: "property-added",
       change: (d) => {
         schemas(d).Pet.properties.age = { type: "integer" };
       },
@@ -401,6 +408,422 @@ const only31: ChangeCase[] = [
   },
 ];
 
+const getPet = (doc: Doc) => doc.paths["/pets/{id}"].get;
+const okContent = (doc: Doc) => getPet(doc).responses["200"];
+const c30 = (c: Omit<ChangeCase, "version">): ChangeCase => ({ ...c, version: "3.0" });
+
+/** One case per rule of src/changes/rules.ts that the common cases leave out, and the known traps (3.0). */
+const rules30: ChangeCase[] = [
+  c30({
+    name: "operation deprecated",
+    expected: "other",
+    kind: "operation-deprecated",
+    change: (d) => {
+      listPets(d).deprecated = true;
+    },
+  }),
+  c30({
+    name: "operationId changed",
+    expected: "other",
+    kind: "operation-id-changed",
+    change: (d) => {
+      listPets(d).operationId = "listAllPets";
+    },
+  }),
+  c30({
+    name: "parameter removed",
+    expected: "other",
+    kind: "parameter-removed",
+    change: (d) => {
+      listPets(d).parameters.pop();
+    },
+  }),
+  c30({
+    name: "parameter made optional",
+    expected: "other",
+    kind: "parameter-made-optional",
+    prepare: (d) => {
+      param(d, "tag").required = true;
+    },
+    change: (d) => {
+      param(d, "tag").required = false;
+    },
+  }),
+  c30({
+    name: "parameter serialization changed",
+    expected: "breaking",
+    kind: "parameter-serialization-changed",
+    change: (d) => {
+      param(d, "tag").explode = false;
+    },
+  }),
+  c30({
+    name: "required request body added",
+    expected: "breaking",
+    kind: "required-request-body-added",
+    change: (d) => {
+      d.paths["/pets/{id}"].delete.requestBody = {
+        required: true,
+        content: { "application/json": { schema: { type: "object" } } },
+      };
+    },
+  }),
+  c30({
+    name: "optional request body added",
+    expected: "other",
+    kind: "request-body-added",
+    change: (d) => {
+      d.paths["/pets/{id}"].delete.requestBody = {
+        content: { "application/json": { schema: { type: "object" } } },
+      };
+    },
+  }),
+  c30({
+    name: "request body removed",
+    expected: "other",
+    kind: "request-body-removed",
+    change: (d) => {
+      delete createPet(d).requestBody;
+    },
+  }),
+  c30({
+    name: "request body made optional",
+    expected: "other",
+    kind: "request-body-made-optional",
+    prepare: (d) => {
+      createPet(d).requestBody.required = true;
+    },
+    change: (d) => {
+      createPet(d).requestBody.required = false;
+    },
+  }),
+  c30({
+    name: "request media type added",
+    expected: "other",
+    kind: "request-media-type-added",
+    change: (d) => {
+      createPet(d).requestBody.content["text/plain"] = { schema: { type: "string" } };
+    },
+  }),
+  c30({
+    name: "response status added",
+    expected: "other",
+    kind: "response-added",
+    change: (d) => {
+      getPet(d).responses["410"] = { description: "Gone" };
+    },
+  }),
+  c30({
+    name: "response media type added",
+    expected: "other",
+    kind: "response-media-type-added",
+    change: (d) => {
+      okContent(d).content["application/xml"] = { schema: { type: "object" } };
+    },
+  }),
+  c30({
+    name: "required response header removed",
+    expected: "breaking",
+    kind: "required-response-header-removed",
+    prepare: (d) => {
+      okContent(d).headers = { "X-Rate-Limit": { required: true, schema: { type: "integer" } } };
+    },
+    change: (d) => {
+      delete okContent(d).headers;
+    },
+  }),
+  c30({
+    name: "optional response header removed",
+    expected: "other",
+    kind: "response-header-removed",
+    prepare: (d) => {
+      okContent(d).headers = { "X-Rate-Limit": { schema: { type: "integer" } } };
+    },
+    change: (d) => {
+      delete okContent(d).headers;
+    },
+  }),
+  c30({
+    name: "response header added",
+    expected: "other",
+    kind: "response-header-added",
+    change: (d) => {
+      okContent(d).headers = { "X-Rate-Limit": { schema: { type: "integer" } } };
+    },
+  }),
+  c30({
+    name: "response header type changed",
+    expected: "breaking",
+    kind: "type-changed",
+    prepare: (d) => {
+      okContent(d).headers = { "X-Rate-Limit": { schema: { type: "integer" } } };
+    },
+    change: (d) => {
+      okContent(d).headers["X-Rate-Limit"].schema.type = "string";
+    },
+  }),
+  c30({
+    name: "enum removed",
+    expected: "other",
+    kind: "enum-removed",
+    change: (d) => {
+      delete paramSchema(d, "status").enum;
+    },
+  }),
+  c30({
+    name: "request property made required",
+    expected: "breaking",
+    kind: "property-made-required",
+    change: (d) => {
+      schemas(d).NewPet.required.push("tag");
+    },
+  }),
+  c30({
+    name: "response property no longer required",
+    expected: "breaking",
+    kind: "property-made-optional",
+    change: (d) => {
+      schemas(d).Pet.required = ["id"];
+    },
+  }),
+  c30({
+    name: "format changed",
+    expected: "breaking",
+    kind: "format-changed",
+    prepare: (d) => {
+      schemas(d).NewPet.properties.tag.format = "email";
+    },
+    change: (d) => {
+      schemas(d).NewPet.properties.tag.format = "uri";
+    },
+  }),
+  c30({
+    name: "request format added",
+    expected: "breaking",
+    kind: "format-added",
+    change: (d) => {
+      schemas(d).NewPet.properties.tag.format = "email";
+    },
+  }),
+  c30({
+    name: "response format removed",
+    expected: "breaking",
+    kind: "format-removed",
+    change: (d) => {
+      delete schemas(d).Pet.properties.id.format;
+    },
+  }),
+  c30({
+    name: "request maxLength lowered",
+    expected: "breaking",
+    kind: "constraint-narrowed",
+    prepare: (d) => {
+      schemas(d).NewPet.properties.tag.maxLength = 100;
+    },
+    change: (d) => {
+      schemas(d).NewPet.properties.tag.maxLength = 50;
+    },
+  }),
+  c30({
+    name: "request maxLength raised",
+    expected: "other",
+    kind: "constraint-widened",
+    prepare: (d) => {
+      schemas(d).NewPet.properties.tag.maxLength = 100;
+    },
+    change: (d) => {
+      schemas(d).NewPet.properties.tag.maxLength = 200;
+    },
+  }),
+  c30({
+    name: "request refuses additional properties",
+    expected: "breaking",
+    kind: "additional-properties-refused",
+    change: (d) => {
+      schemas(d).NewPet.additionalProperties = false;
+    },
+  }),
+  c30({
+    name: "response allows additional properties",
+    expected: "breaking",
+    kind: "additional-properties-allowed",
+    prepare: (d) => {
+      schemas(d).Pet.additionalProperties = false;
+    },
+    change: (d) => {
+      delete schemas(d).Pet.additionalProperties;
+    },
+  }),
+  c30({
+    name: "default changed",
+    expected: "other",
+    kind: "default-changed",
+    prepare: (d) => {
+      paramSchema(d, "limit").default = 20;
+    },
+    change: (d) => {
+      paramSchema(d, "limit").default = 50;
+    },
+  }),
+  c30({
+    name: "response oneOf variant added",
+    expected: "breaking",
+    kind: "variant-added",
+    prepare: (d) => {
+      schemas(d).Pet.properties.owner = {
+        oneOf: [
+          { title: "person", type: "object" },
+          { title: "org", type: "string" },
+        ],
+      };
+    },
+    change: (d) => {
+      schemas(d).Pet.properties.owner.oneOf.push({ title: "team", type: "object" });
+    },
+  }),
+  c30({
+    name: "request oneOf variant removed",
+    expected: "breaking",
+    kind: "variant-removed",
+    prepare: (d) => {
+      schemas(d).NewPet.properties.tag = { oneOf: [{ type: "string" }, { type: "integer" }] };
+    },
+    change: (d) => {
+      schemas(d).NewPet.properties.tag.oneOf.pop();
+    },
+  }),
+  c30({
+    name: "discriminator property changed",
+    expected: "breaking",
+    kind: "discriminator-changed",
+    prepare: (d) => {
+      schemas(d).Pet.discriminator = { propertyName: "name" };
+    },
+    change: (d) => {
+      schemas(d).Pet.discriminator = { propertyName: "status" };
+    },
+  }),
+  c30({
+    name: "security scheme replaced",
+    expected: "breaking",
+    kind: "security-changed",
+    prepare: (d) => {
+      d.security = [{ apiKey: [] }];
+    },
+    change: (d) => {
+      d.security = [{ oauth: ["pets"] }];
+    },
+  }),
+  c30({
+    name: "security alternative added",
+    expected: "other",
+    kind: "security-relaxed",
+    prepare: (d) => {
+      d.security = [{ apiKey: [] }];
+    },
+    change: (d) => {
+      d.security = [{ apiKey: [] }, { oauth: [] }];
+    },
+  }),
+  c30({
+    name: "servers changed",
+    expected: "other",
+    kind: "servers-changed",
+    change: (d) => {
+      d.servers = [{ url: "https://api.example.com/v2" }];
+    },
+  }),
+  c30({
+    name: "schema nested past the comparison's depth",
+    expected: "other",
+    kind: "not-compared",
+    prepare: (d) => {
+      let node = schemas(d).Pet;
+      for (let i = 0; i < 60; i++) {
+        node.properties.next = { type: "object", properties: {} };
+        node = node.properties.next;
+      }
+    },
+    change: (d) => {
+      let node = schemas(d).Pet;
+      for (let i = 0; i < 60; i++) node = node.properties.next;
+      node.properties.leaf = { type: "string" };
+    },
+  }),
+  // The traps.
+  c30({
+    name: "$ref with siblings (nullable) → bare $ref: the target's enum is kept, only null goes",
+    expected: "other",
+    kind: "type-narrowed",
+    prepare: (d) => {
+      schemas(d).Status = { type: "string", enum: ["available", "sold"] };
+      schemas(d).Pet.properties.status = {
+        type: "string",
+        $ref: "#/components/schemas/Status",
+        nullable: true,
+        description: "Status",
+      };
+    },
+    change: (d) => {
+      schemas(d).Pet.properties.status = { $ref: "#/components/schemas/Status" };
+    },
+  }),
+  c30({
+    name: "allOf member loses a property (response)",
+    expected: "breaking",
+    kind: "property-removed",
+    prepare: (d) => {
+      schemas(d).Named = { type: "object", properties: { nickname: { type: "string" } } };
+      schemas(d).Pet = { allOf: [{ $ref: "#/components/schemas/Named" }, schemas(d).Pet] };
+    },
+    change: (d) => {
+      delete schemas(d).Named.properties.nickname;
+    },
+  }),
+  c30({
+    name: "parameter by $ref made required",
+    expected: "breaking",
+    kind: "parameter-made-required",
+    prepare: (d) => {
+      d.components.parameters = { Tag: { name: "tag", in: "query", schema: { type: "string" } } };
+      listPets(d).parameters[2] = { $ref: "#/components/parameters/Tag" };
+    },
+    change: (d) => {
+      d.components.parameters.Tag.required = true;
+    },
+  }),
+  c30({
+    name: "response by $ref loses its media type",
+    expected: "breaking",
+    kind: "response-media-type-removed",
+    prepare: (d) => {
+      d.components.responses = { Pet: okContent(d) };
+      getPet(d).responses["200"] = { $ref: "#/components/responses/Pet" };
+    },
+    change: (d) => {
+      d.components.responses.Pet.content = {
+        "application/xml": d.components.responses.Pet.content["application/json"],
+      };
+    },
+  }),
+  c30({
+    name: "response enum value added",
+    expected: "other",
+    kind: "enum-value-added",
+    change: (d) => {
+      schemas(d).Pet.properties.status.enum.push("pending");
+    },
+  }),
+  c30({
+    name: "property now write-only (gone from responses)",
+    expected: "breaking",
+    kind: "property-removed",
+    change: (d) => {
+      schemas(d).Pet.properties.name.writeOnly = true;
+    },
+  }),
+];
+
 /** The case's two documents. */
 export function documents(c: ChangeCase): { before: Doc; after: Doc } {
   const before = baseDocument(c.version);
@@ -410,4 +833,10 @@ export function documents(c: ChangeCase): { before: Doc; after: Doc } {
   return { before, after };
 }
 
-export const cases: readonly ChangeCase[] = [...common("3.0"), ...common("3.1"), ...common("2.0"), ...only31];
+export const cases: readonly ChangeCase[] = [
+  ...common("3.0"),
+  ...common("3.1"),
+  ...common("2.0"),
+  ...only31,
+  ...rules30,
+];

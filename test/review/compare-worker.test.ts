@@ -80,7 +80,7 @@ describe("compareInWorker", () => {
     expect(log.entries).toHaveLength(1);
     expect(log.entries[0]?.level).toBe("debug");
     expect(log.entries[0]?.message).toMatch(
-      /^The comparison library wrote \d+ lines to the console \(dropped\); the first: Classification Rule error for node: paths\.\/pets\/0$/,
+      /^The comparison wrote \d+ lines to the console \(dropped\); the first: Classification Rule error for node: paths\.\/pets\/0$/,
     );
   });
 });

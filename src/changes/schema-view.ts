@@ -1,0 +1,295 @@
+/**
+ * What a schema says, with its `$ref` followed, its `$ref` siblings applied and its `allOf` merged: the
+ * normalised form the comparison reads. Each schema object is read once (memoised by identity), so a
+ * component used in a thousand places costs one view.
+ *
+ * - A `$ref` with siblings (common 3.0 practice, the 3.1 meaning) is the target with the siblings
+ *   applied over it: `{ $ref: Status, nullable: true, description }` has Status's enum, and null.
+ * - `nullable: true` (3.0), `x-nullable: true` (Swagger 2.0) and a `"null"` in a 3.1 type array are one
+ *   thing; `number` includes `integer`; a schema without `type` but with `properties` is an object, one
+ *   with `items` an array.
+ * - `allOf` is the intersection of its members: properties and `required` merged, the narrowest types
+ *   and limits.
+ */
+import { isObject, type Json, type Resolver } from "./document.ts";
+
+export interface Limits {
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
+  readonly pattern?: string;
+  readonly uniqueItems?: boolean;
+}
+
+export interface SchemaView {
+  /** The JSON types a value may have; undefined for any. */
+  readonly types: ReadonlySet<string> | undefined;
+  /** Allowed values by their JSON text (`enum`, or `const`); undefined when not limited. */
+  readonly values: ReadonlyMap<string, unknown> | undefined;
+  readonly format: string | undefined;
+  readonly properties: ReadonlyMap<string, unknown>;
+  readonly required: ReadonlySet<string>;
+  readonly items: unknown;
+  /** false when refused; a schema, true or undefined when allowed. */
+  readonly additionalProperties: unknown;
+  /** `oneOf` or `anyOf` branches, as written. */
+  readonly variants: readonly unknown[] | undefined;
+  readonly discriminator:
+    | { readonly property?: string; readonly mapping: ReadonlyMap<string, string> }
+    | undefined;
+  readonly limits: Limits;
+  /** The default as JSON text, when there is one. */
+  readonly defaultValue: string | undefined;
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+}
+
+const ANY: SchemaView = {
+  types: undefined,
+  values: undefined,
+  format: undefined,
+  properties: new Map(),
+  required: new Set(),
+  items: undefined,
+  additionalProperties: undefined,
+  variants: undefined,
+  discriminator: undefined,
+  limits: {},
+  defaultValue: undefined,
+  readOnly: false,
+  writeOnly: false,
+};
+const NOTHING: SchemaView = { ...ANY, types: new Set() };
+
+/** Longest `$ref`/`allOf` chain followed; deeper is read as any value. */
+const MAX_NESTING = 64;
+
+const LIMIT_KEYS = [
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+] as const;
+const LOWER = new Set(["minimum", "minLength", "minItems", "minProperties"]);
+
+/** JSON text of a value, or undefined when it cannot be written (a cycle, a BigInt). */
+export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function typeSet(schema: Json): Set<string> | undefined {
+  const raw = schema.type;
+  let types: string[] | undefined =
+    typeof raw === "string"
+      ? [raw]
+      : Array.isArray(raw)
+        ? raw.filter((t) => typeof t === "string")
+        : undefined;
+  if (types === undefined) {
+    if (isObject(schema.properties) || schema.additionalProperties !== undefined) types = ["object"];
+    else if (schema.items !== undefined) types = ["array"];
+    else return undefined;
+  }
+  const set = new Set(types);
+  if (set.has("number")) set.add("integer");
+  if (schema.nullable === true || schema["x-nullable"] === true) set.add("null");
+  return set;
+}
+
+function valuesOf(schema: Json): Map<string, unknown> | undefined {
+  const list = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : undefined;
+  if (list === undefined) return undefined;
+  const values = new Map<string, unknown>();
+  for (const value of list) {
+    const text = jsonText(value);
+    if (text !== undefined) values.set(text, value);
+  }
+  return values;
+}
+
+function limitsOf(schema: Json): Limits {
+  const limits: Record<string, number | string | boolean> = {};
+  for (const key of LIMIT_KEYS) if (typeof schema[key] === "number") limits[key] = schema[key];
+  // 3.1 writes exclusive bounds as numbers; 3.0 as booleans beside minimum/maximum (read as inclusive).
+  if (typeof schema.exclusiveMinimum === "number") limits.minimum = schema.exclusiveMinimum;
+  if (typeof schema.exclusiveMaximum === "number") limits.maximum = schema.exclusiveMaximum;
+  if (typeof schema.pattern === "string") limits.pattern = schema.pattern;
+  if (schema.uniqueItems === true) limits.uniqueItems = true;
+  return limits as Limits;
+}
+
+function discriminatorOf(schema: Json): SchemaView["discriminator"] {
+  const raw = schema.discriminator;
+  if (typeof raw === "string") return { property: raw, mapping: new Map() }; // Swagger 2.0
+  if (!isObject(raw)) return undefined;
+  const mapping = new Map<string, string>();
+  if (isObject(raw.mapping))
+    for (const [key, value] of Object.entries(raw.mapping))
+      if (typeof value === "string") mapping.set(key, value);
+  return { ...(typeof raw.propertyName === "string" ? { property: raw.propertyName } : {}), mapping };
+}
+
+/** The keywords of one schema object, its `$ref` and `allOf` aside. */
+function ownView(schema: Json): SchemaView {
+  const variants = Array.isArray(schema.oneOf)
+    ? schema.oneOf
+    : Array.isArray(schema.anyOf)
+      ? schema.anyOf
+      : undefined;
+  return {
+    types: typeSet(schema),
+    values: valuesOf(schema),
+    format: typeof schema.format === "string" ? schema.format : undefined,
+    properties: new Map(isObject(schema.properties) ? Object.entries(schema.properties) : []),
+    required: new Set(
+      Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === "string") : [],
+    ),
+    items: schema.items,
+    additionalProperties: schema.additionalProperties,
+    variants,
+    discriminator: discriminatorOf(schema),
+    limits: limitsOf(schema),
+    defaultValue: "default" in schema ? jsonText(schema.default) : undefined,
+    readOnly: schema.readOnly === true,
+    writeOnly: schema.writeOnly === true,
+  };
+}
+
+function intersectTypes(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined) {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return new Set([...a].filter((t) => b.has(t)));
+}
+
+function narrowestLimits(a: Limits, b: Limits): Limits {
+  const out: Record<string, number | string | boolean> = { ...a };
+  for (const key of LIMIT_KEYS) {
+    const x = a[key];
+    const y = b[key];
+    if (y === undefined) continue;
+    out[key] = x === undefined ? y : LOWER.has(key) ? Math.max(x, y) : Math.min(x, y);
+  }
+  if (b.pattern !== undefined && a.pattern === undefined) out.pattern = b.pattern;
+  if (b.uniqueItems) out.uniqueItems = true;
+  return out as Limits;
+}
+
+/**
+ * The schemas the comparison reads, for one document. Views of merged properties (`allOf` members that
+ * both describe one property) are made once and kept, so their identity is stable for memoising.
+ */
+export class SchemaViews {
+  private readonly views = new WeakMap<object, SchemaView>();
+  private readonly reading = new WeakSet<object>();
+
+  private readonly resolver: Resolver;
+
+  constructor(resolver: Resolver) {
+    this.resolver = resolver;
+  }
+
+  of(schema: unknown, depth = 0): SchemaView {
+    if (schema === false) return NOTHING;
+    if (!isObject(schema)) return ANY;
+    const known = this.views.get(schema);
+    if (known !== undefined) return known;
+    if (this.reading.has(schema) || depth > MAX_NESTING) return ANY; // a cycle through `$ref` or `allOf`
+    this.reading.add(schema);
+    const view = this.build(schema, depth);
+    this.reading.delete(schema);
+    this.views.set(schema, view);
+    return view;
+  }
+
+  /** The schema a plain `$ref` (one without siblings) names, or the schema itself. */
+  canonical(schema: unknown): unknown {
+    for (let i = 0; i < MAX_NESTING && isObject(schema) && typeof schema.$ref === "string"; i++) {
+      if (Object.keys(schema).length !== 1) return schema;
+      const target = this.resolver.target(schema.$ref);
+      if (target === undefined) return schema;
+      schema = target;
+    }
+    return schema;
+  }
+
+  private build(schema: Json, depth: number): SchemaView {
+    const own = ownView(schema);
+    let view = own;
+    if (typeof schema.$ref === "string") {
+      const target = this.resolver.target(schema.$ref);
+      view = applySiblings(this.of(target, depth + 1), own, schema);
+    }
+    if (Array.isArray(schema.allOf)) {
+      for (const member of schema.allOf) view = this.intersect(view, this.of(member, depth + 1));
+      if (schema.nullable === true && schema.type === undefined && view.types !== undefined)
+        view = { ...view, types: new Set([...view.types, "null"]) };
+    }
+    return view;
+  }
+
+  private intersect(a: SchemaView, b: SchemaView): SchemaView {
+    const properties = new Map(a.properties);
+    for (const [name, schema] of b.properties) {
+      const mine = properties.get(name);
+      properties.set(name, mine === undefined ? schema : { allOf: [mine, schema] });
+    }
+    return {
+      types: intersectTypes(a.types, b.types),
+      values: a.values ?? b.values,
+      format: a.format ?? b.format,
+      properties,
+      required: new Set([...a.required, ...b.required]),
+      items: a.items ?? b.items,
+      additionalProperties:
+        a.additionalProperties === false || b.additionalProperties === false
+          ? false
+          : (a.additionalProperties ?? b.additionalProperties),
+      variants: a.variants ?? b.variants,
+      discriminator: a.discriminator ?? b.discriminator,
+      limits: narrowestLimits(a.limits, b.limits),
+      defaultValue: a.defaultValue ?? b.defaultValue,
+      readOnly: a.readOnly || b.readOnly,
+      writeOnly: a.writeOnly || b.writeOnly,
+    };
+  }
+}
+
+/** A `$ref`'s target with the keywords written beside the `$ref` applied over it. */
+function applySiblings(target: SchemaView, own: SchemaView, schema: Json): SchemaView {
+  const said = (key: string) => key in schema;
+  let types = schema.type === undefined ? target.types : own.types;
+  if ((schema.nullable === true || schema["x-nullable"] === true) && types !== undefined)
+    types = new Set([...types, "null"]);
+  const properties = new Map(target.properties);
+  for (const [name, value] of own.properties) properties.set(name, value);
+  return {
+    types,
+    values: own.values ?? target.values,
+    format: own.format ?? target.format,
+    properties,
+    required: new Set([...target.required, ...own.required]),
+    items: said("items") ? own.items : target.items,
+    additionalProperties: said("additionalProperties")
+      ? own.additionalProperties
+      : target.additionalProperties,
+    variants: own.variants ?? target.variants,
+    discriminator: own.discriminator ?? target.discriminator,
+    limits: { ...target.limits, ...own.limits },
+    defaultValue: own.defaultValue ?? target.defaultValue,
+    readOnly: said("readOnly") ? own.readOnly : target.readOnly,
+    writeOnly: said("writeOnly") ? own.writeOnly : target.writeOnly,
+  };
+}
