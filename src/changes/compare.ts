@@ -455,8 +455,7 @@ function compareHeaders(
     const label = `${heading} header ${quote(a.name, 60)}`;
     const b = after.get(key);
     if (b === undefined) {
-      const kind = a.node.required === true ? "required-response-header-removed" : "response-header-removed";
-      run.out.add(kind, "response", place, [...location, a.name], `${label} removed`);
+      run.out.add("response-header-removed", "response", place, [...location, a.name], `${label} removed`);
       continue;
     }
     const findings = run.schemas.compare(parameterSchema(a.node), parameterSchema(b.node), "response");

@@ -33,14 +33,17 @@ export const RULES = {
   // Parameters.
   "required-parameter-added": both("breaking", "a required parameter added"),
   "parameter-added": both("other", "an optional parameter added"),
-  "parameter-removed": both("other", "a parameter removed (servers ignore what they no longer read)"),
+  "parameter-removed": both(
+    "breaking",
+    "a parameter removed (validating servers refuse what they no longer know)",
+  ),
   "parameter-made-required": both("breaking", "a parameter made required"),
   "parameter-made-optional": both("other", "a parameter made optional"),
   "parameter-serialization-changed": both("breaking", "a parameter's style or explode changed"),
   // Request bodies.
   "required-request-body-added": both("breaking", "a required request body added"),
   "request-body-added": both("other", "an optional request body added"),
-  "request-body-removed": both("other", "a request body removed"),
+  "request-body-removed": both("breaking", "a request body removed"),
   "request-body-made-required": both("breaking", "a request body made required"),
   "request-body-made-optional": both("other", "a request body made optional"),
   "request-media-type-removed": both("breaking", "a request media type no longer accepted"),
@@ -51,8 +54,7 @@ export const RULES = {
   "response-added": both("other", "a response status added"),
   "response-media-type-removed": both("breaking", "a response media type no longer returned"),
   "response-media-type-added": both("other", "a response media type returned"),
-  "required-response-header-removed": both("breaking", "a required response header removed"),
-  "response-header-removed": both("other", "an optional response header removed"),
+  "response-header-removed": both("breaking", "a response header removed (as a response property is)"),
   "response-header-added": both("other", "a response header added"),
   // Schemas: the same change breaks one direction and not the other.
   "type-narrowed": split("breaking", "other", "fewer types accepted (number → integer, null no longer)"),
@@ -73,7 +75,7 @@ export const RULES = {
   "constraint-narrowed": split("breaking", "other", "a stricter min/max, length, items or pattern"),
   "constraint-widened": both("other", "a looser min/max, length, items or pattern"),
   "additional-properties-refused": split("breaking", "other", "additional properties no longer allowed"),
-  "additional-properties-allowed": split("other", "breaking", "additional properties allowed"),
+  "additional-properties-allowed": both("other", "additional properties allowed (as new properties are)"),
   "default-changed": both("other", "a default value changed"),
   "variant-added": split("other", "breaking", "a oneOf/anyOf variant (or discriminator mapping) added"),
   "variant-removed": split("breaking", "other", "a oneOf/anyOf variant (or discriminator mapping) removed"),

@@ -80,6 +80,14 @@ const LIMIT_KEYS = [
   "maxProperties",
 ] as const;
 const LOWER = new Set(["minimum", "minLength", "minItems", "minProperties"]);
+const DOCUMENTATION_KEYS = new Set([
+  "description",
+  "summary",
+  "title",
+  "example",
+  "examples",
+  "externalDocs",
+]);
 
 /** JSON text of a value, or undefined when it cannot be written (a cycle, a BigInt). */
 export function jsonText(value: unknown): string | undefined {
@@ -214,13 +222,20 @@ export class SchemaViews {
     return view;
   }
 
-  /** The schema a plain `$ref` (one without siblings) names, or the schema itself. */
+  /**
+   * The schema a plain reference names, or the schema itself: a `$ref` without siblings, or an `allOf`
+   * of one member beside documentation only (the 3.0 way of describing a use of a schema).
+   */
   canonical(schema: unknown): unknown {
-    for (let i = 0; i < MAX_NESTING && isObject(schema) && typeof schema.$ref === "string"; i++) {
-      if (Object.keys(schema).length !== 1) return schema;
-      const target = this.resolver.target(schema.$ref);
-      if (target === undefined) return schema;
-      schema = target;
+    for (let i = 0; i < MAX_NESTING && isObject(schema); i++) {
+      const keys = Object.keys(schema).filter((k) => !DOCUMENTATION_KEYS.has(k));
+      let next: unknown;
+      if (typeof schema.$ref === "string" && Object.keys(schema).length === 1)
+        next = this.resolver.target(schema.$ref);
+      else if (keys.length === 1 && Array.isArray(schema.allOf) && schema.allOf.length === 1)
+        next = schema.allOf[0];
+      if (next === undefined) return schema;
+      schema = next;
     }
     return schema;
   }

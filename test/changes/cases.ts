@@ -432,7 +432,7 @@ const rules30: ChangeCase[] = [
   }),
   c30({
     name: "parameter removed",
-    expected: "other",
+    expected: "breaking",
     kind: "parameter-removed",
     change: (d) => {
       listPets(d).parameters.pop();
@@ -480,7 +480,7 @@ const rules30: ChangeCase[] = [
   }),
   c30({
     name: "request body removed",
-    expected: "other",
+    expected: "breaking",
     kind: "request-body-removed",
     change: (d) => {
       delete createPet(d).requestBody;
@@ -524,7 +524,7 @@ const rules30: ChangeCase[] = [
   c30({
     name: "required response header removed",
     expected: "breaking",
-    kind: "required-response-header-removed",
+    kind: "response-header-removed",
     prepare: (d) => {
       okContent(d).headers = { "X-Rate-Limit": { required: true, schema: { type: "integer" } } };
     },
@@ -534,7 +534,7 @@ const rules30: ChangeCase[] = [
   }),
   c30({
     name: "optional response header removed",
-    expected: "other",
+    expected: "breaking",
     kind: "response-header-removed",
     prepare: (d) => {
       okContent(d).headers = { "X-Rate-Limit": { schema: { type: "integer" } } };
@@ -645,7 +645,7 @@ const rules30: ChangeCase[] = [
   }),
   c30({
     name: "response allows additional properties",
-    expected: "breaking",
+    expected: "other",
     kind: "additional-properties-allowed",
     prepare: (d) => {
       schemas(d).Pet.additionalProperties = false;

@@ -148,3 +148,72 @@ describe("compareApis: hostile documents", () => {
     expect(result.other.map((c) => c.kind)).toEqual(["security-relaxed"]);
   });
 });
+
+describe("compareApis: traps and cost", () => {
+  const all = (r: { breaking: ApiChange[]; other: ApiChange[] }) => [...r.breaking, ...r.other];
+
+  it("reads a $ref with siblings as its target: no enum value 'added' when the siblings go", () => {
+    const before = baseDocument("3.0");
+    before.components.schemas.Status = { type: "string", enum: ["available", "sold", "pending"] };
+    before.components.schemas.Pet.properties.status = {
+      type: "string",
+      $ref: "#/components/schemas/Status",
+      nullable: true,
+      description: "The status",
+    };
+    const after = structuredClone(before);
+    after.components.schemas.Pet.properties.status = { $ref: "#/components/schemas/Status" };
+    const kinds = all(compareApis(before, after)).map((c) => c.kind);
+    expect(kinds).not.toContain("enum-value-added");
+    expect(kinds).not.toContain("enum-added");
+    expect(new Set(kinds)).toEqual(new Set(["type-narrowed"])); // only null is gone
+  });
+
+  it("says a change in a schema reused along 2^40 paths once per operation, at its shortest place", () => {
+    const make = () => {
+      const doc = baseDocument("3.0");
+      const schemas = doc.components.schemas;
+      // Layer i has two properties that both refer to layer i + 1: 2^40 ways down to the last one.
+      for (let i = 0; i < 40; i++)
+        schemas[`L${i}`] = {
+          type: "object",
+          properties: {
+            left: { $ref: `#/components/schemas/L${i + 1}` },
+            right: { $ref: `#/components/schemas/L${i + 1}` },
+          },
+        };
+      schemas.L40 = { type: "object", properties: { leaf: { type: "string" } } };
+      schemas.Pet.properties.tree = { $ref: "#/components/schemas/L0" };
+      return doc;
+    };
+    const before = make();
+    const after = make();
+    delete after.components.schemas.L40.properties.leaf;
+    const result = compareApis(before, after);
+    const removed = result.breaking.filter((c) => c.kind === "property-removed");
+    // Pet is returned by three operations (list, create, get): one change each.
+    expect(removed.map((c) => `${c.method} ${c.path}`).sort()).toEqual([
+      "GET /pets",
+      "GET /pets/{id}",
+      "POST /pets",
+    ]);
+    expect(removed[0]?.message).toMatch(/tree(\.left){40}\.leaf: property removed$/);
+  });
+
+  it("compares a self-referencing schema without end", () => {
+    const before = baseDocument("3.1");
+    before.components.schemas.Pet.properties.parent = { $ref: "#/components/schemas/Pet" };
+    before.components.schemas.Pet.properties.children = {
+      type: "array",
+      items: { allOf: [{ $ref: "#/components/schemas/Pet" }] },
+    };
+    const after = structuredClone(before);
+    after.components.schemas.Pet.properties.name.type = "integer";
+    const changes = compareApis(before, after).breaking.filter(
+      (c) => c.path === "/pets/{id}" && c.method === "GET",
+    );
+    expect(changes.map((c) => c.message)).toEqual([
+      "response 200 (application/json) name: type string → integer",
+    ]);
+  });
+});
