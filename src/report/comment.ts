@@ -1,5 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
-import { renderChanges } from "./changes.ts";
+import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
@@ -53,12 +53,26 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
   if (input.cleanup) sections.push(...cleanupSection(input.cleanup).map((line) => host.defuse(line)));
 
   const results = [...input.results].sort(compareResults);
-  const changes = renderChanges(results, input.removedSpecs ?? [], (line) => host.defuse(line));
-  if (changes.length > 0) sections.push(...fitLines(changes, Math.floor(host.commentLimit / 2)));
+  const removed = input.removedSpecs ?? [];
+  // The API changes and the results table share the room left: each gets what it needs when both fit,
+  // else the smaller one whole when it needs less than half, else half each.
+  const room = host.commentLimit - SIZE_MARGIN - joinedLength([...head, ...sections, "", ...tail]);
+  const changesRoom = (size: number): ChangesRoom => ({
+    size,
+    defuse: (line) => host.defuse(line),
+    why: `to keep this ${host.commentNoun} under ${host.name}'s limit of ${host.commentLimit.toLocaleString("en-US")} characters`,
+    everyChange: host.everyChange,
+  });
+  const unlimited = Number.POSITIVE_INFINITY;
+  const [forChanges, forTable] = shareRoom(
+    room,
+    joinedLength(renderChanges(results, removed, changesRoom(unlimited))),
+    results.length > 0 ? joinedLength(resultsTable(results, host, unlimited)) : 0,
+  );
+  sections.push(...renderChanges(results, removed, changesRoom(forChanges)));
   if (results.length > 0) {
     if (sections.length > 0) sections.push("");
-    const fixedLength = joinedLength([...head, ...sections, ...tail]);
-    sections.push(...resultsTable(results, host, host.commentLimit - SIZE_MARGIN - fixedLength));
+    sections.push(...resultsTable(results, host, forTable));
   }
   return [...head, ...sections, ...tail].join("\n");
 }
@@ -111,7 +125,7 @@ function cleanupSection(cleanup: NonNullable<PullRequestCommentInput["cleanup"]>
 function resultsTable(results: SpecResult[], host: ReviewHost, budget: number): string[] {
   const header = ["| File | Slug | Status | Latest version | Error |", "| --- | --- | --- | --- | --- |"];
   const lines = [...header];
-  let used = joinedLength(header) + 1;
+  let used = joinedLength(header);
   for (const [index, result] of results.entries()) {
     const row = host.defuse(resultRow(result));
     if (used + row.length + 1 > budget) {
@@ -169,22 +183,4 @@ function plural(count: number, word: string): string {
 
 function joinedLength(lines: string[]): number {
   return lines.reduce((sum, line) => sum + line.length + 1, 0);
-}
-
-/** The first lines that fit in `budget` characters, with a note when some were left out. */
-function fitLines(lines: readonly string[], budget: number): string[] {
-  const kept: string[] = [];
-  let used = 0;
-  for (const line of lines) {
-    if (used + line.length + 1 > budget - SIZE_MARGIN) {
-      kept.push(
-        "",
-        `_${lines.length - kept.length} more lines of API changes are left out here; the job summary has them._`,
-      );
-      return kept;
-    }
-    kept.push(line);
-    used += line.length + 1;
-  }
-  return kept;
 }

@@ -9,6 +9,7 @@
  * characters, lone surrogates) are written as visible `\uXXXX` text instead.
  */
 import type { SpecResult } from "../sync/result.ts";
+import { changesHeadline } from "./changes.ts";
 
 export interface JUnitOptions {
   /** Name of the test suite; default `gitbook-openapi`. */
@@ -65,7 +66,7 @@ function defaultReason(result: SpecResult): string {
     : "The specification failed.";
 }
 
-/** What a reader of the report wants to open next: the status and the links. */
+/** What a reader of the report wants to open next: the status, the links, the API changes' counts. */
 function describe(result: SpecResult): string {
   const lines = [`status: ${result.status}`];
   if (result.operation !== undefined) lines.push(`operation: ${result.operation}`);
@@ -73,6 +74,7 @@ function describe(result: SpecResult): string {
   if (result.versionId !== undefined) lines.push(`version id: ${result.versionId}`);
   if (result.versionUrl !== undefined) lines.push(`version: ${result.versionUrl}`);
   if (result.appUrl !== undefined) lines.push(`app: ${result.appUrl}`);
+  if (result.changes !== undefined) lines.push(`API changes: ${changesHeadline(result.changes)}`);
   return lines.join("\n");
 }
 

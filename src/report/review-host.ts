@@ -13,6 +13,10 @@ export interface ReviewHost {
   reference(number: number): string;
   /** The longest comment body the host accepts, in characters. */
   readonly commentLimit: number;
+  /** What the host calls the comment: "comment", "note". */
+  readonly commentNoun: string;
+  /** One sentence: where every API change of the review can be read when the comment leaves some out. */
+  readonly everyChange: string;
   /** What the host calls the CI run that wrote the comment: "workflow run", "pipeline". */
   readonly runNoun: string;
   /** Which suffix the review's preview slugs carry (`-pr-<N>`, `-mr-<IID>`). */
@@ -39,6 +43,9 @@ export const GITHUB_REVIEW: ReviewHost = {
   reviewNoun: "pull request",
   reference: (number) => `#${number}`,
   commentLimit: GITHUB_COMMENT_LIMIT,
+  commentNoun: "comment",
+  everyChange:
+    "The job summary of the workflow run lists them all (with the GitHub Action), and so does `gitbook-openapi diff <base file> <head file>`.",
   runNoun: "workflow run",
   reviewKind: "pull-request",
   defuse: (line) => line,
@@ -49,6 +56,9 @@ export const GITLAB_REVIEW: ReviewHost = {
   reviewNoun: "merge request",
   reference: (number) => `!${number}`,
   commentLimit: GITLAB_NOTE_LIMIT,
+  commentNoun: "note",
+  everyChange:
+    "`gitbook-openapi diff <base file> <head file>` lists them all, and each spec's `changes` in `gitbook-openapi sync --json` holds them.",
   runNoun: "pipeline",
   reviewKind: "merge-request",
   defuse: defuseGitLabLine,

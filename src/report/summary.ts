@@ -1,5 +1,5 @@
 import type { SpecResult } from "../sync/result.ts";
-import { renderChanges } from "./changes.ts";
+import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import {
   codeBlock,
   codeCell,
@@ -26,7 +26,20 @@ export interface SummaryInput {
   removedSpecs?: readonly string[];
 }
 
-/** The job summary (GITHUB_STEP_SUMMARY): a headline and one table row per spec. */
+/**
+ * GitHub keeps at most 1 MiB of job summary per step: a larger one is refused and the step shows none.
+ * The summary is measured in UTF-8 bytes and kept {@link SUMMARY_MARGIN} under it.
+ */
+export const SUMMARY_LIMIT = 1024 * 1024;
+/** Room kept free under the limit: notes about rows left out, redaction, the line break `write` adds. */
+const SUMMARY_MARGIN = 4 * 1024;
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
+
+/**
+ * The job summary (GITHUB_STEP_SUMMARY): a headline, one table row per spec, the API changes of a
+ * review; under {@link SUMMARY_LIMIT} however many specs and changes there are.
+ */
 export function renderJobSummary(input: SummaryInput): string {
   const lines = [`## GitBook OpenAPI: ${headline(input)}`, ""];
   if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
@@ -34,32 +47,75 @@ export function renderJobSummary(input: SummaryInput): string {
     lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
   if (input.slugCollisions)
     lines.push("The colliding specs were not published:", "", codeBlock(input.slugCollisions), "");
-  if (input.results.length > 0) {
-    const showVersion = input.results.some((r) => r.specVersion !== undefined);
-    lines.push(
-      `| File | Slug | Status |${showVersion ? " Spec version |" : ""} Latest version | Error |`,
-      `| --- | --- | --- |${showVersion ? " --- |" : ""} --- | --- |`,
-    );
-    for (const result of input.results) {
-      const cells = [
-        result.file ? codeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
-        codeCell(result.slug),
-        `${statusLabel(result.status)}${operationNote(result)}`,
-        ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
-        markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
-        isFailure(result) || result.errors.length > 0
-          ? escapeCell(truncate(failureReason(result), 500))
-          : " ",
-      ];
-      lines.push(`| ${cells.join(" | ")} |`);
-    }
-    lines.push("");
-  }
-  const changes = renderChanges(input.results, input.removedSpecs ?? []);
-  if (changes.length > 0) lines.push(...changes);
   const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
-  lines.push(`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, "");
+  const footer = [`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, ""];
+
+  const room = SUMMARY_LIMIT - SUMMARY_MARGIN - sizeOf([...lines, ...footer]);
+  const rows = resultRows(input.results);
+  const changesRoom = (size: number): ChangesRoom => ({
+    size,
+    measure: utf8Bytes,
+    why: "to keep this job summary under its limit of 1 MiB",
+    everyChange:
+      "The `results` output holds them all, and `gitbook-openapi diff <base file> <head file>` lists them.",
+  });
+  const removed = input.removedSpecs ?? [];
+  const unlimited = Number.POSITIVE_INFINITY;
+  const [forTable, forChanges] = shareRoom(
+    room,
+    sizeOf(rows),
+    sizeOf(renderChanges(input.results, removed, changesRoom(unlimited))),
+  );
+  lines.push(...fitRows(rows, forTable), ...renderChanges(input.results, removed, changesRoom(forChanges)));
+  lines.push(...footer);
   return lines.join("\n");
+}
+
+/** The results table, header included, and a blank line after it; empty without results. */
+function resultRows(results: readonly SpecResult[]): string[] {
+  if (results.length === 0) return [];
+  const showVersion = results.some((r) => r.specVersion !== undefined);
+  const lines = [
+    `| File | Slug | Status |${showVersion ? " Spec version |" : ""} Latest version | Error |`,
+    `| --- | --- | --- |${showVersion ? " --- |" : ""} --- | --- |`,
+  ];
+  for (const result of results) {
+    const cells = [
+      result.file ? codeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
+      codeCell(result.slug),
+      `${statusLabel(result.status)}${operationNote(result)}`,
+      ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
+      markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
+      isFailure(result) || result.errors.length > 0 ? escapeCell(truncate(failureReason(result), 500)) : " ",
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  lines.push("");
+  return lines;
+}
+
+/** The table's first rows that fit in `size` bytes, and a note saying how many were left out. */
+function fitRows(rows: readonly string[], size: number): string[] {
+  if (sizeOf(rows) <= size) return [...rows];
+  const kept = rows.slice(0, 2);
+  let used = sizeOf(kept);
+  const body = rows.slice(2, -1);
+  for (const row of body) {
+    if (used + utf8Bytes(row) + 1 > size) break;
+    kept.push(row);
+    used += utf8Bytes(row) + 1;
+  }
+  const left = body.length - (kept.length - 2);
+  kept.push(
+    "",
+    `_${left} more ${left === 1 ? "spec" : "specs"} not shown, to keep this job summary under its limit of 1 MiB: the \`results\` output holds every spec._`,
+    "",
+  );
+  return kept;
+}
+
+function sizeOf(lines: readonly string[]): number {
+  return lines.reduce((sum, line) => sum + utf8Bytes(line) + 1, 0);
 }
 
 function operationNote(result: SpecResult): string {

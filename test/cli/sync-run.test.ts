@@ -227,7 +227,7 @@ describe("gitbook-openapi sync: API change review in a GitLab merge request", ()
     expect(run.stderr).toMatch(/API changes in specs\/pets\.yaml \(against the base commit\): 1 breaking/);
     const note = gitlab.notes(5).find((n) => n.author.id === FAKE_GITLAB_BOT.id);
     expect(note?.body).toContain("#### API changes");
-    expect(note?.body).toMatch(/specs\/pets\.yaml\*\*: 1 breaking/);
+    expect(note?.body).toMatch(/specs\/pets\.yaml\*\*: ⚠️ 1 breaking in 1 operation/);
   });
 });
 

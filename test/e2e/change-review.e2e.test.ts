@@ -101,7 +101,13 @@ describe("API change review on a pull request", () => {
     expect(breaking).toMatch(/owner/);
     const comment = s.github.comments(9)[0]?.body ?? "";
     expect(comment).toContain("#### API changes");
-    expect(comment).toMatch(/api\/pets\.yaml\*\*: 2 breaking/);
+    expect(comment).toMatch(/api\/pets\.yaml\*\*: ⚠️ 2 breaking in 2 operations, 0 other changes/);
+    // Each breaking change under its operation (or path), the operation's id beside it.
+    const grouped = comment.split("\n");
+    const listPets = grouped.indexOf("- **GET /pets** (listPets)");
+    expect(listPets).toBeGreaterThan(0);
+    expect(grouped[listPets + 1]).toMatch(/^ {2}- .*owner/);
+    expect(grouped).toContain("- **/pets/\\{id\\}**");
     expect(comment).toContain("**Removed specs** (breaking): 1");
     expect(comment).toContain("api/old.yaml");
     expect(result.summary).toContain("#### API changes");

@@ -88,6 +88,21 @@ describe("renderJUnit", () => {
     expect(cases[3]?.skipped).toEqual({ "@_message": "no token in a fork" });
   });
 
+  it("says in a reviewed spec's output how many API changes it has, and where", () => {
+    const reviewed: SpecResult = {
+      ...published,
+      changes: {
+        against: "base commit",
+        breaking: [{ kind: "operation-removed", operation: "DELETE /pets/{id}", message: "removed" }],
+        other: [],
+        allowed: [],
+      },
+    };
+    const [testCase] = parse(renderJUnit([reviewed])).testsuites.testsuite.testcase;
+    expect(testCase?.failure).toBeUndefined();
+    expect(testCase?.["system-out"]).toContain("API changes: 1 breaking in 1 operation, 0 other changes");
+  });
+
   it("escapes hostile file names and messages so that the document stays well-formed", () => {
     const hostile = `a<b>&c"d'e]]>f\u0001g\u001bh\r\ni\ttab\ud800`;
     const results: SpecResult[] = [
