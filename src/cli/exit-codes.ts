@@ -2,7 +2,10 @@
 export const ExitCode = {
   /** Everything succeeded. */
   ok: 0,
-  /** One or more specs failed or timed out (sync), or the operation failed. */
+  /**
+   * One or more specs failed or timed out (sync), a breaking change with `--fail-on-breaking` (sync,
+   * diff), or the operation failed.
+   */
   failed: 1,
   /** A usage or input error: a bad flag, a bad value, a missing setting. Nothing was changed. */
   usage: 2,
@@ -14,6 +17,15 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
-  1  one or more specs failed or timed out (sync), or the operation failed
+  1  one or more specs failed or timed out (sync), a breaking change with --fail-on-breaking
+     (sync, diff), or the operation failed
   2  usage or input error (the message names the flag or variable)
   3  the service refused the token or the organization (401/403)`;
+
+/** The exit codes of `diff`, which reads two files and sends nothing. */
+export const DIFF_EXIT_CODES_HELP = `Exit codes:
+  0  compared (with --fail-on-breaking: and no breaking change was found)
+  1  --fail-on-breaking and a breaking change was found, or the comparison could not finish within
+     its budget (memory, time)
+  2  usage or input error: a file that cannot be read, is not an OpenAPI document or cannot be bundled
+     (the message names it), or a bad GITBOOK_REVIEW_* value`;

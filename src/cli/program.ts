@@ -11,8 +11,9 @@ import {
   PermissionDeniedError,
 } from "../client/index.ts";
 import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
+import { type DiffFlags, runDiffCommand } from "./diff.ts";
 import { UsageError } from "./errors.ts";
-import { EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
+import { DIFF_EXIT_CODES_HELP, EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
 import { type CliIo, Output, printable } from "./output.ts";
 import * as read from "./read-commands.ts";
 import { runSyncCommand } from "./sync.ts";
@@ -108,6 +109,7 @@ Examples:
   $ ${NAME} sync -o ORG_ID --files 'specs/*.yaml'
   $ ${NAME} specs list -o ORG_ID
   $ ${NAME} versions content payments latest -o ORG_ID --json | jq .
+  $ ${NAME} diff ../main/api/openapi.yaml api/openapi.yaml --fail-on-breaking
 
 ${EXIT_CODES_HELP}`,
     );
@@ -256,7 +258,42 @@ ${EXIT_CODES_HELP}`,
   );
 
   addSyncCommand(program, io, output, tokens, state);
+  addDiffCommand(program, io, output, state);
   return program;
+}
+
+const DIFF_HELP = `
+Each file is read as sync reads a spec, and bundled when it references other files: its $refs may lead
+anywhere in the git work tree it is in (else in the current directory when it is inside it, else in its
+own folder). The comparison runs under the change review's budget, as in sync.
+
+Examples:
+  $ git worktree add ../base origin/main        # the base, checked out beside this one
+  $ ${NAME} diff ../base/api/openapi.yaml api/openapi.yaml
+  $ ${NAME} diff old.json new.json --json | jq '.breaking[] | .operation + ": " + .message'
+  $ ${NAME} diff ../base/api/openapi.yaml api/openapi.yaml --fail-on-breaking
+
+Environment:
+  GITBOOK_REVIEW_HEAP_MB        the comparison's heap, in MB (default: 768)
+  GITBOOK_REVIEW_TIMEOUT_MS     the comparison's time, in ms (default: 60000)
+
+${DIFF_EXIT_CODES_HELP}`;
+
+function addDiffCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
+  program
+    .command("diff")
+    .description("list the API changes between two OpenAPI files: breaking first, grouped by operation")
+    .argument("<base>", "the spec as it was (any path: another checkout, a worktree, an export)")
+    .argument("<head>", "the spec as it is now")
+    .option(
+      "--json",
+      "print { breaking, other } for scripts, each change as in the results: stdout holds only JSON",
+    )
+    .option("--fail-on-breaking", "exit with 1 when a breaking change is found")
+    .addHelpText("after", DIFF_HELP)
+    .action(async (base: string, head: string, _options: unknown, cmd: Command) => {
+      state.exitCode = await runDiffCommand({ base, head }, cmd.opts<DiffFlags>(), io, output);
+    });
 }
 
 const SYNC_HELP = `

@@ -41,3 +41,18 @@ export function resultsValidator(): (value: unknown) => string[] {
           (error) => `${error.instancePath || "/"} ${error.message ?? error.keyword}`,
         );
 }
+
+/** A validator of one change entry (`$defs.change`), as `gitbook-openapi diff --json` prints them. */
+export function changeValidator(): (value: unknown) => string[] {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(loadResultsSchema(), "results");
+  const validate = ajv.getSchema("results#/$defs/change");
+  if (!validate) throw new Error("the results schema has no $defs/change");
+  return (value) =>
+    validate(value)
+      ? []
+      : (validate.errors ?? []).map(
+          (error) => `${error.instancePath || "/"} ${error.message ?? error.keyword}`,
+        );
+}
