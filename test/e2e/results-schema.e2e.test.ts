@@ -4,16 +4,18 @@
  * emulator of its own, on the same workspace (a git repository with a base and a head commit), through
  * the same four runs: a publish (published and failed specs), the same again (unchanged), `check`
  * (planned) and a pull request preview against the base commit (`changes`). Every output is valid under
- * `schema/results.schema.json`, and the two hosts' records are the same, ids and addresses aside.
+ * `schema/results.schema.json`, and the two hosts' records are the same, ids and addresses aside; the
+ * preview's changes are the entries `gitbook-openapi diff` prints for the same two files.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import type { ResultRecord } from "../../src/report/results-record.ts";
 import { runCli } from "../cli/run-cli.ts";
-import { resultsValidator } from "../report/results-schema.ts";
+import { changeValidator, resultsValidator } from "../report/results-schema.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
@@ -215,6 +217,31 @@ describe.each(["action", "cli"] as const)("the %s's results", (host) => {
         { versionId: record.versionId, versionUrl: record.versionUrl, appUrl: record.appUrl },
         record.file,
       ).toEqual({ versionId: first?.versionId, versionUrl: first?.versionUrl, appUrl: first?.appUrl });
+    }
+  });
+});
+
+describe("a review's changes and gitbook-openapi diff", () => {
+  it("are the same structured entries, valid under the schema's change", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "gitbook-results-base-"));
+    try {
+      const baseFile = path.join(folder, "pets.yaml");
+      await writeFile(baseFile, git(workspace, "show", `${base}:api/pets.yaml`));
+      const run = await runCli(["diff", baseFile, "api/pets.yaml", "--json"], { cwd: workspace });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const listed = JSON.parse(run.stdout) as { breaking: unknown[]; other: unknown[] };
+      const validate = changeValidator();
+      for (const change of [...listed.breaking, ...listed.other]) expect(validate(change)).toEqual([]);
+      expect(listed.breaking.length).toBeGreaterThan(0);
+      for (const host of ["action", "cli"] as const) {
+        const preview = runs[host].preview.records.find((record) => record.file === "api/pets.yaml");
+        expect({ breaking: preview?.changes?.breaking, other: preview?.changes?.other }, host).toEqual(
+          listed,
+        );
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });
