@@ -1,4 +1,5 @@
 import { GitBookClient } from "../client/index.ts";
+import { RETRIES_WITHIN_DEADLINE } from "../client/retry.ts";
 import type { ActionConfig } from "../config/config.ts";
 import type { Logger } from "../logger.ts";
 import type { RunService } from "../sync/ports.ts";
@@ -8,8 +9,6 @@ export interface ServiceOptions {
 }
 
 export type ServiceFactory = (config: ActionConfig, logger: Logger, options: ServiceOptions) => RunService;
-
-const RETRIES_WITHIN_DEADLINE = 20;
 
 /** The real service, through our typed client; retries are logged so slow runs explain themselves. */
 export const createGitBookService: ServiceFactory = (config, logger, { deadline }) =>

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../client/index.ts";
+import { RETRIES_WITHIN_DEADLINE } from "../client/retry.ts";
 import type { RequestedMode } from "../config/config.ts";
 import { InputError } from "../config/errors.ts";
 import { readConfig } from "../config/inputs.ts";
@@ -35,9 +36,6 @@ import { type Env, type Output, printable } from "./output.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { CLI_USER_AGENT } from "./version.ts";
-
-/** A transient failure is retried as long as the run's deadline allows. */
-const RETRIES_WITHIN_DEADLINE = 20;
 
 /** Runs a sync with the given settings; resolves to the exit code. */
 export async function runSyncCommand(settings: SyncSettings, output: Output, env: Env): Promise<number> {

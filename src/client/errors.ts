@@ -134,7 +134,7 @@ export class UnexpectedRedirectError extends GitBookApiError {
     super(
       init,
       `The service redirected${init.redirectOrigin ? ` to ${init.redirectOrigin}` : ""}; the client does not ` +
-        "follow redirects, so that the token is only sent to the base URL. Check the base URL (api-url input).",
+        "follow redirects, so that the token is only sent to the base URL. Check the API URL.",
     );
     this.redirectOrigin = init.redirectOrigin;
   }
@@ -257,7 +257,7 @@ export class GitBookConnectionError extends GitBookError {
   constructor(init: ConnectionErrorInit) {
     super(
       `${init.request.method} ${init.request.path} failed: could not get a response from ${init.host} ` +
-        `(${init.code ?? "network error"}: ${init.detail}). Check the network, the base URL (api-url input) ` +
+        `(${init.code ?? "network error"}: ${init.detail}). Check the network, the API URL ` +
         `and the HTTPS_PROXY / NO_PROXY settings.${attemptsNote(init.attempts)}`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );

@@ -12,6 +12,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/**
+ * Retries a run's requests get: a transient failure is retried as long as the run's deadline allows
+ * (the deadline, not this count, usually ends them).
+ */
+export const RETRIES_WITHIN_DEADLINE = 20;
+
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxRetries: 4,
   baseDelayMs: 500,
@@ -52,6 +58,14 @@ const PERMANENT_CODES = new Set([
   "UND_ERR_DESTROYED",
   "UND_ERR_CLOSED",
 ]);
+
+/**
+ * Retries of a request that met a network problem before the service ever answered this run (connection
+ * refused, a name that does not resolve yet, a TLS failure): a wrong URL or a closed network fails the
+ * run within seconds, not after the run's whole deadline. Once the service has answered, the policy's own
+ * count applies.
+ */
+export const FIRST_CONTACT_RETRIES = 2;
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
@@ -108,6 +122,8 @@ function describeOutcome(outcome: AttemptOutcome): string {
  * Idempotent methods (GET, HEAD, PUT, DELETE) are retried on 408, 429, 5xx, timeouts and connection
  * errors. POST creates a resource, so it is retried only when the connection failed before the request
  * could be sent (ECONNREFUSED and the like): a timeout or a status means the service may have acted.
+ * Before the service has answered at all (`reached` false), a network problem is retried
+ * {@link FIRST_CONTACT_RETRIES} times only.
  */
 export function decideRetry(input: {
   method: string;
@@ -116,6 +132,8 @@ export function decideRetry(input: {
   policy: RetryPolicy;
   random: () => number;
   now: number;
+  /** Whether the service has answered any request of this run yet (default true). */
+  reached?: boolean;
 }): RetryDecision {
   const { method, outcome, attempt, policy } = input;
   const what = describeOutcome(outcome);
@@ -142,6 +160,9 @@ export function decideRetry(input: {
       reason: `${what} asks to wait ${retryAfterMs} ms, above the ${policy.maxRetryAfterMs} ms limit`,
       retryAfterMs,
     };
+  }
+  if (input.reached === false && outcome.kind !== "status" && attempt > FIRST_CONTACT_RETRIES) {
+    return { retry: false, reason: `${what} after ${attempt} attempts, and the service never answered` };
   }
   if (attempt > policy.maxRetries) {
     return {

@@ -164,6 +164,8 @@ function rootNetworkError(error: unknown): { code: string | undefined; message: 
 export class Transport {
   readonly #options: TransportOptions;
   readonly #authorization: string;
+  /** Whether the service has answered any request yet: until then network problems fail fast. */
+  #reached = false;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -201,6 +203,7 @@ export class Transport {
 
     for (let attempt = 1; ; attempt++) {
       const result = await this.#attempt(url, call, sendHeaders, body, limit);
+      if (result.kind === "response" || result.kind === "too-large") this.#reached = true;
       if (result.kind === "deadline") throw this.#safe(deadlineError(attempt));
       if (result.kind === "too-large") {
         throw this.#safe(
@@ -226,6 +229,7 @@ export class Transport {
         policy: this.#options.policy,
         random: this.#options.random,
         now: this.#options.now(),
+        reached: this.#reached,
       });
       if (!decision.retry) {
         throw this.#safe(this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs));

@@ -15,6 +15,7 @@ import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
 import { describeServiceError } from "./describe-error.ts";
+import { firstContact, listAllSpecs } from "./first-contact.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
 import { ownerKey } from "./ownership.ts";
@@ -28,8 +29,15 @@ import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration, uploadOne } from "./publish.ts";
 import { recordedFileIn } from "./recorded-file.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
-import { UNCHANGED_READ_BUDGET_MS, unchangedResult } from "./skip-unchanged.ts";
-import { BatchedStateReader, LIST_PAGE_LIMIT, type StateReader } from "./state-reads.ts";
+import {
+  fileDigestOf,
+  type HeldVersion,
+  readHeldVersion,
+  UNCHANGED_READ_BUDGET_MS,
+  unchangedFileResult,
+  unchangedResult,
+} from "./skip-unchanged.ts";
+import { BatchedStateReader, type StateReader } from "./state-reads.ts";
 import { collisionResults, stoppedRunResults } from "./stopped.ts";
 
 export interface SyncPorts {
@@ -151,6 +159,12 @@ async function runSteps(
     const connection = service && organizationId ? { service, organizationId } : undefined;
 
     let results: SpecResult[];
+    // The first request: stops the run, said once, when GitBook cannot be reached, refuses the token or
+    // does not know the organization; its listing serves the unchanged check and pruning.
+    const listing =
+      client && connection
+        ? await timed("listing", () => firstContact(client, connection.organizationId, plan.names, logger))
+        : undefined;
     /** The organization's specs as listed before the uploads, when they were: pruning reuses them. */
     let held: ReadonlyMap<string, Spec> | undefined;
     if (plan.mode === "cleanup") {
@@ -189,10 +203,7 @@ async function runSteps(
               baseSlugs: baseSlugsOf(discovery, plan),
             }
           : undefined;
-      held =
-        plan.skipUnchanged && client && connection && plan.mode !== "check"
-          ? await timed("listing", () => listHeldSpecs(client, connection.organizationId, logger))
-          : undefined;
+      held = plan.skipUnchanged && plan.mode !== "check" ? listing : undefined;
       const states =
         client && connection && plan.mode !== "check"
           ? new BatchedStateReader({
@@ -304,7 +315,9 @@ interface Connection {
 
 /**
  * One spec's work, for the streaming pipeline: read, validate and bundle it, then upload it (or, in
- * check mode or without a token, look it up). Its text is let go once the upload ends.
+ * check mode or without a token, look it up). Its text is let go once the upload ends. When an unchanged
+ * spec may be skipped, its file's bytes and what GitBook holds come first: a file whose bytes GitBook's
+ * record proves the same is reported unchanged without being parsed, checked or bundled.
  */
 function streamedSpec(
   file: SpecFile,
@@ -326,6 +339,8 @@ function streamedSpec(
     bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
       const { connection, comparing } = run;
+      const held = await heldFirst(file, slug, plan, ports.clock, run, log);
+      if (held?.result) return async () => held.result as SpecResult;
       // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
       const prepared = await prepareFile(
         file,
@@ -342,13 +357,45 @@ function streamedSpec(
         comparing && prepared.document !== undefined
           ? await changesOf(file.path, prepared.document(), comparing, log)
           : undefined;
+      const checked = { ...run, held: held?.read };
       if (changes) {
-        const rest = await uploadOrCheck(prepared, connection, plan, ports, run, log);
+        const rest = await uploadOrCheck(prepared, connection, plan, ports, checked, log);
         return async () => ({ ...(await rest()), changes });
       }
-      return uploadOrCheck(prepared, connection, plan, ports, run, log);
+      return uploadOrCheck(prepared, connection, plan, ports, checked, log);
     },
   };
+}
+
+/**
+ * Before any local step, when the run may skip an unchanged spec and needs nothing else from its
+ * document: the digest of the file's bytes and what GitBook holds for its slug (the one read the
+ * unchanged check makes anyway). `result` when the record proves the file unchanged; else `read`, for
+ * the check that follows the local steps. Undefined when the run cannot skip it, or the bytes cannot
+ * tell (the local steps then read the file and say why).
+ */
+async function heldFirst(
+  file: SpecFile,
+  slug: string,
+  plan: SyncPlan,
+  clock: SyncPorts["clock"],
+  run: { deadline: number; connection: Connection | undefined; comparing: Comparing | undefined; owner: string },
+  log: Logger,
+): Promise<{ result?: SpecResult; read: HeldVersion } | undefined> {
+  const { connection } = run;
+  if (!plan.skipUnchanged || !connection || connection.readOnly || plan.sourceUrlFor) return undefined;
+  if (run.comparing || isBroken(file)) return undefined;
+  const digest = fileDigestOf(file);
+  if (digest === undefined) return undefined;
+  const read = await readHeldVersion(slug, {
+    orgId: connection.organizationId,
+    service: connection.service,
+    clock,
+    deadline: run.deadline,
+    held: connection.held,
+  });
+  const result = unchangedFileResult({ path: file.path, slug, owner: run.owner, digest }, read, log);
+  return result ? { result, read } : { read };
 }
 
 interface Comparing {
@@ -377,7 +424,7 @@ async function uploadOrCheck(
   connection: Connection | undefined,
   plan: SyncPlan,
   ports: SyncPorts,
-  run: { deadline: number; unrecorded: string[] },
+  run: { deadline: number; unrecorded: string[]; held?: HeldVersion | undefined },
   log: Logger,
 ): Promise<() => Promise<SpecResult>> {
   const { deadline } = run;
@@ -402,6 +449,7 @@ async function uploadOrCheck(
       clock: ports.clock,
       deadline,
       held: connection.held,
+      read: run.held,
     });
     if (unchanged) return async () => unchanged;
   }
@@ -432,28 +480,6 @@ function listed(held: ReadonlyMap<string, Spec>): SpecLister {
  * without a read, and one it holds needs only its version's content. Undefined when the listing fails:
  * each spec is then read on its own.
  */
-async function listHeldSpecs(
-  lister: SpecLister,
-  orgId: string,
-  logger: Logger,
-): Promise<Map<string, Spec> | undefined> {
-  try {
-    return new Map((await listAllSpecs(lister, orgId)).map((spec) => [spec.slug, spec]));
-  } catch (error) {
-    logger.debug(
-      `Listing the organization's specs failed (${describeServiceError(error).message}); each spec is read on its own.`,
-    );
-    return undefined;
-  }
-}
-
-/** Every spec of the organization, in as few pages as the service allows. */
-async function listAllSpecs(lister: SpecLister, orgId: string): Promise<Spec[]> {
-  const specs: Spec[] = [];
-  for await (const spec of lister.iterateSpecs(orgId, { limit: LIST_PAGE_LIMIT })) specs.push(spec);
-  return specs;
-}
-
 /** The slugs files have outside any review, where their published versions live. */
 function baseSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): ReadonlyMap<string, string> {
   try {

@@ -5,6 +5,7 @@ import {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
   decideRetry,
+  FIRST_CONTACT_RETRIES,
   parseRetryAfter,
   type RetryPolicy,
 } from "../../src/client/retry.ts";
@@ -17,6 +18,43 @@ function decide(method: string, outcome: AttemptOutcome, attempt = 1, random = (
 }
 
 describe("decideRetry", () => {
+  it("retries a network problem only a few times while the service has never answered", () => {
+    const many: RetryPolicy = { ...policy, maxRetries: 20 };
+    const first = (outcome: AttemptOutcome, attempt: number) =>
+      decideRetry({
+        method: "GET",
+        outcome,
+        attempt,
+        policy: many,
+        random: () => 0.5,
+        now: NOW,
+        reached: false,
+      });
+    for (const outcome of [
+      { kind: "connection", code: "ECONNREFUSED" },
+      { kind: "timeout" },
+    ] as AttemptOutcome[]) {
+      expect(first(outcome, FIRST_CONTACT_RETRIES).retry).toBe(true);
+      const last = first(outcome, FIRST_CONTACT_RETRIES + 1);
+      expect(last.retry).toBe(false);
+      expect(last.reason).toMatch(/never answered/);
+      // Once the service has answered, the policy's own count applies.
+      expect(
+        decideRetry({
+          method: "GET",
+          outcome,
+          attempt: 10,
+          policy: many,
+          random: () => 0.5,
+          now: NOW,
+          reached: true,
+        }).retry,
+      ).toBe(true);
+    }
+    // A status is an answer: its retries follow the policy.
+    expect(first({ kind: "status", status: 503 }, 10).retry).toBe(true);
+  });
+
   it.each([408, 429, 500, 502, 503, 504, 599])("retries status %i for idempotent methods", (status) => {
     for (const method of ["GET", "PUT", "DELETE", "HEAD"]) {
       expect(decide(method, { kind: "status", status }).retry).toBe(true);
