@@ -14,7 +14,6 @@ import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
-import { describeServiceError } from "./describe-error.ts";
 import { firstContact, listAllSpecs } from "./first-contact.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
@@ -379,7 +378,12 @@ async function heldFirst(
   slug: string,
   plan: SyncPlan,
   clock: SyncPorts["clock"],
-  run: { deadline: number; connection: Connection | undefined; comparing: Comparing | undefined; owner: string },
+  run: {
+    deadline: number;
+    connection: Connection | undefined;
+    comparing: Comparing | undefined;
+    owner: string;
+  },
   log: Logger,
 ): Promise<{ result?: SpecResult; read: HeldVersion } | undefined> {
   const { connection } = run;
