@@ -25,6 +25,12 @@ export interface BundledSpec {
   text: string;
   /** False when the file had no external refs and `text` is the file's exact bytes. */
   bundled: boolean;
+  /**
+   * The root references no other file (literal data aside): `text` is the file's whatever other files
+   * hold. False for a bundle, and when references to files that could not be read (an example wholly a
+   * `$ref`) were left as written: the same root could bundle otherwise once they can be read.
+   */
+  standalone: boolean;
   /** Every file that went into it, workspace-relative, '/'-separated, root first. */
   files: string[];
   /** The bundled document that `text` writes, when `bundled`: spares reading the text back. */
@@ -59,7 +65,7 @@ export async function bundleSpec(
   const text = sourceText ?? (await readFile(rootPath, "utf8"));
   // A root already parsed (discovery read it) that provably references no other file needs no walk.
   if (rootDocument !== undefined && !mayReferenceOtherFiles(text)) {
-    return { text, bundled: false, files: [rootRelative] };
+    return { text, bundled: false, standalone: true, files: [rootRelative] };
   }
   const value =
     sourceText !== undefined && rootDocument !== undefined
@@ -67,7 +73,9 @@ export async function bundleSpec(
         ? rootDocument()
         : rootDocument
       : parseRoot(text, rootPath, rootRelative);
-  if (findExternalRefs(value).length === 0) return { text, bundled: false, files: [rootRelative] };
+  if (findExternalRefs(value).length === 0) {
+    return { text, bundled: false, standalone: true, files: [rootRelative] };
+  }
 
   const root: SpecFile = { path: rootPath, relative: rootRelative, text, value, isText: false };
   const version = specVersion(value);
@@ -79,12 +87,13 @@ export async function bundleSpec(
     readInsideWorkspace(await realpath(workspace)),
   );
   if (problems.length > 0) throw new BundleFailure(problems);
-  if (nothingFromOtherFiles(graph)) return { text, bundled: false, files: [rootRelative] };
+  if (nothingFromOtherFiles(graph)) return { text, bundled: false, standalone: false, files: [rootRelative] };
   const placement = placeComponents(graph, root, types, version);
   const document = writeBundle(graph, root, placement, types, version);
   return {
     text: serialize(document, rootPath, text),
     bundled: true,
+    standalone: false,
     files: graph.files.map((file) => file.relative),
     document,
   };

@@ -11,13 +11,30 @@
  *   does to the document (Swagger 2.0 upgraded to OpenAPI 3, descriptions enriched), and numbers are
  *   compared as written.
  *
+ * A text uploaded as its file is written also records what the run's checks read from those bytes
+ * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
+ * the same bytes, and runs the same rules, can then report it unchanged from the bytes alone.
+ *
  * Why this design and what it costs: README "Sync" and docs/ownership.md.
  */
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { insertRootKey } from "../documents/root-key.ts";
 
 export const RECORD_KEY = "x-publish-record";
 const TOOL = "gitbook-openapi";
+
+/**
+ * The version of the rules that judge a file's bytes before an upload: how it is read (syntax, what
+ * is a spec), validated, how `info.version` is read, and which references lead to other files. Bump it
+ * with any change that could judge the same bytes otherwise: a record written under other rules then
+ * never stands in for running them (its spec is read and checked again, and still not uploaded when its
+ * text is the same).
+ */
+export const CHECKS = 1;
+
+/** `specVersion` longer than this is not recorded (its spec is then read on every run). */
+const MAX_RECORDED_VERSION = 200;
 
 export interface PublishRecord {
   tool: typeof TOOL;
@@ -27,6 +44,22 @@ export interface PublishRecord {
   path: string;
   /** {@link digestOf} the uploaded text without the record. */
   digest: string;
+  /** The document's `info.version` as the run read it (a result's `specVersion`). */
+  specVersion?: string;
+  /**
+   * The file references no other file (literal data aside): the text uploaded is the file as written,
+   * whatever other files hold. Absent for a bundle, and for a file whose references were all left as
+   * written because their files could not be read (a later run could read them).
+   */
+  standalone?: true;
+  /** {@link CHECKS} of the run that uploaded it. */
+  checks?: number;
+}
+
+/** What the run's checks read from a text's bytes, recorded with it (see {@link CHECKS}). */
+export interface TextFacts {
+  specVersion: string | undefined;
+  standalone: boolean;
 }
 
 /** Who publishes: the repository's identity (host and path, e.g. `github.com/acme/widgets`) and slug prefix. */
@@ -49,13 +82,35 @@ export function digestOf(text: string): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
+/**
+ * {@link digestOf} the text a file's bytes decode to, from the bytes themselves, without decoding
+ * them: the same value when they are UTF-8 (decoding then encoding gives the bytes back, a byte order
+ * mark and line endings included). Undefined when they are not UTF-8 (decoding replaces what is not,
+ * so only the decoded text has the digest) or hold {@link RECORD_KEY} (such a text carries no record).
+ */
+export function digestOfFileBytes(bytes: Uint8Array): string | undefined {
+  if (!isUtf8(bytes) || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes(RECORD_KEY)) {
+    return undefined;
+  }
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
 export type RecordedText =
   | { record: PublishRecord; text: string }
   /** The record could not be added: the text goes as written, and the spec can be neither skipped nor pruned. */
   | { record: undefined; text: string; problem: string };
 
-/** The text to upload: `text` with its record first in the top-level mapping. */
-export function withRecord(text: string, format: "json" | "yaml", owner: string, path: string): RecordedText {
+/**
+ * The text to upload: `text` with its record first in the top-level mapping. `facts` (what the checks
+ * read from a file's text) go into the record when given.
+ */
+export function withRecord(
+  text: string,
+  format: "json" | "yaml",
+  owner: string,
+  path: string,
+  facts?: TextFacts,
+): RecordedText {
   if (text.includes(RECORD_KEY)) {
     return {
       record: undefined,
@@ -64,6 +119,13 @@ export function withRecord(text: string, format: "json" | "yaml", owner: string,
     };
   }
   const record: PublishRecord = { tool: TOOL, owner, path, digest: digestOf(text) };
+  if (facts) {
+    const { specVersion, standalone } = facts;
+    if (specVersion !== undefined && specVersion.length <= MAX_RECORDED_VERSION)
+      record.specVersion = specVersion;
+    if (standalone) record.standalone = true;
+    record.checks = CHECKS;
+  }
   const inserted = insertRootKey(text, format, RECORD_KEY, asciiJson(record));
   return inserted.ok
     ? { record, text: inserted.text }
@@ -76,15 +138,39 @@ export function recordOf(document: unknown): PublishRecord | undefined {
     return undefined;
   const value: unknown = (document as Record<string, unknown>)[RECORD_KEY];
   if (typeof value !== "object" || value === null) return undefined;
-  const { tool, owner, path, digest } = value as Record<string, unknown>;
+  const { tool, owner, path, digest, specVersion, standalone, checks } = value as Record<string, unknown>;
   if (tool !== TOOL || typeof owner !== "string" || typeof path !== "string" || typeof digest !== "string") {
     return undefined;
   }
-  return { tool, owner, path, digest };
+  return {
+    tool,
+    owner,
+    path,
+    digest,
+    ...(typeof specVersion === "string" ? { specVersion } : {}),
+    ...(standalone === true ? { standalone } : {}),
+    ...(typeof checks === "number" ? { checks } : {}),
+  };
 }
 
+/** The same owner, file and text: what makes an upload needless. */
 export function sameRecord(a: PublishRecord, b: PublishRecord): boolean {
   return a.owner === b.owner && a.path === b.path && a.digest === b.digest;
+}
+
+/**
+ * The `info.version` a record proves for a file whose bytes have `digest`, when it proves everything a
+ * run would establish by reading and checking them: this owner and file, the same text, uploaded as the
+ * file is written (no other file in it), under this run's {@link CHECKS}. Undefined otherwise: the file
+ * is then read and checked.
+ */
+export function provenFileVersion(
+  held: PublishRecord,
+  file: { owner: string; path: string; digest: string },
+): string | undefined {
+  if (held.owner !== file.owner || held.path !== file.path || held.digest !== file.digest) return undefined;
+  if (held.standalone !== true || held.checks !== CHECKS) return undefined;
+  return held.specVersion;
 }
 
 /** One line of JSON in ASCII: valid as written in JSON and as a YAML flow mapping. */

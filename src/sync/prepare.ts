@@ -185,11 +185,14 @@ async function prepareLoaded(
   // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
   // wait would outlive the young generation and fill the old one.
   const bundledText = bundled?.text;
+  // What the checks read from a text sent as written goes into its record: a later run with the same
+  // bytes reports it unchanged without reading it again (see ownership.ts).
+  const facts = { specVersion, standalone: asWritten || bundled?.standalone === true };
   const recorded =
     options.sourceUrlFor || options.owner === undefined
       ? undefined
       : recordedOnce(() =>
-          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path),
+          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path, facts),
         );
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }

@@ -10,7 +10,7 @@
  */
 import { readVersionFiles } from "../client/parse.ts";
 import type { Spec } from "../client/types.ts";
-import { type PublishRecord, RECORD_KEY, recordOf, sameRecord } from "./ownership.ts";
+import { type PublishRecord, provenFileVersion, RECORD_KEY, recordOf, sameRecord } from "./ownership.ts";
 import { processingFailure } from "./processing.ts";
 
 export type Sameness = { same: true } | { same: false; reason: string };
@@ -50,6 +50,23 @@ export function sameAsPublished(local: PublishRecord, published: PublishedSpec):
     );
   }
   return { same: true };
+}
+
+/**
+ * Sameness told from a file's bytes alone (their digest, ownership.ts `digestOfFileBytes`), before any
+ * local step: the version's record proves this very text, uploaded as the file is written, and what the
+ * checks read from it under this run's rules (see {@link provenFileVersion}). Its `specVersion` stands
+ * for reading the file. Not same means "read and check the file", not "upload": the full comparison
+ * decides then.
+ */
+export function sameFileAsPublished(
+  file: { owner: string; path: string; digest: string },
+  published: PublishedSpec,
+): { same: true; specVersion: string } | { same: false } {
+  if (unreadableReason(published.spec)) return { same: false };
+  const held = publishedRecord(published.content);
+  const specVersion = typeof held === "string" ? undefined : provenFileVersion(held, file);
+  return specVersion === undefined ? { same: false } : { same: true, specVersion };
 }
 
 /** The record in a version's content, or why there is none to read. */

@@ -235,7 +235,7 @@ describe("bundleSpec on a single-file spec", () => {
     tree.write({ "spec.yaml": text });
     const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root });
 
-    expect(result).toEqual({ text, bundled: false, files: ["spec.yaml"] });
+    expect(result).toEqual({ text, bundled: false, standalone: true, files: ["spec.yaml"] });
   });
 
   it("uses the text it is given instead of reading the file again", async () => {
@@ -264,7 +264,7 @@ describe("bundleSpec with the root already parsed", () => {
     // The file on disk is not even valid: a root without external references is neither read nor parsed again.
     tree.write({ "spec.yaml": "openapi: [" });
     const result = await bundleSpec(tree.path("spec.yaml"), { workspace: tree.root }, given, parse(given));
-    expect(result).toEqual({ text: given, bundled: false, files: ["spec.yaml"] });
+    expect(result).toEqual({ text: given, bundled: false, standalone: true, files: ["spec.yaml"] });
   });
 
   it("still bundles when the parsed root refers to another file", async () => {

@@ -60,7 +60,7 @@ describe("a $ref inside literal data", () => {
   it("is not a reference: the document is sent byte for byte", async () => {
     const result = await bundle({ "openapi.yaml": literalRefs });
 
-    expect(result).toEqual({ text: literalRefs, bundled: false, files: ["openapi.yaml"] });
+    expect(result).toEqual({ text: literalRefs, bundled: false, standalone: true, files: ["openapi.yaml"] });
     expect(findExternalRefs(parse(literalRefs))).toEqual([]);
   });
 
@@ -181,7 +181,8 @@ describe("an `example` that is wholly a $ref", () => {
     ].join("\n");
     const result = await bundle({ "openapi.yaml": text });
 
-    expect(result).toEqual({ text, bundled: false, files: ["openapi.yaml"] });
+    // Not standalone: once ./nowhere.yaml can be read, the same root bundles it.
+    expect(result).toEqual({ text, bundled: false, standalone: false, files: ["openapi.yaml"] });
   });
 });
 
