@@ -9,7 +9,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = ["read", "discovery", "bundle", "sync", "scale", "cold-start", "unchanged", "unchanged-real"];
+const all = [
+  "read",
+  "discovery",
+  "bundle",
+  "sync",
+  "scale",
+  "cold-start",
+  "unchanged",
+  "unchanged-real",
+  "review",
+];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = false;
 for (const name of chosen.length > 0 ? chosen : all) {
