@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { runCli as runInProcess } from "../../src/cli/program.ts";
 
 export const CLI_SOURCE = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 export const CLI_DIST = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -11,10 +12,29 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI as a shell would: a new Node process with these arguments and only these variables
- * (plus PATH), its output collected. Asynchronous, so that an emulator in this process can answer.
+ * Runs the CLI with these arguments and only these variables (plus PATH), its output collected: in this
+ * process, through the same `runCli(argv, io)` that `src/cli/main.ts` calls with the process's own, so
+ * that most tests cost milliseconds; in a new Node process, as a shell would start it, when `entry` names
+ * the file to run (the sources' main or the built `dist/cli.js`).
  */
-export function runCli(
+export async function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; entry?: string } = {},
+): Promise<CliRun> {
+  if (options.entry !== undefined) return runCliProcess(args, { ...options, entry: options.entry });
+  let stdout = "";
+  let stderr = "";
+  const code = await runInProcess(args, {
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The CLI as a new Node process: argv, only the given variables (plus PATH), exit code and streams. */
+export function runCliProcess(
   args: readonly string[],
   options: { env?: Record<string, string>; cwd?: string; entry?: string } = {},
 ): Promise<CliRun> {

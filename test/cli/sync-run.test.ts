@@ -19,7 +19,7 @@ import {
 import { commentMarker } from "../../src/report/comment-state.ts";
 import type { SpecResult } from "../../src/sync/result.ts";
 import { git as gitIn } from "../support/git.ts";
-import { type CliRun, runCli } from "./run-cli.ts";
+import { CLI_SOURCE, type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "cli-sync-token-8d2e6f1a0c";
 const ORG = "demo-org";
@@ -46,9 +46,11 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function sync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** In process; `entry` runs it as a new Node process instead (a shell's argv, env and exit code). */
+function sync(args: string[], env: Record<string, string> = {}, entry?: string): Promise<CliRun> {
   return runCli(["sync", "--workspace", workspace, ...args], {
     env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
+    ...(entry === undefined ? {} : { entry }),
   });
 }
 
@@ -57,9 +59,9 @@ function results(run: CliRun): SpecResult[] {
 }
 
 describe("gitbook-openapi sync", () => {
-  it("publishes every spec, prints only JSON on stdout with --json, and writes a JUnit report", async () => {
+  it("publishes every spec, prints only JSON on stdout with --json, and writes a JUnit report (as a process)", async () => {
     const junit = path.join(workspace, "reports", "gitbook.xml");
-    const run = await sync(["--json", "--junit", junit, "--slug-prefix", "cli"]);
+    const run = await sync(["--json", "--junit", junit, "--slug-prefix", "cli"], {}, CLI_SOURCE);
     expect(run.code).toBe(0);
     expect(results(run).map((r) => [r.file, r.slug, r.status])).toEqual([
       ["specs/pets.yaml", "cli-specs-pets", "published"],
