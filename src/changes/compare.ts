@@ -6,16 +6,21 @@
  * breaking and other by the table in ./rules.ts.
  */
 import { comparable, isObject, type Json, Resolver } from "./document.ts";
+import { matchPaths } from "./paths.ts";
 import { type ChangeKind, type Direction, verdictOf } from "./rules.ts";
 import { type Finding, SchemaComparer } from "./schema-diff.ts";
 import { jsonText, SchemaViews } from "./schema-view.ts";
 import { securityChanges } from "./security.ts";
 import { oneLine, pointer, quote } from "./text.ts";
-import type { ApiChange, ApiChanges } from "./types.ts";
+import { type ApiChange, type ApiChanges, MAX_MESSAGE_LENGTH } from "./types.ts";
 import { UnchangedSchemas } from "./unchanged-schemas.ts";
 
-/** Changes kept per comparison; more are counted, not listed (a reviewer reads none of 50,000 lines). */
+/**
+ * Changes listed per comparison, breaking ones first; more are counted, not listed (a reviewer reads
+ * none of 50,000 lines). Past {@link MAX_FOUND} changes found, the rest are only counted.
+ */
 export const MAX_CHANGES = 20_000;
+const MAX_FOUND = 200_000;
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -26,9 +31,9 @@ export interface Place {
 }
 
 export class Collector {
-  readonly breaking: ApiChange[] = [];
-  readonly other: ApiChange[] = [];
-  omitted = 0;
+  private readonly breaking: ApiChange[] = [];
+  private readonly other: ApiChange[] = [];
+  private uncounted = 0;
   private readonly seen = new Set<string>();
 
   add(
@@ -42,17 +47,23 @@ export class Collector {
     const key = `${kind}\u0000${place.path}\u0000${place.method}\u0000${text}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    if (this.breaking.length + this.other.length >= MAX_CHANGES) {
-      this.omitted++;
+    if (this.breaking.length + this.other.length >= MAX_FOUND) {
+      this.uncounted++;
       return;
     }
     const change: ApiChange = { ...place, kind, location: pointer(location), message: text };
     (verdictOf(kind, direction) === "breaking" ? this.breaking : this.other).push(change);
   }
-}
 
-/** Path keys compared without parameter names: `/pets/{id}` and `/pets/{petId}` are one path. */
-const pathKey = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
+  /** What is listed: breaking changes first, then the others, {@link MAX_CHANGES} in all. */
+  result(): ApiChanges {
+    const breaking = this.breaking.slice(0, MAX_CHANGES);
+    const other = this.other.slice(0, MAX_CHANGES - breaking.length);
+    const omitted =
+      this.uncounted + this.breaking.length + this.other.length - breaking.length - other.length;
+    return omitted > 0 ? { breaking, other, omitted } : { breaking, other };
+  }
+}
 
 class Comparison {
   readonly out = new Collector();
@@ -83,7 +94,10 @@ class Comparison {
     heading: string,
   ): void {
     for (const f of findings) {
-      const subject = f.at === "" ? heading : `${heading} ${f.at}`;
+      const subject =
+        f.at === ""
+          ? heading
+          : `${heading} ${shortened(f.at, MAX_MESSAGE_LENGTH - heading.length - f.detail.length - 3)}`;
       this.out.add(f.kind, direction, place, location, `${subject}: ${f.detail}`);
     }
   }
@@ -147,6 +161,13 @@ class Comparison {
   }
 }
 
+/** A place inside a schema cut in its middle to `max` characters, so that a message still says what changed. */
+function shortened(at: string, max: number): string {
+  if (at.length <= max || max < 24) return at;
+  const head = at.slice(0, Math.floor(max / 3));
+  return `${head}…${at.slice(at.length - (max - head.length - 1))}`;
+}
+
 /** A content map's entries by lower-cased media type. */
 function mediaTypes(content: unknown): Map<string, Json> {
   const out = new Map<string, Json>();
@@ -162,8 +183,7 @@ export function compareApis(before: unknown, after: unknown): ApiChanges {
   securityChanges(run.a, run.b, run.out, (path, method) => placeOf(run, path, method));
   if (jsonText(run.a.servers) !== jsonText(run.b.servers))
     run.out.add("servers-changed", "request", {}, ["servers"], "servers changed");
-  const { breaking, other, omitted } = run.out;
-  return omitted > 0 ? { breaking, other, omitted } : { breaking, other };
+  return run.out.result();
 }
 
 function placeOf(run: Comparison, path: string, method: string): Place {
@@ -180,16 +200,14 @@ function placeOf(run: Comparison, path: string, method: string): Place {
 function comparePaths(run: Comparison): void {
   const pathsA = isObject(run.a.paths) ? run.a.paths : {};
   const pathsB = isObject(run.b.paths) ? run.b.paths : {};
-  const byKey = new Map<string, string>();
-  for (const path of Object.keys(pathsB)) if (!byKey.has(pathKey(path))) byKey.set(pathKey(path), path);
-  const matched = new Set<string>();
+  const matches = matchPaths(Object.keys(pathsA), Object.keys(pathsB));
+  const matched = new Set(matches.values());
   for (const [pathA, rawA] of Object.entries(pathsA)) {
-    const pathB = byKey.get(pathKey(pathA));
+    const pathB = matches.get(pathA);
     if (pathB === undefined) {
       run.out.add("path-removed", "request", { path: pathA }, ["paths", pathA], "path removed");
       continue;
     }
-    matched.add(pathB);
     const itemA = run.before.object(rawA) ?? {};
     const itemB = run.after.object(pathsB[pathB]) ?? {};
     for (const method of METHODS) {
@@ -218,7 +236,7 @@ function comparePaths(run: Comparison): void {
     }
   }
   for (const [pathB, rawB] of Object.entries(pathsB)) {
-    if (matched.has(pathB) || byKey.get(pathKey(pathB)) !== pathB) continue;
+    if (matched.has(pathB)) continue;
     const itemB = run.after.object(rawB) ?? {};
     for (const method of METHODS)
       if (isObject(itemB[method]))

@@ -6,7 +6,7 @@
  * adds nothing.
  */
 import { isObject } from "./document.ts";
-import type { ChangeKind, Direction } from "./rules.ts";
+import { type ChangeKind, type Direction, verdictOf } from "./rules.ts";
 import type { Limits, SchemaView, SchemaViews } from "./schema-view.ts";
 import { quote } from "./text.ts";
 import type { UnchangedSchemas } from "./unchanged-schemas.ts";
@@ -206,8 +206,12 @@ export class SchemaComparer {
 
     this.compareLimits(a.limits, b.limits, add);
 
-    if (a.defaultValue !== b.defaultValue && a.defaultValue !== undefined && b.defaultValue !== undefined)
-      add("default-changed", `default ${quote(a.defaultValue, 40)} → ${quote(b.defaultValue, 40)}`);
+    if (a.defaultValue !== b.defaultValue)
+      add(
+        "default-changed",
+        `default ${quote(a.defaultValue ?? "none", 40)} → ${quote(b.defaultValue ?? "none", 40)}`,
+      );
+    if (!a.deprecated && b.deprecated) add("property-deprecated", "deprecated");
 
     // Properties: what a client sends has no read-only property, what it receives no write-only one.
     const hidden = (view: SchemaView) => (direction === "request" ? view.readOnly : view.writeOnly);
@@ -251,7 +255,7 @@ export class SchemaComparer {
 
     if (a.items !== undefined && b.items !== undefined) nested("[]", a.items, b.items);
 
-    this.compareVariants(a, b, add, nested);
+    this.compareVariants(a, b, direction, add, nested);
     return out;
   }
 
@@ -282,6 +286,7 @@ export class SchemaComparer {
   private compareVariants(
     a: SchemaView,
     b: SchemaView,
+    direction: Direction,
     add: (kind: ChangeKind, detail: string, at?: string) => void,
     nested: (prefix: string, childA: unknown, childB: unknown) => void,
   ): void {
@@ -323,32 +328,47 @@ export class SchemaComparer {
       const n = name(node);
       if (n !== undefined && !namedB.has(n)) namedB.set(n, index);
     });
-    const matchedB = new Set<number>();
-    const unnamedA: number[] = [];
-    a.variants.forEach((node, index) => {
+    const variantsA = a.variants;
+    const variantsB = b.variants;
+    const usedB = new Set<number>();
+    let leftA: number[] = [];
+    variantsA.forEach((node, index) => {
       const n = name(node);
       const other = n === undefined ? undefined : namedB.get(n);
-      if (other === undefined) {
-        if (n === undefined) unnamedA.push(index);
-        else add("variant-removed", `variant ${label(node, index)} removed`);
-        return;
-      }
-      matchedB.add(other);
-      nested(`(${label(node, index)})`, node, b.variants?.[other]);
-    });
-    const unnamedB = b.variants
-      .map((_node, index) => index)
-      .filter((i) => !matchedB.has(i) && name(b.variants?.[i]) === undefined);
-    unnamedA.forEach((indexA, k) => {
-      const indexB = unnamedB[k];
-      if (indexB === undefined) add("variant-removed", `variant ${indexA + 1} removed`);
+      if (other === undefined) leftA.push(index);
       else {
-        matchedB.add(indexB);
-        nested(`(variant ${indexA + 1})`, a.variants?.[indexA], b.variants?.[indexB]);
+        usedB.add(other);
+        nested(`(${label(node, index)})`, node, variantsB[other]);
       }
     });
-    b.variants.forEach((node, index) => {
-      if (!matchedB.has(index)) add("variant-added", `variant ${label(node, index)} added`);
+    const leftB = () => variantsB.map((_node, index) => index).filter((i) => !usedB.has(i));
+    const findings = (ia: number, ib: number) => this.compare(variantsA[ia], variantsB[ib], direction);
+    const breaks = (list: readonly Finding[]) =>
+      list.some((f) => verdictOf(f.kind, direction) === "breaking");
+    // The same schema under another name or in another place (a renamed component, a reordered list).
+    leftA = leftA.filter((ia) => {
+      const same = leftB().find((ib) => findings(ia, ib).length === 0);
+      if (same !== undefined) usedB.add(same);
+      return same === undefined;
     });
+    // A variant the head still takes in without breaking anything (two variants merged into a wider one).
+    leftA = leftA.filter((ia) => {
+      const wider = variantsB.findIndex((_node, ib) => !breaks(findings(ia, ib)));
+      if (wider < 0) return true;
+      usedB.add(wider);
+      nested(`(${label(variantsA[ia], ia)})`, variantsA[ia], variantsB[wider]);
+      return false;
+    });
+    // The rest, one for one in order; what is left over was removed or added.
+    const restB = leftB();
+    leftA.forEach((ia, k) => {
+      const ib = restB[k];
+      if (ib === undefined) add("variant-removed", `variant ${label(variantsA[ia], ia)} removed`);
+      else {
+        usedB.add(ib);
+        nested(`(${label(variantsA[ia], ia)})`, variantsA[ia], variantsB[ib]);
+      }
+    });
+    for (const ib of leftB()) add("variant-added", `variant ${label(variantsB[ib], ib)} added`);
   }
 }

@@ -47,6 +47,7 @@ export interface SchemaView {
   readonly defaultValue: string | undefined;
   readonly readOnly: boolean;
   readonly writeOnly: boolean;
+  readonly deprecated: boolean;
 }
 
 const ANY: SchemaView = {
@@ -63,6 +64,7 @@ const ANY: SchemaView = {
   defaultValue: undefined,
   readOnly: false,
   writeOnly: false,
+  deprecated: false,
 };
 const NOTHING: SchemaView = { ...ANY, types: new Set() };
 
@@ -173,6 +175,7 @@ function ownView(schema: Json): SchemaView {
     defaultValue: "default" in schema ? jsonText(schema.default) : undefined,
     readOnly: schema.readOnly === true,
     writeOnly: schema.writeOnly === true,
+    deprecated: schema.deprecated === true,
   };
 }
 
@@ -223,15 +226,14 @@ export class SchemaViews {
   }
 
   /**
-   * The schema a plain reference names, or the schema itself: a `$ref` without siblings, or an `allOf`
-   * of one member beside documentation only (the 3.0 way of describing a use of a schema).
+   * The schema a plain reference names, or the schema itself: a `$ref`, or an `allOf` of one member,
+   * beside documentation only (a description of this use of the schema changes nothing compared).
    */
   canonical(schema: unknown): unknown {
     for (let i = 0; i < MAX_NESTING && isObject(schema); i++) {
       const keys = Object.keys(schema).filter((k) => !DOCUMENTATION_KEYS.has(k));
       let next: unknown;
-      if (typeof schema.$ref === "string" && Object.keys(schema).length === 1)
-        next = this.resolver.target(schema.$ref);
+      if (typeof schema.$ref === "string" && keys.length === 1) next = this.resolver.target(schema.$ref);
       else if (keys.length === 1 && Array.isArray(schema.allOf) && schema.allOf.length === 1)
         next = schema.allOf[0];
       if (next === undefined) return schema;
@@ -278,6 +280,7 @@ export class SchemaViews {
       defaultValue: a.defaultValue ?? b.defaultValue,
       readOnly: a.readOnly || b.readOnly,
       writeOnly: a.writeOnly || b.writeOnly,
+      deprecated: a.deprecated || b.deprecated,
     };
   }
 }
@@ -306,5 +309,6 @@ function applySiblings(target: SchemaView, own: SchemaView, schema: Json): Schem
     defaultValue: own.defaultValue ?? target.defaultValue,
     readOnly: said("readOnly") ? own.readOnly : target.readOnly,
     writeOnly: said("writeOnly") ? own.writeOnly : target.writeOnly,
+    deprecated: said("deprecated") ? own.deprecated : target.deprecated,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { Collector, Place } from "./compare.ts";
 import { isObject, type Json } from "./document.ts";
+import { matchPaths } from "./paths.ts";
 import type { ChangeKind } from "./rules.ts";
 import { quote } from "./text.ts";
 
@@ -37,8 +38,6 @@ function securityKind(before: unknown, after: unknown): ChangeKind | undefined {
 const describe = (v: unknown) =>
   quote([...alternatives(v)].map((s) => (s === "" ? "none" : s)).join(" or "), 120);
 
-const pathKey = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
-
 export function securityChanges(
   a: Json,
   b: Json,
@@ -56,9 +55,9 @@ export function securityChanges(
     );
   const pathsA = isObject(a.paths) ? a.paths : {};
   const pathsB = isObject(b.paths) ? b.paths : {};
-  const byKey = new Map(Object.keys(pathsB).map((p) => [pathKey(p), p]));
+  const matches = matchPaths(Object.keys(pathsA), Object.keys(pathsB));
   for (const [path, itemA] of Object.entries(pathsA)) {
-    const pathB = byKey.get(pathKey(path));
+    const pathB = matches.get(path);
     const itemB = pathB === undefined ? undefined : pathsB[pathB];
     if (pathB === undefined || !isObject(itemA) || !isObject(itemB)) continue;
     for (const method of METHODS) {

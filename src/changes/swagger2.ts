@@ -129,6 +129,15 @@ function convertOperation(doc: Json, op: Json, pathParams: unknown[]): Json {
   return out;
 }
 
+/** `schemes`, `host` and `basePath` as OpenAPI 3 servers, one per scheme. */
+function serversOf(doc: Json): Json[] {
+  const host = typeof doc.host === "string" ? doc.host : undefined;
+  const basePath = typeof doc.basePath === "string" ? doc.basePath : "";
+  if (host === undefined) return basePath === "" ? [] : [{ url: basePath }];
+  const schemes = strings(doc.schemes) ?? ["https"];
+  return schemes.map((scheme) => ({ url: `${scheme}://${host}${basePath}` }));
+}
+
 /** The comparable OpenAPI 3.0 form of a Swagger 2.0 document. */
 export function swagger2ToOpenApi3(doc: Json): Json {
   const paths: Json = {};
@@ -146,6 +155,8 @@ export function swagger2ToOpenApi3(doc: Json): Json {
     }
   }
   const out: Json = { openapi: "3.0.3", info: doc.info, paths };
+  const servers = serversOf(doc);
+  if (servers.length > 0) out.servers = servers;
   if (doc.security !== undefined) out.security = doc.security;
   out.components = {
     schemas: isObject(doc.definitions) ? rewriteRefs(doc.definitions) : {},

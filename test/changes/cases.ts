@@ -824,6 +824,42 @@ const rules30: ChangeCase[] = [
   }),
 ];
 
+/** Found on real releases (docs/change-review-cases.md), each once a wrong or missed finding. */
+const fromRealHistory: ChangeCase[] = [
+  c30({
+    name: "property deprecated",
+    expected: "other",
+    kind: "property-deprecated",
+    change: (d) => {
+      schemas(d).Pet.properties.name.deprecated = true;
+    },
+  }),
+  c30({
+    name: "default removed",
+    expected: "other",
+    kind: "default-changed",
+    prepare: (d) => {
+      paramSchema(d, "limit").default = 10;
+    },
+    change: (d) => {
+      delete paramSchema(d, "limit").default;
+    },
+  }),
+  {
+    name: "basePath changed (servers)",
+    version: "2.0",
+    expected: "other",
+    kind: "servers-changed",
+    prepare: (d) => {
+      d.host = "api.example.com";
+      d.basePath = "/v1.54";
+    },
+    change: (d) => {
+      d.basePath = "/v1.55";
+    },
+  },
+];
+
 /** The case's two documents. */
 export function documents(c: ChangeCase): { before: Doc; after: Doc } {
   const before = baseDocument(c.version);
@@ -839,4 +875,5 @@ export const cases: readonly ChangeCase[] = [
   ...common("2.0"),
   ...only31,
   ...rules30,
+  ...fromRealHistory,
 ];

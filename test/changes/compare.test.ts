@@ -217,3 +217,88 @@ describe("compareApis: traps and cost", () => {
     ]);
   });
 });
+
+describe("compareApis: what real releases taught", () => {
+  const all = (r: { breaking: ApiChange[]; other: ApiChange[] }) => [...r.breaking, ...r.other];
+
+  it("keeps two paths that differ only in their variable names apart when both exist on both sides", () => {
+    const before = baseDocument("3.0");
+    before.paths["/pets/{name}"] = structuredClone(before.paths["/pets/{id}"]);
+    before.paths["/pets/{name}"].parameters[0].name = "name";
+    before.paths["/pets/{name}"].get.operationId = "getPetByName";
+    const after = structuredClone(before);
+    expect(all(compareApis(before, after))).toEqual([]);
+    // One of the two renamed alone still matches by its template.
+    after.paths["/pets/{petId}"] = after.paths["/pets/{id}"];
+    delete after.paths["/pets/{id}"];
+    after.paths["/pets/{petId}"].parameters[0].name = "petId";
+    expect(all(compareApis(before, after))).toEqual([]);
+  });
+
+  it("matches a variant renamed with the same content, and reordered unnamed variants, as no change", () => {
+    const before = baseDocument("3.1");
+    const schemas = before.components.schemas;
+    schemas.Card = { type: "object", properties: { last4: { type: "string" } } };
+    schemas.Pet.properties.paidWith = { anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Card" }] };
+    schemas.Pet.properties.shape = {
+      oneOf: [
+        { type: "integer" },
+        { type: "object", properties: { x: { type: "number" } } },
+        { type: "boolean" },
+      ],
+    };
+    const after = structuredClone(before);
+    after.components.schemas.CardDetails = after.components.schemas.Card;
+    delete after.components.schemas.Card;
+    after.components.schemas.Pet.properties.paidWith.anyOf[1] = { $ref: "#/components/schemas/CardDetails" };
+    after.components.schemas.Pet.properties.shape.oneOf.reverse();
+    expect(all(compareApis(before, after))).toEqual([]);
+  });
+
+  it("does not call two request variants merged into one wider variant removed", () => {
+    const before = baseDocument("3.0");
+    before.components.schemas.NewPet.properties.labels = {
+      oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+    };
+    const after = structuredClone(before);
+    after.components.schemas.NewPet.properties.labels = {
+      oneOf: [{ type: ["string", "array"], items: { type: "string" } }],
+    };
+    expect(compareApis(before, after).breaking).toEqual([]);
+  });
+
+  it("lists breaking changes first when there are more changes than it lists", () => {
+    const before = baseDocument("3.0");
+    for (let i = 0; i < 12_000; i++)
+      before.paths[`/a${i}`] = { get: { responses: { "200": { description: "ok" } } } };
+    const after = structuredClone(before);
+    for (let i = 0; i < 12_000; i++)
+      after.paths[`/b${i}`] = { get: { responses: { "200": { description: "ok" } } } };
+    for (let i = 0; i < 12_000; i++) delete after.paths[`/a${i}`];
+    after.paths["/pets"].get.parameters[0].required = true;
+    const result = compareApis(before, after);
+    expect(result.breaking.length).toBe(12_001);
+    expect(result.breaking.map((c) => c.kind)).toContain("parameter-made-required");
+    expect(result.other.length).toBe(20_000 - 12_001);
+    expect(result.omitted).toBe(12_000 - (20_000 - 12_001));
+  });
+
+  it("keeps what changed in a message about a deep place, cutting the place in its middle", () => {
+    const before = baseDocument("3.0");
+    let node = before.components.schemas.Pet;
+    for (let i = 0; i < 30; i++) {
+      node.properties[`level_${i}_with_a_long_name`] = { type: "object", properties: {} };
+      node = node.properties[`level_${i}_with_a_long_name`];
+    }
+    node.properties.leaf = { type: "string" };
+    const after = structuredClone(before);
+    let other = after.components.schemas.Pet;
+    for (let i = 0; i < 30; i++) other = other.properties[`level_${i}_with_a_long_name`];
+    delete other.properties.leaf;
+    const [removed] = compareApis(before, after).breaking;
+    expect(removed?.message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(removed?.message).toMatch(
+      /^response 200 \(application\/json\) (\[\]\.)?level_0.*….*level_29_with_a_long_name\.leaf: property removed$/,
+    );
+  });
+});
