@@ -1,4 +1,4 @@
-import type { Spec, SpecVersionContent } from "../client/types.ts";
+import type { Spec } from "../client/types.ts";
 import type { DiscoveredSpec } from "../discovery/index.ts";
 import { MAX_SPEC_BYTES, withRegularFile } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
@@ -9,7 +9,13 @@ import type { Clock, SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import type { SpecResult } from "./result.ts";
 import { resultOf } from "./spec-results.ts";
-import { sameAsPublished, sameFileAsPublished, unreadableReason } from "./unchanged.ts";
+import {
+  type HeldRecord,
+  publishedRecord,
+  sameAsHeld,
+  sameFileAsHeld,
+  unreadableReason,
+} from "./unchanged.ts";
 
 /** The longest the check may read for one spec: past it, the spec is uploaded. */
 export const UNCHANGED_READ_BUDGET_MS = 30_000;
@@ -30,7 +36,7 @@ export interface HeldReadOptions {
  * level, the ordinary case of a new spec).
  */
 export type HeldVersion =
-  | { kind: "held"; spec: Spec; content: SpecVersionContent }
+  | ({ kind: "held"; versionUrl?: string } & HeldRecord)
   | { kind: "unknown"; reason: string; quiet?: boolean };
 
 /**
@@ -50,7 +56,13 @@ export async function readHeldVersion(slug: string, options: HeldReadOptions): P
       return { kind: "unknown", reason: unreadable ?? "GitBook holds no version of it yet" };
     }
     const content = await service.getVersionContent(orgId, slug, published.lastVersion, read);
-    return { kind: "held", spec: published, content };
+    const versionUrl = content.url ?? content.urls?.source;
+    return {
+      kind: "held",
+      spec: published,
+      record: publishedRecord(content),
+      ...(versionUrl ? { versionUrl } : {}),
+    };
   } catch (error) {
     const { message } = describeServiceError(error);
     return { kind: "unknown", reason: `what GitBook holds could not be read (${message})` };
@@ -85,7 +97,7 @@ function unchangedOf(
     else logger.info(line);
     return undefined;
   }
-  const sameness = sameAsPublished(local, held);
+  const sameness = sameAsHeld(local, held);
   if (!sameness.same) {
     logger.info(`Uploading: ${escapeUntrusted(sameness.reason)}.`);
     return undefined;
@@ -110,7 +122,7 @@ export function fileDigestOf(spec: DiscoveredSpec): string | undefined {
 /**
  * The `unchanged` result of a file told from its bytes (`digest`, ownership.ts `digestOfFileBytes`)
  * and what GitBook holds, before it is read, checked or bundled; undefined when the record does not
- * prove all of it (see unchanged.ts `sameFileAsPublished`): the file then goes through the local steps,
+ * prove all of it (see unchanged.ts `sameFileAsHeld`): the file then goes through the local steps,
  * and {@link unchangedResult} decides with the same `held`.
  */
 export function unchangedFileResult(
@@ -119,7 +131,7 @@ export function unchangedFileResult(
   logger: Logger,
 ): SpecResult | undefined {
   if (held.kind !== "held") return undefined;
-  const sameness = sameFileAsPublished({ owner: file.owner, path: file.path, digest: file.digest }, held);
+  const sameness = sameFileAsHeld({ owner: file.owner, path: file.path, digest: file.digest }, held);
   if (!sameness.same) {
     logger.debug("Its bytes are not proven the same as GitBook's version: it is read and checked.");
     return undefined;
@@ -133,10 +145,9 @@ export function unchangedFileResult(
 
 function unchangedResultOf(
   base: Pick<SpecResult, "file" | "slug" | "specVersion" | "errors">,
-  held: { spec: Spec; content: SpecVersionContent },
+  held: { spec: Spec; versionUrl?: string },
 ): SpecResult {
-  const { spec, content } = held;
-  const versionUrl = content.url ?? content.urls?.source;
+  const { spec, versionUrl } = held;
   return {
     ...base,
     status: "unchanged",

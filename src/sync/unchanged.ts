@@ -36,9 +36,23 @@ export function unreadableReason(spec: Spec): string | undefined {
 }
 
 export function sameAsPublished(local: PublishRecord, published: PublishedSpec): Sameness {
+  return sameAsHeld(local, { spec: published.spec, record: publishedRecord(published.content) });
+}
+
+/**
+ * What the run keeps of a version it read: the spec and the record of its content (or why there is
+ * none), not the content itself, which may be as large as the spec.
+ */
+export interface HeldRecord {
+  spec: Spec;
+  record: PublishRecord | string;
+}
+
+/** {@link sameAsPublished} on the record already taken out of the version's content. */
+export function sameAsHeld(local: PublishRecord, published: HeldRecord): Sameness {
   const unreadable = unreadableReason(published.spec);
   if (unreadable) return differ(unreadable);
-  const held = publishedRecord(published.content);
+  const held = published.record;
   if (typeof held === "string") return differ(held);
   if (held.owner !== local.owner)
     return differ("another repository or configuration published the version GitBook holds");
@@ -59,12 +73,12 @@ export function sameAsPublished(local: PublishRecord, published: PublishedSpec):
  * for reading the file. Not same means "read and check the file", not "upload": the full comparison
  * decides then.
  */
-export function sameFileAsPublished(
+export function sameFileAsHeld(
   file: { owner: string; path: string; digest: string },
-  published: PublishedSpec,
+  published: HeldRecord,
 ): { same: true; specVersion: string } | { same: false } {
   if (unreadableReason(published.spec)) return { same: false };
-  const held = publishedRecord(published.content);
+  const held = published.record;
   const specVersion = typeof held === "string" ? undefined : provenFileVersion(held, file);
   return specVersion === undefined ? { same: false } : { same: true, specVersion };
 }
