@@ -5,11 +5,12 @@
  * same way. The section is cut to the room its caller gives: whole operations while they fit, breaking
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
+import { MAX_MESSAGE_LENGTH } from "../changes/index.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../sync/result.ts";
 import { escapeText, truncate } from "./markdown.ts";
 
-/** Longest message shown; the change engine keeps its messages under 300 characters. */
-const MAX_MESSAGE = 300;
+/** Longest message shown: the change engine's own bound, so that no message is cut again here. */
+const MAX_MESSAGE = MAX_MESSAGE_LENGTH;
 /** Longest operation (method and path) and operation id shown. */
 const MAX_PLACE = 200;
 
