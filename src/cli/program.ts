@@ -10,6 +10,7 @@ import {
   InvalidArgumentError as ClientArgumentError,
   PermissionDeniedError,
 } from "../client/index.ts";
+import { type CliForm, SETTINGS, type SettingDeclaration } from "../config/settings-table.ts";
 import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
 import { type DiffFlags, runDiffCommand } from "./diff.ts";
 import { UsageError } from "./errors.ts";
@@ -17,7 +18,7 @@ import { DIFF_EXIT_CODES_HELP, EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts
 import { type CliIo, Output, printable } from "./output.ts";
 import * as read from "./read-commands.ts";
 import { runSyncCommand } from "./sync.ts";
-import { buildSyncSettings, refuseToken, type SyncFlags } from "./sync-settings.ts";
+import { buildSyncSettings, longFlag, refuseToken, type SyncFlags } from "./sync-settings.ts";
 import { CLI_VERSION } from "./version.ts";
 
 const NAME = "gitbook-openapi";
@@ -296,6 +297,28 @@ function addDiffCommand(program: Command, io: CliIo, output: Output, state: { ex
     });
 }
 
+/** The run's own flags (where it runs and what it writes), which are not settings of the run. */
+const RUN_VARIABLES: readonly [string, string][] = [
+  ["GITBOOK_WORKSPACE", "--workspace"],
+  ["GITBOOK_JSON", "'true' for --json"],
+  ["GITBOOK_JUNIT", "--junit"],
+  ["GITBOOK_MERGE_REQUEST", "--merge-request"],
+];
+
+/** The variables of `sync`, from the settings table, then the run's own. */
+function syncEnvironmentHelp(): string {
+  const rows: [string, string][] = SETTINGS.flatMap((declared): [string, string][] => {
+    const cli = declared.cli;
+    if (cli === undefined) return [];
+    if (declared.secret) return [[cli.env, "the API token (or --token-file PATH; never a flag's value)"]];
+    const flag = longFlag(cli.flag);
+    const described =
+      flag === "--no-wait" ? "'false' for --no-wait" : cli.repeatable ? `${flag} (one a line)` : flag;
+    return [[cli.env, described]];
+  });
+  return [...rows, ...RUN_VARIABLES].map(([env, flag]) => `  ${env.padEnd(30)}${flag}`).join("\n");
+}
+
 const SYNC_HELP = `
 Examples:
   $ ${NAME} sync -o ORG_ID                               # every OpenAPI document of the folder
@@ -305,23 +328,29 @@ Examples:
   $ ${NAME} sync -o ORG_ID --mode preview --merge-request 42 --junit report.xml
 
 Environment (flags win):
-  GITBOOK_TOKEN                 the API token (or --token-file PATH; never a flag's value)
-  GITBOOK_ORGANIZATION          --organization
-  GITBOOK_ORGANIZATION_DOMAIN   --organization-domain
-  GITBOOK_FILES                 --files (one glob a line)
-  GITBOOK_SLUGS                 --slug (one PATH=SLUG a line)
-  GITBOOK_SLUG_PREFIX           --slug-prefix
-  GITBOOK_SOURCE                --source
-  GITBOOK_MODE                  --mode
-  GITBOOK_WAIT                  'false' for --no-wait
-  GITBOOK_TIMEOUT               --timeout
-  GITBOOK_CONCURRENCY           --concurrency
-  GITBOOK_API_URL               --api-url
-  GITBOOK_WORKSPACE             --workspace
-  GITBOOK_JUNIT                 --junit
-  GITBOOK_MERGE_REQUEST         --merge-request
+${syncEnvironmentHelp()}
 
 ${EXIT_CODES_HELP}`;
+
+/** A setting's flag for commander, from the settings table: its help, default, choices, repetition. */
+function settingOption(declared: SettingDeclaration, cli: CliForm): Option {
+  const shownDefault =
+    declared.default !== "" && cli.flag.includes("<") && !cli.choices
+      ? ` (default: ${declared.default})`
+      : "";
+  const option = new Option(cli.flag, `${cli.help ?? firstSentence(declared.doc)}${shownDefault}`);
+  if (cli.choices) option.choices([...cli.choices]);
+  if (cli.repeatable) option.argParser(repeatable);
+  return option;
+}
+
+/** The doc's first sentence, plain: the help of a flag that has none of its own. */
+function firstSentence(doc: string): string {
+  const plain = doc.replaceAll("`", "'");
+  const end = plain.search(/[.;](\s|$)/);
+  const sentence = end < 0 ? plain : plain.slice(0, end);
+  return /^[A-Z][a-z]/.test(sentence) ? sentence.charAt(0).toLowerCase() + sentence.slice(1) : sentence;
+}
 
 function addSyncCommand(
   program: Command,
@@ -330,58 +359,15 @@ function addSyncCommand(
   tokens: TokenSources,
   state: { exitCode: number },
 ): void {
-  program
+  const command = program
     .command("sync")
-    .description("find, check and publish the OpenAPI specifications of a folder, as the GitHub Action does")
-    .option("-o, --organization <id>", "organization id to publish to")
-    .option("--organization-domain <domain>", "or: an email domain that resolves to exactly one organization")
-    .option(
-      "--files <glob>",
-      "a glob of files to publish, relative to the workspace; repeatable, '!' excludes (default: every OpenAPI document)",
-      repeatable,
-    )
-    .option("--slug <path=slug>", "publish PATH under SLUG exactly; repeatable", repeatable)
-    .option("--slug-prefix <prefix>", "joined in front of every derived slug with '-'")
-    .addOption(
-      new Option("--source <source>", "'text' uploads the document; 'url' makes GitBook fetch it").choices([
-        "text",
-        "url",
-      ]),
-    )
-    .addOption(
-      new Option("--mode <mode>", "auto: preview on merge requests, publish otherwise").choices([
-        "auto",
-        "publish",
-        "preview",
-        "check",
-        "cleanup",
-      ]),
-    )
-    .option("--no-wait", "do not wait for GitBook to process the specs")
-    .option("--timeout <seconds>", "how long to wait for processing, for the whole run (default: 600)")
-    .option("--concurrency <n>", "requests to GitBook in flight at once, 1 to 64 (default: 4)")
-    .option("--api-url <url>", "base URL of the GitBook API; plain http only on loopback")
+    .description("find, check and publish the OpenAPI specifications of a folder, as the GitHub Action does");
+  for (const declared of SETTINGS) if (declared.cli) command.addOption(settingOption(declared, declared.cli));
+  command
     .option("--workspace <dir>", "the folder to publish from (default: the current directory)")
     .option("--json", "print the results as JSON: stdout holds only JSON")
     .option("--junit <file>", "write a JUnit XML report, one test case per spec")
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
-    .option("--force", "upload every spec, even one GitBook already holds unchanged")
-    .option("--fail-on-breaking", "in a preview, fail when a spec has a breaking API change against the base")
-    .option(
-      "--breaking-allowed <id>",
-      "a breaking change accepted on purpose: operation id, '/path' or 'METHOD /path'; repeatable",
-      repeatable,
-    )
-    .option(
-      "--base-commit <sha>",
-      "the commit a preview is compared with (read from GitLab CI and GitHub Actions)",
-    )
-    .option("--prune", "delete the organization's specs under --slug-prefix that the folder no longer has")
-    .option(
-      "--prune-limit <n>",
-      "the most specs one run may prune; above it nothing is deleted (default: 10)",
-    )
-    .option("--token-file <path>", "read the API token from this file (default: env GITBOOK_TOKEN)")
     .addHelpText("after", SYNC_HELP)
     .action(async (_options: unknown, cmd: Command) => {
       const opts = cmd.opts<SyncFlags & { wait: boolean }>();

@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import type { InputReader } from "../config/inputs.ts";
+import { SETTINGS } from "../config/settings-table.ts";
 import { formatSlugLine } from "../slugs/mapping.ts";
 import { explainInvalidSlug } from "../slugs/rule.ts";
 import { Redactor } from "../text/redact.ts";
@@ -67,6 +68,7 @@ export interface SyncSettings {
 
 interface Setting {
   input: string;
+  /** The long flag, as messages name it: `--slug-prefix`, `--no-wait`. */
   flag: string;
   env: string;
   /** The flag's value as the input expects it; undefined when the flag was not given. */
@@ -75,57 +77,45 @@ interface Setting {
   fromEnv?: (raw: string) => string;
 }
 
-/** Every input the CLI sets, with its flag and variable (the README's table follows this one). */
-export const SYNC_SETTINGS: readonly Setting[] = [
-  {
-    input: "organization",
-    flag: "--organization",
-    env: "GITBOOK_ORGANIZATION",
-    fromFlag: (f) => f.organization,
-  },
-  {
-    input: "organization-domain",
-    flag: "--organization-domain",
-    env: "GITBOOK_ORGANIZATION_DOMAIN",
-    fromFlag: (f) => f.organizationDomain,
-  },
-  { input: "files", flag: "--files", env: "GITBOOK_FILES", fromFlag: (f) => f.files?.join("\n") },
-  {
-    input: "slugs",
-    flag: "--slug",
-    env: "GITBOOK_SLUGS",
+/** How a flag's parsed value becomes the input's text, where it is not the value itself. */
+const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">>> = {
+  files: { fromFlag: (f) => f.files?.join("\n") },
+  slugs: {
     fromFlag: (f) => f.slug && slugLines(f.slug, "--slug"),
     fromEnv: (raw) => slugLines(raw.split(/\r?\n/), "GITBOOK_SLUGS"),
   },
-  { input: "slug-prefix", flag: "--slug-prefix", env: "GITBOOK_SLUG_PREFIX", fromFlag: (f) => f.slugPrefix },
-  { input: "source", flag: "--source", env: "GITBOOK_SOURCE", fromFlag: (f) => f.source },
-  { input: "mode", flag: "--mode", env: "GITBOOK_MODE", fromFlag: (f) => f.mode },
-  {
-    input: "wait",
-    flag: "--no-wait",
-    env: "GITBOOK_WAIT",
-    fromFlag: (f) => (f.wait === false ? "false" : undefined),
-  },
-  { input: "timeout", flag: "--timeout", env: "GITBOOK_TIMEOUT", fromFlag: (f) => f.timeout },
-  { input: "concurrency", flag: "--concurrency", env: "GITBOOK_CONCURRENCY", fromFlag: (f) => f.concurrency },
-  { input: "api-url", flag: "--api-url", env: "GITBOOK_API_URL", fromFlag: (f) => f.apiUrl },
-  { input: "prune", flag: "--prune", env: "GITBOOK_PRUNE", fromFlag: (f) => (f.prune ? "true" : undefined) },
-  { input: "prune-limit", flag: "--prune-limit", env: "GITBOOK_PRUNE_LIMIT", fromFlag: (f) => f.pruneLimit },
-  { input: "force", flag: "--force", env: "GITBOOK_FORCE", fromFlag: (f) => (f.force ? "true" : undefined) },
-  {
-    input: "fail-on-breaking",
-    flag: "--fail-on-breaking",
-    env: "GITBOOK_FAIL_ON_BREAKING",
-    fromFlag: (f) => (f.failOnBreaking ? "true" : undefined),
-  },
-  {
-    input: "breaking-allowed",
-    flag: "--breaking-allowed",
-    env: "GITBOOK_BREAKING_ALLOWED",
-    fromFlag: (f) => f.breakingAllowed?.join("\n"),
-  },
-  { input: "base-commit", flag: "--base-commit", env: "GITBOOK_BASE_COMMIT", fromFlag: (f) => f.baseCommit },
-];
+  wait: { fromFlag: (f) => (f.wait === false ? "false" : undefined) },
+  prune: { fromFlag: (f) => (f.prune ? "true" : undefined) },
+  force: { fromFlag: (f) => (f.force ? "true" : undefined) },
+  "fail-on-breaking": { fromFlag: (f) => (f.failOnBreaking ? "true" : undefined) },
+  "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
+};
+
+/** The long flag of a commander flag spec: `-o, --organization <id>` → `--organization`. */
+export function longFlag(spec: string): string {
+  return (/--[a-z-]+/.exec(spec) as RegExpExecArray)[0];
+}
+
+/** The key commander gives a flag's value: `--slug-prefix` → `slugPrefix`, `--no-wait` → `wait`. */
+function flagKey(flag: string): string {
+  return flag.replace(/^--(no-)?/, "").replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase());
+}
+
+/** Every setting the CLI takes (src/config/settings-table.ts), the token aside. */
+export const SYNC_SETTINGS: readonly Setting[] = SETTINGS.flatMap((declared) => {
+  if (declared.cli === undefined || declared.secret) return [];
+  const flag = longFlag(declared.cli.flag);
+  const key = flagKey(flag);
+  return [
+    {
+      input: declared.name,
+      flag,
+      env: declared.cli.env,
+      fromFlag: (f: SyncFlags) => (f as Record<string, string | undefined>)[key],
+      ...FLAG_VALUES[declared.name],
+    },
+  ];
+});
 
 export const TOKEN_SETTINGS = "GITBOOK_TOKEN or --token-file";
 
@@ -168,8 +158,7 @@ export function createInputReader(
   // (The folders and files of the run itself, --workspace and --junit, are paths on this machine, shown
   // redacted like any text, and not checked.)
   for (const setting of SYNC_SETTINGS) {
-    const key = setting.flag.slice(2).replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase());
-    const given: unknown = (flags as Record<string, unknown>)[key];
+    const given: unknown = (flags as Record<string, unknown>)[flagKey(setting.flag)];
     for (const item of typeof given === "string" ? [given] : Array.isArray(given) ? given : []) {
       refuseToken(setting.flag, String(item), token);
     }

@@ -3,6 +3,7 @@ import { parseSlugMapping } from "../slugs/mapping.ts";
 import { Redactor } from "../text/redact.ts";
 import type { ActionConfig, OrganizationRef, RequestedMode, SourceMode } from "./config.ts";
 import { InputError } from "./errors.ts";
+import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
 
 /** Reads one input as the runner passes it (trimmed; "" when absent). */
 export type InputReader = (name: string) => string;
@@ -14,29 +15,12 @@ const MAX_CONCURRENCY = 64;
 const MAX_PRUNE_LIMIT = 10_000;
 
 /** The inputs that hold secrets; every other input is a setting, which must never hold one. */
-const SECRET_INPUTS = ["token", "github-token"] as const;
+const SECRET_INPUTS = SETTINGS.filter((s) => s.action && s.secret).map((s) => s.name);
 
 /** Every input of action.yml that is a setting, not a secret. */
-export const SETTING_INPUTS: readonly string[] = [
-  "organization",
-  "organization-domain",
-  "files",
-  "slugs",
-  "slug-prefix",
-  "force",
-  "prune",
-  "prune-limit",
-  "fail-on-breaking",
-  "breaking-allowed",
-  "source",
-  "mode",
-  "wait",
-  "timeout",
-  "concurrency",
-  "api-url",
-  "comment",
-  "comment-key",
-];
+export const SETTING_INPUTS: readonly string[] = SETTINGS.filter((s) => s.action && !s.secret).map(
+  (s) => s.name,
+);
 
 /**
  * Refuses a setting whose value holds a secret input's value, whole or a piece of 8+ characters (the
@@ -68,7 +52,7 @@ export function refuseSecretsInSettings(readInput: InputReader): void {
 export function readConfig(readInput: InputReader, options: { tokenOptional?: boolean } = {}): ActionConfig {
   // First, so that no message below can quote a value that holds a token.
   refuseSecretsInSettings(readInput);
-  const mode = oneOf("mode", readInput("mode") || "auto", MODES);
+  const mode = oneOf("mode", readInput("mode") || setting("mode").default, MODES);
   const token = readInput("token") || undefined;
   if (!token && mode !== "check" && !options.tokenOptional) {
     throw new InputError(
@@ -79,7 +63,7 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
   }
   const githubToken = readInput("github-token") || undefined;
   const slugPrefix = readSlugPrefix(readInput("slug-prefix"));
-  const prune = readBoolean("prune", readInput("prune"), false);
+  const prune = readBoolean("prune", readInput("prune"));
   if (prune && slugPrefix === undefined) {
     throw new InputError(
       "prune",
@@ -92,19 +76,19 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     files: readLines(readInput("files")),
     slugMapping: readSlugMapping(readInput("slugs")),
     slugPrefix,
-    source: oneOf("source", readInput("source") || "text", SOURCES),
+    source: oneOf("source", readInput("source") || setting("source").default, SOURCES),
     mode,
-    wait: readBoolean("wait", readInput("wait"), true),
-    timeoutSeconds: readInteger("timeout", readInput("timeout"), 600, 1, MAX_TIMEOUT_SECONDS),
-    concurrency: readInteger("concurrency", readInput("concurrency"), 4, 1, MAX_CONCURRENCY),
+    wait: readBoolean("wait", readInput("wait")),
+    timeoutSeconds: readInteger("timeout", readInput("timeout"), 1, MAX_TIMEOUT_SECONDS),
+    concurrency: readInteger("concurrency", readInput("concurrency"), 1, MAX_CONCURRENCY),
     apiUrl: readApiUrl(readInput("api-url")),
-    comment: readBoolean("comment", readInput("comment"), true),
+    comment: readBoolean("comment", readInput("comment")),
     commentKey: readCommentKey(readInput("comment-key")),
     githubToken,
     prune,
-    pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 10, 1, MAX_PRUNE_LIMIT),
-    force: readBoolean("force", readInput("force"), false),
-    failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking"), false),
+    pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 1, MAX_PRUNE_LIMIT),
+    force: readBoolean("force", readInput("force")),
+    failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
   };
 }
@@ -159,15 +143,17 @@ function oneOf<T extends string>(input: string, raw: string, allowed: readonly T
   );
 }
 
-function readBoolean(input: string, raw: string, fallback: boolean): boolean {
-  if (raw === "") return fallback;
+/** A boolean input; its default is the settings table's. */
+function readBoolean(input: string, raw: string): boolean {
+  if (raw === "") return setting(input).default === "true";
   if (/^(true|yes|on|1)$/i.test(raw)) return true;
   if (/^(false|no|off|0)$/i.test(raw)) return false;
   throw new InputError(input, `${JSON.stringify(raw)} is not a boolean; use 'true' or 'false'.`);
 }
 
-function readInteger(input: string, raw: string, fallback: number, min: number, max: number): number {
-  if (raw === "") return fallback;
+/** A whole-number input within bounds; its default is the settings table's. */
+function readInteger(input: string, raw: string, min: number, max: number): number {
+  if (raw === "") return numericDefault(input);
   if (!/^\d+$/.test(raw)) {
     throw new InputError(input, `${JSON.stringify(raw)} is not a whole number; expected ${min} to ${max}.`);
   }
@@ -203,7 +189,7 @@ function readSlugPrefix(raw: string): string | undefined {
 }
 
 function readApiUrl(raw: string): string {
-  const value = raw || "https://api.gitbook.com";
+  const value = raw || setting("api-url").default;
   let url: URL;
   try {
     url = new URL(value);
@@ -239,7 +225,7 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 function readCommentKey(raw: string): string {
-  const value = raw || "default";
+  const value = raw || setting("comment-key").default;
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) {
     throw new InputError(
       "comment-key",

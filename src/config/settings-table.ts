@@ -1,0 +1,251 @@
+/**
+ * Every setting of a run, declared once: its name (the Action's input), default, one-line doc, and how
+ * the command line takes it (flag, environment variable). action.yml's inputs and the README's settings
+ * table are written from this table (`npx node scripts/settings-table.ts --write`, checked by a test),
+ * and the CLI's `sync` flags and help are built from it.
+ */
+
+/** How the command line takes a setting. */
+export interface CliForm {
+  /** The flag as commander reads it: `--slug-prefix <prefix>`, `--no-wait`, `-o, --organization <id>`. */
+  readonly flag: string;
+  /** The environment variable that sets it when the flag is not given. */
+  readonly env: string;
+  /** The flag's help, when it says more than the doc fits on one line. */
+  readonly help?: string;
+  /** The flag may be given several times; the variable then holds one value a line. */
+  readonly repeatable?: true;
+  readonly choices?: readonly string[];
+}
+
+export interface SettingDeclaration {
+  /** The Action's input, and the name every message uses for the setting. */
+  readonly name: string;
+  /** As action.yml writes it; "" for none. */
+  readonly default: string;
+  /** One line, Markdown: action.yml's description and the README's row. */
+  readonly doc: string;
+  /** An input of the Action. */
+  readonly action: boolean;
+  /** How the command line takes it; undefined when it does not. */
+  readonly cli?: CliForm;
+  /** A secret: never written into a setting, masked everywhere. */
+  readonly secret?: true;
+}
+
+export const SETTINGS: readonly SettingDeclaration[] = [
+  {
+    name: "token",
+    default: "",
+    doc: "GitBook API token, from a secret. Required except in `check` mode. Masked in every log.",
+    action: true,
+    cli: {
+      flag: "--token-file <path>",
+      env: "GITBOOK_TOKEN",
+      help: "read the API token from this file (default: env GITBOOK_TOKEN; GITBOOK_TOKEN_FILE names a file too)",
+    },
+    secret: true,
+  },
+  {
+    name: "organization",
+    default: "",
+    doc: "Id of the GitBook organization to publish to. Set this or `organization-domain`.",
+    action: true,
+    cli: {
+      flag: "-o, --organization <id>",
+      env: "GITBOOK_ORGANIZATION",
+      help: "organization id to publish to",
+    },
+  },
+  {
+    name: "organization-domain",
+    default: "",
+    doc: "An email domain of the organization (e.g. `example.com`); it must resolve to exactly one organization the token can see (otherwise the error lists the candidates).",
+    action: true,
+    cli: {
+      flag: "--organization-domain <domain>",
+      env: "GITBOOK_ORGANIZATION_DOMAIN",
+      help: "or: an email domain that resolves to exactly one organization",
+    },
+  },
+  {
+    name: "files",
+    default: "",
+    doc: "Newline-separated globs relative to the workspace (`!` excludes). Default: every OpenAPI document in the workspace, except git-ignored files and `node_modules`; matched files are used even when git ignores them.",
+    action: true,
+    cli: {
+      flag: "--files <glob>",
+      env: "GITBOOK_FILES",
+      repeatable: true,
+      help: "a glob of files to publish, relative to the workspace; repeatable, '!' excludes (default: every OpenAPI document)",
+    },
+  },
+  {
+    name: "slugs",
+    default: "",
+    doc: "Newline-separated `path: slug` lines that name specs explicitly (used as written, without `slug-prefix`).",
+    action: true,
+    cli: {
+      flag: "--slug <path=slug>",
+      env: "GITBOOK_SLUGS",
+      repeatable: true,
+      help: "publish PATH under SLUG exactly; repeatable",
+    },
+  },
+  {
+    name: "slug-prefix",
+    default: "",
+    doc: "Joined in front of every derived slug with `-`.",
+    action: true,
+    cli: {
+      flag: "--slug-prefix <prefix>",
+      env: "GITBOOK_SLUG_PREFIX",
+      help: "joined in front of every derived slug with '-'",
+    },
+  },
+  {
+    name: "force",
+    default: "false",
+    doc: "Upload every spec, even one GitBook already holds unchanged (by default such a spec is reported `unchanged` and not uploaded again).",
+    action: true,
+    cli: {
+      flag: "--force",
+      env: "GITBOOK_FORCE",
+      help: "upload every spec, even one GitBook already holds unchanged",
+    },
+  },
+  {
+    name: "prune",
+    default: "false",
+    doc: "Delete the specs this repository published under `slug-prefix` (required with it) and no longer has, proven by each spec's publish record; never a preview, never a spec whose file is still there. `check` mode lists what would be pruned.",
+    action: true,
+    cli: {
+      flag: "--prune",
+      env: "GITBOOK_PRUNE",
+      help: "delete the organization's specs under --slug-prefix that the folder published and no longer has",
+    },
+  },
+  {
+    name: "prune-limit",
+    default: "10",
+    doc: "The most specs one run may prune; above it the run fails and deletes nothing.",
+    action: true,
+    cli: { flag: "--prune-limit <n>", env: "GITBOOK_PRUNE_LIMIT" },
+  },
+  {
+    name: "fail-on-breaking",
+    default: "false",
+    doc: "On pull and merge requests, fail when a spec has a breaking API change against the base (the comment lists them either way).",
+    action: true,
+    cli: {
+      flag: "--fail-on-breaking",
+      env: "GITBOOK_FAIL_ON_BREAKING",
+      help: "in a preview, fail when a spec has a breaking API change against the base",
+    },
+  },
+  {
+    name: "breaking-allowed",
+    default: "",
+    doc: "Breaking changes accepted on purpose, one a line: an `operationId`, an API path (`/pets/{id}`) or `METHOD /path`.",
+    action: true,
+    cli: {
+      flag: "--breaking-allowed <id>",
+      env: "GITBOOK_BREAKING_ALLOWED",
+      repeatable: true,
+      help: "a breaking change accepted on purpose: operation id, '/path' or 'METHOD /path'; repeatable",
+    },
+  },
+  {
+    name: "source",
+    default: "text",
+    doc: "`text` uploads the (bundled) document; `url` makes GitBook fetch the raw file at this commit (public GitHub repositories only).",
+    action: true,
+    cli: {
+      flag: "--source <source>",
+      env: "GITBOOK_SOURCE",
+      choices: ["text", "url"],
+      help: "'text' uploads the document; 'url' makes GitBook fetch it",
+    },
+  },
+  {
+    name: "mode",
+    default: "auto",
+    doc: "`auto` (preview on pull and merge requests, publish otherwise), `publish`, `preview` (to `<slug>-pr-<number>`, deleted when the pull request closes) or `check` (every local check, read-only calls with a token, no writes); the CLI also has `cleanup`.",
+    action: true,
+    cli: {
+      flag: "--mode <mode>",
+      env: "GITBOOK_MODE",
+      choices: ["auto", "publish", "preview", "check", "cleanup"],
+      help: "auto: preview on merge requests, publish otherwise",
+    },
+  },
+  {
+    name: "wait",
+    default: "true",
+    doc: "Wait until GitBook has processed each spec, and fail on processing errors (`false`: upload and report `submitted`).",
+    action: true,
+    cli: { flag: "--no-wait", env: "GITBOOK_WAIT", help: "do not wait for GitBook to process the specs" },
+  },
+  {
+    name: "timeout",
+    default: "600",
+    doc: "Seconds to wait for processing, for the whole run.",
+    action: true,
+    cli: { flag: "--timeout <seconds>", env: "GITBOOK_TIMEOUT" },
+  },
+  {
+    name: "concurrency",
+    default: "4",
+    doc: "HTTP requests to GitBook in flight at once (1 to 64).",
+    action: true,
+    cli: { flag: "--concurrency <n>", env: "GITBOOK_CONCURRENCY" },
+  },
+  {
+    name: "api-url",
+    default: "https://api.gitbook.com",
+    doc: "Base URL of the GitBook API; the token is only ever sent to this origin (plain `http` only on loopback).",
+    action: true,
+    cli: { flag: "--api-url <url>", env: "GITBOOK_API_URL" },
+  },
+  {
+    name: "base-commit",
+    default: "",
+    doc: "The commit a preview's API changes are compared with (read from the pull request event and GitLab CI).",
+    action: false,
+    cli: { flag: "--base-commit <sha>", env: "GITBOOK_BASE_COMMIT" },
+  },
+  {
+    name: "comment",
+    default: "true",
+    doc: "On pull requests, keep one comment with the results up to date.",
+    action: true,
+  },
+  {
+    name: "comment-key",
+    default: "default",
+    doc: "Separates the comments of several instances of this action in one workflow.",
+    action: true,
+  },
+  {
+    name: "github-token",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml writes
+    default: "${{ github.token }}",
+    doc: "Token to write the pull request comment (needs `pull-requests: write`).",
+    action: true,
+    secret: true,
+  },
+];
+
+const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));
+
+/** A setting's declaration; throws for a name the table does not declare (a programming error). */
+export function setting(name: string): SettingDeclaration {
+  const found = BY_NAME.get(name);
+  if (found === undefined) throw new Error(`No setting is named '${name}'.`);
+  return found;
+}
+
+/** A setting's default as a number (for the numeric ones). */
+export function numericDefault(name: string): number {
+  return Number(setting(name).default);
+}
