@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { ownerKey, withRecord } from "../../src/sync/ownership.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -110,7 +111,7 @@ async function rerun(
   if (options.faults) api.setFaults(options.faults);
   const before = api.requests.length;
   const second = await run(api, dir, options.inputs);
-  return { api, second, writes: api.requests.slice(before).filter((r) => r.method !== "GET") };
+  return { api, dir, second, writes: api.requests.slice(before).filter((r) => r.method !== "GET") };
 }
 
 describe("unchanged specs GitBook transforms or cannot compare (issue 16, items 3, 4, 10, 14)", () => {
@@ -203,5 +204,113 @@ describe("a spec that cannot carry a publish record", () => {
       (a) => a.level === "warning" && /1 spec could not carry/.test(a.message),
     );
     expect(once).toHaveLength(1);
+  });
+});
+
+/** The log's line for a spec told unchanged from its file's bytes, and for one read and checked first. */
+const FROM_BYTES = /holds this very file; not uploaded, nor read and checked again/;
+const AFTER_CHECKS = /holds this very text; not uploaded\./;
+
+describe("an unchanged file told from its bytes, before it is read, checked or bundled", () => {
+  it("is reported unchanged without a write or its checks' warnings; a changed byte is uploaded", async () => {
+    // An empty title: published, with a warning, every time the file is checked.
+    const warned = "openapi: 3.1.0\ninfo:\n  title: ''\n  version: 2.4.0\npaths: {}\n";
+    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    cleanups.push(() => api.close());
+    const dir = await emptyWorkspace({ "empty-title.yaml": warned, "a.yaml": minimalSpec("A") });
+    cleanups.push(() => removeWorkspace(dir));
+    const first = await run(api, dir);
+    const titleWarnings = (annotations: typeof first.annotations) =>
+      annotations.filter((a) => a.level === "warning" && /info\.title/.test(a.message));
+    expect(titleWarnings(first.annotations)).toHaveLength(1);
+    const results = (outputs: Record<string, string>) =>
+      JSON.parse(outputs.results ?? "[]") as { file: string; status: string; specVersion?: string }[];
+
+    const before = api.requests.length;
+    const second = await run(api, dir);
+    expect(second.exitCode).toBe(0);
+    expect(results(second.outputs).map((r) => [r.file, r.status, r.specVersion])).toEqual([
+      ["a.yaml", "unchanged", "1.0.0"],
+      ["empty-title.yaml", "unchanged", "2.4.0"],
+    ]);
+    expect(api.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+    // Not validated again: the warning the same bytes gave when they were uploaded is not repeated.
+    expect(titleWarnings(second.annotations)).toEqual([]);
+    expect(second.stdout.match(new RegExp(FROM_BYTES, "g"))).toHaveLength(2);
+
+    await writeFile(path.join(dir, "empty-title.yaml"), `${warned} `);
+    const third = await run(api, dir);
+    expect(results(third.outputs).map((r) => [r.file, r.status])).toEqual([
+      ["a.yaml", "unchanged"],
+      ["empty-title.yaml", "published"],
+    ]);
+    expect(titleWarnings(third.annotations)).toHaveLength(1);
+  });
+
+  it("Swagger 2.0 and a number past 2^53 are told unchanged from their bytes", async () => {
+    const swagger = "swagger: '2.0'\ninfo: {title: Legacy, version: '1'}\npaths: {}\n";
+    const ids =
+      '{"openapi": "3.1.0", "info": {"title": "Ids", "version": "1"}, "x-max-id": 9007199254740993, "paths": {}}';
+    const { second, writes } = await rerun({ "legacy.yaml": swagger, "ids.json": ids });
+    expect(statuses(second.outputs)).toEqual([
+      ["ids.json", "unchanged"],
+      ["legacy.yaml", "unchanged"],
+    ]);
+    expect(writes).toEqual([]);
+    expect(second.stdout.match(new RegExp(FROM_BYTES, "g"))).toHaveLength(2);
+  });
+
+  it("a split spec is bundled and then compared, as before", async () => {
+    const { second, writes } = await rerun({
+      "split/root.yaml":
+        "openapi: 3.1.0\ninfo: {title: C, version: '1'}\npaths:\n  /c:\n    $ref: ./c.yaml\n",
+      "split/c.yaml": "get:\n  responses:\n    '200':\n      description: ok\n",
+    });
+    expect(statuses(second.outputs)).toEqual([["split/root.yaml", "unchanged"]]);
+    expect(writes).toEqual([]);
+    expect(second.stdout).toMatch(AFTER_CHECKS);
+    expect(second.stdout).not.toMatch(FROM_BYTES);
+  });
+
+  it("a file sent as written while a file its example names could not be read is read again, and bundled once it can", async () => {
+    const spec = [
+      "openapi: 3.1.0",
+      "info: {title: Later, version: '1'}",
+      "paths:",
+      "  /a:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          content:",
+      "            application/json:",
+      "              example: {$ref: ./later.json}",
+      "",
+    ].join("\n");
+    const { api, dir, second, writes } = await rerun({ "later.yaml": spec });
+    // Same bytes, but not proven standalone: checked again (still unchanged: the same text).
+    expect(statuses(second.outputs)).toEqual([["later.yaml", "unchanged"]]);
+    expect(writes).toEqual([]);
+    expect(second.stdout).toMatch(AFTER_CHECKS);
+
+    await writeFile(path.join(dir, "later.json"), '{"id": 7}');
+    const third = await run(api, dir);
+    expect(statuses(third.outputs)).toEqual([["later.yaml", "published"]]);
+  });
+
+  it("a record written before records said what the checks read: read and checked, and still not uploaded", async () => {
+    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    cleanups.push(() => api.close());
+    const text = minimalSpec("Old");
+    const dir = await emptyWorkspace({ "old.yaml": text });
+    cleanups.push(() => removeWorkspace(dir));
+    const owner = ownerKey({ repository: "github.com/acme/widgets", slugPrefix: undefined });
+    api.seedSpec("demo-org", "old", withRecord(text, "yaml", owner, "old.yaml").text);
+
+    const before = api.requests.length;
+    const second = await run(api, dir);
+    expect(statuses(second.outputs)).toEqual([["old.yaml", "unchanged"]]);
+    expect(api.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+    expect(second.stdout).toMatch(AFTER_CHECKS);
   });
 });
