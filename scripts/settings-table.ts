@@ -1,14 +1,15 @@
 /**
  * Writes what the settings table (`src/config/settings-table.ts`) declares into the files that show it:
- * action.yml's `inputs:` and the README's tables of the Action's inputs and of the CLI's flags and
- * variables. Without `--write` it prints them; `test/config/settings-table.test.ts` fails when a file
- * differs from what this writes.
+ * action.yml's `inputs:`, the README's tables of the Action's inputs and of the CLI's flags and
+ * variables, and the configuration file's JSON Schema (`schema/config.schema.json`, for editors).
+ * Without `--write` it prints them; `test/config/settings-table.test.ts` fails when a file differs from
+ * what this writes.
  *
  *   npx node scripts/settings-table.ts [--write]
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { SETTINGS } from "../src/config/settings-table.ts";
+import { SETTINGS, type SettingKind } from "../src/config/settings-table.ts";
 
 export const INPUTS_MARKERS = {
   START: "<!-- inputs-table:start (npx node scripts/settings-table.ts --write) -->",
@@ -21,15 +22,20 @@ export const FLAGS_MARKERS = {
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
-/** action.yml's `inputs:` block. */
+/**
+ * action.yml's `inputs:` block. An input's default is applied by the action, not the runner (which would
+ * pass it as if the workflow had set it, hiding the configuration file): action.yml says it in the
+ * description, and writes a default only for what the runner must supply (`github-token`).
+ */
 export function actionInputs(): string {
   const lines = ["inputs:"];
   for (const setting of SETTINGS.filter((s) => s.action)) {
+    const shown = setting.default === "" || setting.runnerDefault ? "" : ` Default: \`${setting.default}\`.`;
     lines.push(
       `  ${setting.name}:`,
-      `    description: ${JSON.stringify(setting.doc)}`,
+      `    description: ${JSON.stringify(`${setting.doc}${shown}`)}`,
       "    required: false",
-      `    default: ${JSON.stringify(setting.default)}`,
+      `    default: ${JSON.stringify(setting.runnerDefault ? setting.default : "")}`,
     );
   }
   return lines.join("\n");
@@ -60,6 +66,54 @@ export function flagsTable(): string {
   return rows.join("\n");
 }
 
+const KIND_SCHEMAS: Record<SettingKind, object> = {
+  text: { type: "string" },
+  lines: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  boolean: { type: "boolean" },
+  integer: { type: "integer" },
+  slugs: { type: "object", additionalProperties: { type: "string" } },
+};
+
+/** The configuration file's JSON Schema: every setting a file may hold, and `specs`. */
+export function configSchema(): object {
+  const properties: Record<string, object> = {};
+  for (const setting of SETTINGS) {
+    if (setting.secret || setting.perRun) continue;
+    const choices = setting.cli?.choices?.filter((choice) => choice !== "cleanup");
+    properties[setting.name] = {
+      description: setting.doc,
+      ...(choices ? { enum: choices } : KIND_SCHEMAS[setting.kind]),
+      ...(setting.default === ""
+        ? {}
+        : { default: setting.kind === "text" ? setting.default : JSON.parse(setting.default) }),
+    };
+  }
+  properties.specs = {
+    description: "Per-spec entries, keyed by a file's path (or, for `exclude`, a glob).",
+    type: "object",
+    additionalProperties: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        slug: { type: "string", description: "Publish this file under this slug, as written." },
+        exclude: { type: "boolean", description: "Never publish what this path or glob matches." },
+      },
+    },
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://github.com/gitbook-openapi/gitbook-openapi/schema/config.schema.json",
+    title: "gitbook-openapi configuration (gitbook-openapi.yaml)",
+    description:
+      "Read by the GitHub Action and the gitbook-openapi CLI from the workspace's root (or the config setting). Inputs, flags and variables win over it. Generated from src/config/settings-table.ts.",
+    type: "object",
+    additionalProperties: false,
+    properties,
+  };
+}
+
+export const CONFIG_SCHEMA_FILE = "schema/config.schema.json";
+
 function between(text: string, start: string, end: string, body: string, file: string): string {
   const from = text.indexOf(start);
   const to = text.indexOf(end);
@@ -87,6 +141,7 @@ function main(): void {
   }
   writeFileSync("action.yml", withInputs(readFileSync("action.yml", "utf8")));
   writeFileSync("README.md", withTables(readFileSync("README.md", "utf8")));
+  writeFileSync(CONFIG_SCHEMA_FILE, `${JSON.stringify(configSchema(), null, 2)}\n`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

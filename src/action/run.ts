@@ -1,3 +1,4 @@
+import { readConfigFile } from "../config/config-file.ts";
 import { readConfig } from "../config/inputs.ts";
 import { readRunContext } from "../github/context.ts";
 import { finalFailureMessage, renderOutputs } from "../report/outputs.ts";
@@ -52,7 +53,11 @@ export async function runAction(
   let report: SyncReport;
   try {
     const context = readRunContext(host.env, host.readFile);
-    const config = readConfig(host.readInput, { tokenOptional: context.pullRequest?.isFork === true });
+    const file = readConfigFile(context.workspace, host.readInput("config") || undefined);
+    if (file)
+      host.logger.debug(`Settings from ${file.file}: ${[...file.values.keys()].join(", ")} (inputs win).`);
+    const readInput = (name: string) => host.readInput(name) || file?.values.get(name) || "";
+    const config = readConfig(readInput, { tokenOptional: context.pullRequest?.isFork === true });
     const mode = resolveMode(config.mode, context);
     if (!config.token && mode !== "check") {
       const reason = forkSkipReason(context.pullRequest?.number);
@@ -64,6 +69,7 @@ export async function runAction(
       workspace: context.workspace,
       mode,
       files: config.files,
+      exclude: config.exclude,
       slugMapping: config.slugMapping,
       slugPrefix: config.slugPrefix,
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),

@@ -10,6 +10,7 @@ import {
   InvalidArgumentError as ClientArgumentError,
   PermissionDeniedError,
 } from "../client/index.ts";
+import { ConfigFileError } from "../config/config-file.ts";
 import { type CliForm, SETTINGS, type SettingDeclaration } from "../config/settings-table.ts";
 import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
 import { type DiffFlags, runDiffCommand } from "./diff.ts";
@@ -64,6 +65,7 @@ function reportError(error: unknown, output: Output): number {
     output.err(`Run '${NAME} --help' for usage.\n`);
     return ExitCode.usage;
   }
+  if (error instanceof ConfigFileError) return ExitCode.usage;
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return ExitCode.refused;
   return ExitCode.failed;
 }

@@ -6,6 +6,7 @@
  * value came from the environment). Flags win over variables. Pure: no file or network access.
  */
 import path from "node:path";
+import { type ConfigFile, readConfigFile } from "../config/config-file.ts";
 import type { InputReader } from "../config/inputs.ts";
 import { SETTINGS } from "../config/settings-table.ts";
 import { formatSlugLine } from "../slugs/mapping.ts";
@@ -42,6 +43,10 @@ export interface SyncFlags {
   /** `--breaking-allowed ID`, repeatable. */
   breakingAllowed?: readonly string[];
   baseCommit?: string;
+  /** `--config FILE`. */
+  config?: string;
+  /** `--exclude GLOB`, repeatable. */
+  exclude?: readonly string[];
 }
 
 /** The API token, once read, with where it came from. */
@@ -89,6 +94,7 @@ const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">
   force: { fromFlag: (f) => (f.force ? "true" : undefined) },
   "fail-on-breaking": { fromFlag: (f) => (f.failOnBreaking ? "true" : undefined) },
   "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
+  exclude: { fromFlag: (f) => f.exclude?.join("\n") },
 };
 
 /** The long flag of a commander flag spec: `-o, --organization <id>` → `--organization`. */
@@ -153,6 +159,7 @@ export function createInputReader(
   flags: SyncFlags,
   env: Env,
   token?: TokenSetting,
+  file?: ConfigFile,
 ): Pick<SyncSettings, "readInput" | "settingName"> {
   // Every setting's flag as given, before any of them is read: no message below can quote the token.
   // (The folders and files of the run itself, --workspace and --junit, are paths on this machine, shown
@@ -177,6 +184,13 @@ export function createInputReader(
       resolved.set(setting.input, { value, setting: setting.env });
     }
   }
+  // Then the configuration file: flags and variables win over it.
+  for (const [name, value] of file?.values ?? []) {
+    if (resolved.has(name)) continue;
+    const setting = `${file?.file}: ${name}`;
+    refuseToken(setting, value, token);
+    resolved.set(name, { value, setting });
+  }
   if (token !== undefined) resolved.set("token", { value: token.value, setting: token.setting });
   const byInput = new Map(SYNC_SETTINGS.map((setting) => [setting.input, setting]));
   return {
@@ -195,13 +209,16 @@ export function buildSyncSettings(
   env: Env,
   options: { cwd: string; token?: TokenSetting },
 ): SyncSettings {
-  const inputs = createInputReader(flags, env, options.token);
   const workspace = pick(flags.workspace, env, "GITBOOK_WORKSPACE");
+  const workspaceFolder = path.resolve(options.cwd, workspace?.value ?? ".");
+  const named = pick(flags.config, env, "GITBOOK_CONFIG");
+  const file = readConfigFile(named ? options.cwd : workspaceFolder, named?.value);
+  const inputs = createInputReader(flags, env, options.token, file);
   const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
   const mergeRequest = pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST");
   return {
     ...inputs,
-    workspace: path.resolve(options.cwd, workspace?.value ?? "."),
+    workspace: workspaceFolder,
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
     mergeRequest: readMergeRequest(mergeRequest),

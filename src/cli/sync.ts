@@ -63,6 +63,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     workspace: settings.workspace,
     mode,
     files: config.files,
+    exclude: config.exclude,
     slugMapping: config.slugMapping,
     slugPrefix: config.slugPrefix,
     repositoryName: ci.repositoryName,

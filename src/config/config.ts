@@ -11,6 +11,8 @@ export interface ActionConfig {
   readonly organization: OrganizationRef | undefined;
   /** Globs relative to the workspace; undefined discovers every OpenAPI document. */
   readonly files: readonly string[] | undefined;
+  /** Globs of files never published. */
+  readonly exclude: readonly string[];
   /** Explicit `path: slug` lines, already parsed and checked. */
   readonly slugMapping: ReadonlyMap<string, string>;
   readonly slugPrefix: string | undefined;

@@ -74,6 +74,7 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
     token,
     organization: readOrganization(readInput, token !== undefined),
     files: readLines(readInput("files")),
+    exclude: readLines(readInput("exclude")) ?? [],
     slugMapping: readSlugMapping(readInput("slugs")),
     slugPrefix,
     source: oneOf("source", readInput("source") || setting("source").default, SOURCES),

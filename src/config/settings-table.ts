@@ -18,9 +18,16 @@ export interface CliForm {
   readonly choices?: readonly string[];
 }
 
+/**
+ * What a setting's value is, for the configuration file and its JSON Schema: one text, lines (a list,
+ * or one a line), a boolean, a whole number, or `path: slug` lines (a mapping).
+ */
+export type SettingKind = "text" | "lines" | "boolean" | "integer" | "slugs";
+
 export interface SettingDeclaration {
-  /** The Action's input, and the name every message uses for the setting. */
+  /** The Action's input, the configuration file's key, and the name every message uses for the setting. */
   readonly name: string;
+  readonly kind: SettingKind;
   /** As action.yml writes it; "" for none. */
   readonly default: string;
   /** One line, Markdown: action.yml's description and the README's row. */
@@ -29,13 +36,27 @@ export interface SettingDeclaration {
   readonly action: boolean;
   /** How the command line takes it; undefined when it does not. */
   readonly cli?: CliForm;
-  /** A secret: never written into a setting, masked everywhere. */
+  /** A secret: never written into a setting or the configuration file, masked everywhere. */
   readonly secret?: true;
+  /** Given per run only (never in the configuration file). */
+  readonly perRun?: true;
+  /** The runner supplies this default (a workflow expression): action.yml writes it. */
+  readonly runnerDefault?: true;
 }
 
 export const SETTINGS: readonly SettingDeclaration[] = [
   {
+    name: "config",
+    kind: "text",
+    default: "",
+    doc: "A configuration file of settings and per-spec entries (default: `gitbook-openapi.yaml` at the workspace's root, when it exists); a named file is relative to the workspace in the Action, to the current directory on the command line. Inputs, flags and variables win over it.",
+    action: true,
+    cli: { flag: "--config <file>", env: "GITBOOK_CONFIG" },
+    perRun: true,
+  },
+  {
     name: "token",
+    kind: "text",
     default: "",
     doc: "GitBook API token, from a secret. Required except in `check` mode. Masked in every log.",
     action: true,
@@ -48,6 +69,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "organization",
+    kind: "text",
     default: "",
     doc: "Id of the GitBook organization to publish to. Set this or `organization-domain`.",
     action: true,
@@ -59,6 +81,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "organization-domain",
+    kind: "text",
     default: "",
     doc: "An email domain of the organization (e.g. `example.com`); it must resolve to exactly one organization the token can see (otherwise the error lists the candidates).",
     action: true,
@@ -70,6 +93,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "files",
+    kind: "lines",
     default: "",
     doc: "Newline-separated globs relative to the workspace (`!` excludes). Default: every OpenAPI document in the workspace, except git-ignored files and `node_modules`; matched files are used even when git ignores them.",
     action: true,
@@ -81,7 +105,21 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     },
   },
   {
+    name: "exclude",
+    kind: "lines",
+    default: "",
+    doc: "Newline-separated globs of files never published, taken out of what `files` (or discovery) finds.",
+    action: true,
+    cli: {
+      flag: "--exclude <glob>",
+      env: "GITBOOK_EXCLUDE",
+      repeatable: true,
+      help: "a glob of files never published; repeatable",
+    },
+  },
+  {
     name: "slugs",
+    kind: "slugs",
     default: "",
     doc: "Newline-separated `path: slug` lines that name specs explicitly (used as written, without `slug-prefix`).",
     action: true,
@@ -94,6 +132,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "slug-prefix",
+    kind: "text",
     default: "",
     doc: "Joined in front of every derived slug with `-`.",
     action: true,
@@ -105,6 +144,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "force",
+    kind: "boolean",
     default: "false",
     doc: "Upload every spec, even one GitBook already holds unchanged (by default such a spec is reported `unchanged` and not uploaded again).",
     action: true,
@@ -116,6 +156,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "prune",
+    kind: "boolean",
     default: "false",
     doc: "Delete the specs this repository published under `slug-prefix` (required with it) and no longer has, proven by each spec's publish record; never a preview, never a spec whose file is still there. `check` mode lists what would be pruned.",
     action: true,
@@ -127,6 +168,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "prune-limit",
+    kind: "integer",
     default: "10",
     doc: "The most specs one run may prune; above it the run fails and deletes nothing.",
     action: true,
@@ -134,6 +176,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "fail-on-breaking",
+    kind: "boolean",
     default: "false",
     doc: "On pull and merge requests, fail when a spec has a breaking API change against the base (the comment lists them either way).",
     action: true,
@@ -145,6 +188,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "breaking-allowed",
+    kind: "lines",
     default: "",
     doc: "Breaking changes accepted on purpose, one a line: an `operationId`, an API path (`/pets/{id}`) or `METHOD /path`.",
     action: true,
@@ -157,6 +201,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "source",
+    kind: "text",
     default: "text",
     doc: "`text` uploads the (bundled) document; `url` makes GitBook fetch the raw file at this commit (public GitHub repositories only).",
     action: true,
@@ -169,6 +214,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "mode",
+    kind: "text",
     default: "auto",
     doc: "`auto` (preview on pull and merge requests, publish otherwise), `publish`, `preview` (to `<slug>-pr-<number>`, deleted when the pull request closes) or `check` (every local check, read-only calls with a token, no writes); the CLI also has `cleanup`.",
     action: true,
@@ -181,6 +227,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "wait",
+    kind: "boolean",
     default: "true",
     doc: "Wait until GitBook has processed each spec, and fail on processing errors (`false`: upload and report `submitted`).",
     action: true,
@@ -188,6 +235,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "timeout",
+    kind: "integer",
     default: "600",
     doc: "Seconds to wait for processing, for the whole run.",
     action: true,
@@ -195,6 +243,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "concurrency",
+    kind: "integer",
     default: "4",
     doc: "HTTP requests to GitBook in flight at once (1 to 64).",
     action: true,
@@ -202,6 +251,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "api-url",
+    kind: "text",
     default: "https://api.gitbook.com",
     doc: "Base URL of the GitBook API; the token is only ever sent to this origin (plain `http` only on loopback).",
     action: true,
@@ -209,30 +259,36 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "base-commit",
+    kind: "text",
     default: "",
     doc: "The commit a preview's API changes are compared with (read from the pull request event and GitLab CI).",
     action: false,
     cli: { flag: "--base-commit <sha>", env: "GITBOOK_BASE_COMMIT" },
+    perRun: true,
   },
   {
     name: "comment",
+    kind: "boolean",
     default: "true",
     doc: "On pull requests, keep one comment with the results up to date.",
     action: true,
   },
   {
     name: "comment-key",
+    kind: "text",
     default: "default",
     doc: "Separates the comments of several instances of this action in one workflow.",
     action: true,
   },
   {
     name: "github-token",
+    kind: "text",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml writes
     default: "${{ github.token }}",
     doc: "Token to write the pull request comment (needs `pull-requests: write`).",
     action: true,
     secret: true,
+    runnerDefault: true,
   },
 ];
 

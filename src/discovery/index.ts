@@ -17,7 +17,7 @@ import type { Logger } from "../logger.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { listGitFiles } from "./git-files.ts";
 import { type Inspection, inspectCandidate } from "./inspect.ts";
-import { matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
+import { excludedBy, matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
 import { CANDIDATE_PATHSPECS, isCandidatePath } from "./prefilter.ts";
 import {
   type BrokenSpec,
@@ -50,8 +50,9 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
     lines.length === 0
       ? await listWorkspaceCandidates(workspace, logger)
       : (await matchPatternFiles(workspace, lines)).map((file) => toRelative(workspace, file));
+  const excluded = excludedBy(options.exclude ?? []);
   const inspections = await pLimit(options.concurrency ?? DEFAULT_CONCURRENCY).map(
-    candidates.filter(isCandidatePath),
+    candidates.filter((file) => isCandidatePath(file) && !excluded(file)),
     (relativePath) => inspectCandidate(realWorkspace, workspace, relativePath),
   );
 

@@ -102,6 +102,15 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
   return files.flat().sort();
 }
 
+/**
+ * Whether a workspace-relative file is matched by any of the `exclude` globs (read as `files` lines are,
+ * a folder covering what is under it); such a file is never published.
+ */
+export function excludedBy(globs: readonly string[]): (relativePath: string) => boolean {
+  const patterns = readPatternLines(globs).flatMap((line) => compile({ ...line, negated: false }));
+  return (relativePath) => patterns.length > 0 && matches(patterns, relativePath);
+}
+
 /** A line and, for `implicitDescendants`, the same line followed by `/**` (as `@actions/glob` adds it). */
 function compile(line: PatternLine): CompiledPattern[] {
   if (path.isAbsolute(line.body) || line.body.startsWith("~")) {

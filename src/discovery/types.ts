@@ -13,6 +13,8 @@ export interface DiscoverOptions {
   workspace: string;
   /** Globs relative to the workspace, `!` excludes, read as `@actions/glob` reads them (patterns.ts). None: the whole workspace. */
   patterns?: readonly string[];
+  /** Globs of files never published, taken out of what the patterns (or the whole workspace) give. */
+  exclude?: readonly string[];
   logger: Logger;
   /** How many files are read and parsed at once; default 16. */
   concurrency?: number;

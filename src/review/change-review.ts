@@ -52,6 +52,7 @@ export async function openBaseSide(options: {
   workspace: string;
   commit: string | undefined;
   patterns: readonly string[] | undefined;
+  exclude?: readonly string[] | undefined;
   published: (slug: string) => Promise<unknown | undefined>;
 }): Promise<BaseSide> {
   const tree: BaseTree = options.commit
@@ -69,6 +70,7 @@ export async function openBaseSide(options: {
   const discovery = await discoverSpecs({
     workspace: tree.root,
     ...(options.patterns ? { patterns: options.patterns } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
     logger: silentLogger,
   }).catch(() => ({ specs: [] as DiscoveredSpec[], broken: [] }));
   const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));

@@ -23,6 +23,8 @@ export interface SyncPlan {
   mode: SyncMode;
   /** Globs relative to the workspace; undefined discovers every OpenAPI document. */
   files: readonly string[] | undefined;
+  /** Globs of files never published (`exclude`). */
+  exclude?: readonly string[];
   slugMapping: ReadonlyMap<string, string>;
   slugPrefix: string | undefined;
   /** Names a spec at the workspace's root (see the slug rule). */

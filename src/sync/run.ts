@@ -126,7 +126,12 @@ async function runSteps(
   };
 
   const discovery = await timed("discovery", () =>
-    discoverSpecs({ workspace: plan.workspace, ...(plan.files ? { patterns: plan.files } : {}), logger }),
+    discoverSpecs({
+      workspace: plan.workspace,
+      ...(plan.files ? { patterns: plan.files } : {}),
+      ...(plan.exclude ? { exclude: plan.exclude } : {}),
+      logger,
+    }),
   );
   const allFiles = specFilesOf(discovery);
   for (const file of allFiles) slugsByFile.set(file.path, "");
@@ -187,6 +192,7 @@ async function runSteps(
               workspace: plan.workspace,
               commit: plan.changeReview.baseCommit,
               patterns: plan.files,
+              exclude: plan.exclude,
               published: (slug) =>
                 connection && client
                   ? client.getLatestVersionContent(connection.organizationId, slug).then(entrypointDocument)

@@ -110,6 +110,8 @@ describe("a setting that holds a token (issue 16, item 12)", () => {
       organization: `org-${piece}`,
       "organization-domain": `${piece}.example.com`,
       files: `specs/${piece}/*.yaml`,
+      exclude: `drafts/${piece}/**`,
+      config: `ci/${piece}.yaml`,
       slugs: `specs/a.yaml: ${piece}-api`,
       "slug-prefix": `pay-${piece}`,
       force: secret,

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   actionInputs,
+  CONFIG_SCHEMA_FILE,
+  configSchema,
   FLAGS_MARKERS,
   flagsTable,
   INPUTS_MARKERS,
@@ -27,6 +29,10 @@ describe("the settings table is the one declaration of every setting", () => {
     expect(readme).toBe(withTables(readme));
     expect(readme).toContain(`${INPUTS_MARKERS.START}\n${inputsTable()}\n${INPUTS_MARKERS.END}`);
     expect(readme).toContain(`${FLAGS_MARKERS.START}\n${flagsTable()}\n${FLAGS_MARKERS.END}`);
+  });
+
+  it("the configuration file's JSON Schema is the table's", () => {
+    expect(JSON.parse(read(CONFIG_SCHEMA_FILE))).toEqual(configSchema());
   });
 
   it("`gitbook-openapi sync --help` shows every setting's flag and variable, and its default", async () => {
