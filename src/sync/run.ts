@@ -373,11 +373,11 @@ function streamedSpec(
 }
 
 /**
- * Before any local step, when the run may skip an unchanged spec and needs nothing else from its
- * document: the digest of the file's bytes and what GitBook holds for its slug (the one read the
- * unchanged check makes anyway). `result` when the record proves the file unchanged; else `read`, for
- * the check that follows the local steps. Undefined when the run cannot skip it, or the bytes cannot
- * tell (the local steps then read the file and say why).
+ * Before any local step, when the run may skip an unchanged spec, needs nothing else from its document
+ * and GitBook may hold it: the digest of the file's bytes and what GitBook holds for its slug (the one
+ * read the unchanged check makes anyway). `result` when the record proves the file unchanged; else
+ * `read`, for the check that follows the local steps. Undefined when the run cannot skip it, or the
+ * bytes cannot tell (the local steps then read the file and say why).
  */
 async function heldFirst(
   file: SpecFile,
@@ -395,6 +395,8 @@ async function heldFirst(
   const { connection } = run;
   if (!plan.skipUnchanged || !connection || connection.readOnly || plan.sourceUrlFor) return undefined;
   if (run.comparing || isBroken(file)) return undefined;
+  // A spec the listing does not hold is uploaded: its file is not read twice.
+  if (connection.held && !connection.held.has(slug)) return undefined;
   const digest = fileDigestOf(file);
   if (digest === undefined) return undefined;
   const read = await readHeldVersion(slug, {
