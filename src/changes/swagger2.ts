@@ -6,6 +6,8 @@
  * references are inlined (a body parameter is not a parameter in OpenAPI 3).
  */
 
+import { pointerTokens } from "../bundling/pointer.ts";
+
 type Json = Record<string, unknown>;
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"] as const;
@@ -38,12 +40,9 @@ function strings(v: unknown): string[] | undefined {
 
 function local(doc: Json, ref: unknown, group: string): unknown {
   if (typeof ref !== "string" || !ref.startsWith(`#/${group}/`)) return undefined;
-  const name = ref
-    .slice(group.length + 3)
-    .replaceAll("~1", "/")
-    .replaceAll("~0", "~");
+  const tokens = pointerTokens(ref.slice(1));
   const table = doc[group];
-  return isObject(table) ? table[name] : undefined;
+  return tokens.length === 2 && isObject(table) ? table[tokens[1] as string] : undefined;
 }
 
 function deref(doc: Json, node: unknown, group: string): unknown {

@@ -1,3 +1,4 @@
+import { pointerFromTokens } from "../bundling/pointer.ts";
 import { MAX_MESSAGE_LENGTH } from "./types.ts";
 
 /** C0 and C1 controls, DEL, line and paragraph separators, bidirectional and zero-width controls. */
@@ -16,9 +17,9 @@ export function oneLine(text: string): string {
   return quote(text, MAX_MESSAGE_LENGTH);
 }
 
-/** RFC 6901 pointer of a path of keys. */
+/** RFC 6901 pointer of a path of keys, as a URI fragment. */
 export function pointer(path: readonly (string | number)[]): string {
-  return `#/${path.map((p) => String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+  return `#${pointerFromTokens(path.map(String))}`;
 }
 
 /**
