@@ -31,6 +31,8 @@ export interface DiffFlags {
 export interface DiffResult {
   breaking: SpecChange[];
   other: SpecChange[];
+  /** Changes found past the listing cap (breaking ones are listed first): counted, not listed. */
+  omitted?: number;
 }
 
 /** Compares `base` with `head` and prints the changes; the exit code. */
@@ -46,7 +48,11 @@ export async function runDiffCommand(
   let result: DiffResult;
   try {
     const compared = await budgetedCompare(io.env)(before, after);
-    result = { breaking: compared.breaking.map(specChange), other: compared.other.map(specChange) };
+    result = {
+      breaking: compared.breaking.map(specChange),
+      other: compared.other.map(specChange),
+      ...(compared.omitted ? { omitted: compared.omitted } : {}),
+    };
   } catch (error) {
     const reason =
       error instanceof NotReviewedError

@@ -107,6 +107,7 @@ export function changesHeadline(changes: SpecChanges): string {
   if (changes.against === "nothing") return "new spec";
   const parts = [countPhrase("breaking", changes.breaking), countPhrase("other", changes.other)];
   if (changes.allowed.length > 0) parts.push(countPhrase("allowed", changes.allowed));
+  if (changes.omitted) parts.push(`${changes.omitted} more not listed`);
   return parts.join(", ");
 }
 

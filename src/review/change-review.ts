@@ -133,13 +133,14 @@ export async function specChanges(
     );
     return { against, breaking: [], other: [], allowed: [], notReviewed: reason };
   }
-  const { breaking, other } = compared;
+  const { breaking, other, omitted } = compared;
   const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));
   return {
     against,
     breaking: breaking.filter((change) => !allowed.includes(change)).map(specChange),
     other: other.map(specChange),
     allowed: allowed.map(specChange),
+    ...(omitted ? { omitted } : {}),
   };
 }
 

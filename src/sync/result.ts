@@ -53,6 +53,11 @@ export interface SpecChanges {
    * "not reviewed: …". The lists are then empty; `fail-on-breaking` does not count it.
    */
   notReviewed?: string;
+  /**
+   * Changes found past the review's listing cap (20,000, breaking ones listed first): counted, not
+   * listed. `gitbook-openapi diff` counts them too.
+   */
+  omitted?: number;
 }
 
 /**

@@ -84,6 +84,15 @@ describe("changesHeadline", () => {
     ).toBe("0 breaking, 1 other change in the document");
     expect(
       changesHeadline({
+        against: "base commit",
+        breaking: [],
+        other: [change(undefined, "x")],
+        allowed: [],
+        omitted: 7,
+      }),
+    ).toBe("0 breaking, 1 other change in the document, 7 more not listed");
+    expect(
+      changesHeadline({
         against: "nothing",
         breaking: [],
         other: [change(undefined, "New spec.")],

@@ -144,6 +144,7 @@ describe("specChanges", () => {
           { kind: "path-removed", path: "/owners", location: "#/paths/~1owners", message: "removed" },
         ],
         other: [{ kind: "security-changed", location: "#/security", message: "security changed" }],
+        omitted: 12,
       }),
     };
     const changes = await specChanges(pets(["/a"]), pets([]), "base commit", comparer, ["/owners"]);
@@ -159,6 +160,7 @@ describe("specChanges", () => {
       ],
       other: [{ kind: "security-changed", message: "security changed" }],
       allowed: [{ kind: "path-removed", operation: "/owners", message: "removed" }],
+      omitted: 12,
     });
     expect(changes.breaking.map(specChangeLine)).toEqual(["DELETE /pets/{id}: removed"]);
   });
