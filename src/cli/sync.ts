@@ -37,13 +37,20 @@ import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
+/** What to do without a token, in the command line's words. */
+const CLI_TOKEN_HINT =
+  "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
+
 /** Runs a sync with the given settings; resolves to the exit code. */
 export async function runSyncCommand(settings: SyncSettings, output: Output, env: Env): Promise<number> {
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
   // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
   const readInput = (name: string) => (name === "mode" && cleanup ? "publish" : settings.readInput(name));
-  const config = checkInputs(() => readConfig(readInput), settings.settingName);
+  const config = checkInputs(
+    () => readConfig(readInput, { tokenHint: CLI_TOKEN_HINT }),
+    settings.settingName,
+  );
   const ci = readCi(env, settings);
   const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
   const { logger, progress } = createCliLog(output, {

@@ -49,7 +49,14 @@ export function refuseSecretsInSettings(readInput: InputReader): void {
  * input, with a message that names it. A setting that holds a token is refused first, by name. `tokenOptional` is for runs that may lack secrets (a fork's pull
  * request): the token may then be missing, and the caller decides what to skip.
  */
-export function readConfig(readInput: InputReader, options: { tokenOptional?: boolean } = {}): ActionConfig {
+export function readConfig(
+  readInput: InputReader,
+  options: {
+    tokenOptional?: boolean;
+    /** What to do without a token, in the host's words; the Action's by default. */
+    tokenHint?: string;
+  } = {},
+): ActionConfig {
   // First, so that no message below can quote a value that holds a token.
   refuseSecretsInSettings(readInput);
   const mode = oneOf("mode", readInput("mode") || setting("mode").default, MODES);
@@ -57,8 +64,11 @@ export function readConfig(readInput: InputReader, options: { tokenOptional?: bo
   if (!token && mode !== "check" && !options.tokenOptional) {
     throw new InputError(
       "token",
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression shown to the user
-      "is required to publish. Pass a GitBook API token from a repository secret (for example `token: ${{ secrets.GITBOOK_TOKEN }}`), or use `mode: check` to validate without publishing.",
+      `is required to publish. ${
+        options.tokenHint ??
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression shown to the user
+        "Pass a GitBook API token from a repository secret (for example `token: ${{ secrets.GITBOOK_TOKEN }}`), or use `mode: check` to validate without publishing."
+      }`,
     );
   }
   const githubToken = readInput("github-token") || undefined;

@@ -88,3 +88,19 @@ describe("a misconfigured sync stops at its first request", () => {
     expect(run.results.every((r) => r.status === "skipped")).toBe(true);
   });
 });
+
+describe("a missing token", () => {
+  it("is said in the command line's words: the variable, the flag and --mode check", async () => {
+    let stderr = "";
+    const code = await runCli(["sync", "--workspace", workspace], {
+      env: { GITBOOK_ORGANIZATION: "demo-org" },
+      cwd: workspace,
+      stdout: { write: () => {} },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain("is required to publish. Set GITBOOK_TOKEN");
+    expect(stderr).toContain("--token-file PATH, or use --mode check");
+    expect(stderr).not.toMatch(/secrets\.|mode: check/);
+  });
+});
