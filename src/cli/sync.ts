@@ -142,7 +142,10 @@ function printReport(report: SyncReport, output: Output, filesSet: boolean): voi
   const failures =
     report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
   const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
-  if (failure) output.err(`${printable(failure, true)}\n`);
+  // A run that stopped says why as the command's error; failed specs are the run's own outcome.
+  if (report.stoppedReason !== undefined)
+    output.err(`gitbook-openapi: error: ${printable(failure ?? "", true)}\n`);
+  else if (failure) output.err(`${printable(failure, true)}\n`);
   else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
 }
 

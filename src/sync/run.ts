@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import type { Spec } from "../client/types.ts";
-import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import { DiscoveryError, type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import {
   type BaseSide,
@@ -571,11 +571,11 @@ function assignSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): Map<string, 
   });
 }
 
-function noSpecsError(plan: SyncPlan): Error {
+function noSpecsError(plan: SyncPlan): DiscoveryError {
   const where = plan.files
     ? `${plan.names("files")} (${plan.files.join(", ")}) matched no OpenAPI document`
     : `no OpenAPI document was found in ${plan.workspace}`;
-  return new Error(
+  return new DiscoveryError(
     `Nothing to publish: ${where}. Check that the job checks out the repository (actions/checkout on GitHub) before this step, and that each spec has a top-level \`openapi: "3.x"\` or \`swagger: "2.0"\`; set ${plan.names("files")} to your specs' paths or globs if they live elsewhere.`,
   );
 }

@@ -104,3 +104,24 @@ describe("a missing token", () => {
     expect(stderr).not.toMatch(/secrets\.|mode: check/);
   });
 });
+
+describe("a folder without specs", () => {
+  it("is a configuration error (exit 2), said as the command's error", async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), "gitbook-no-specs-"));
+    try {
+      let stderr = "";
+      const code = await runCli(["sync", "--workspace", empty, "--mode", "check"], {
+        env: {},
+        cwd: empty,
+        stdout: { write: () => {} },
+        stderr: { write: (text: string) => (stderr += text) },
+      });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /^gitbook-openapi: error: Nothing to publish: no OpenAPI document was found in /m,
+      );
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
