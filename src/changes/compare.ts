@@ -5,6 +5,7 @@
  * and schemas through {@link SchemaComparer}, once per pair of schemas. Every change is sorted into
  * breaking and other by the table in ./rules.ts.
  */
+import { truncateMiddle } from "../text/truncate.ts";
 import { comparable, isObject, type Json, Resolver } from "./document.ts";
 import { matchPaths } from "./paths.ts";
 import { type ChangeKind, type Direction, verdictOf } from "./rules.ts";
@@ -163,9 +164,7 @@ class Comparison {
 
 /** A place inside a schema cut in its middle to `max` characters, so that a message still says what changed. */
 function shortened(at: string, max: number): string {
-  if (at.length <= max || max < 24) return at;
-  const head = at.slice(0, Math.floor(max / 3));
-  return `${head}…${at.slice(at.length - (max - head.length - 1))}`;
+  return max < 24 ? at : truncateMiddle(at, max);
 }
 
 /** A content map's entries by lower-cased media type. */

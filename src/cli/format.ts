@@ -3,6 +3,7 @@
  * On a terminal (`maxWidth` given), a table wider than the screen has its widest columns cut with `…`;
  * piped or redirected output is never cut.
  */
+import { truncate } from "../text/truncate.ts";
 import { printable } from "./output.ts";
 
 export type Cell = string | number | boolean | undefined | null;
@@ -25,7 +26,7 @@ export function renderTable(headers: readonly string[], rows: readonly Cell[][],
       row
         .map((cell, column) => {
           const width = widths[column] ?? 0;
-          const cut = cell.length > width ? `${cell.slice(0, Math.max(0, width - 1))}…` : cell;
+          const cut = truncate(cell, width);
           return column === row.length - 1 ? cut : cut.padEnd(width);
         })
         .join(GAP)

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { truncate } from "../text/truncate.ts";
 
 /** The merge request a merge-request pipeline runs for (`CI_MERGE_REQUEST_*`). */
 export interface MergeRequestContext {
@@ -255,7 +256,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** A value from the environment, quoted and cut for an error message. */
 function quote(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  return JSON.stringify(truncate(value, 81));
 }
 
 /** A full commit id, or undefined for anything else. */

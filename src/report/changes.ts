@@ -7,7 +7,8 @@
  */
 import { MAX_MESSAGE_LENGTH } from "../changes/index.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../sync/result.ts";
-import { escapeText, truncate } from "./markdown.ts";
+import { truncate } from "../text/truncate.ts";
+import { escapeText } from "./markdown.ts";
 
 /** Longest message shown: the change engine's own bound, so that no message is cut again here. */
 const MAX_MESSAGE = MAX_MESSAGE_LENGTH;

@@ -1,7 +1,8 @@
 import type { SpecResult } from "../sync/result.ts";
+import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
-import { escapeCell, REMOVED_FILE_LABEL, safeUrl, truncate } from "./markdown.ts";
+import { escapeCell, REMOVED_FILE_LABEL, safeUrl } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, statusLabel } from "./status.ts";
 

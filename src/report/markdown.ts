@@ -62,10 +62,5 @@ export function codeBlock(text: string): string {
   return `${fence}text\n${text.replace(/\r\n?/g, "\n")}\n${fence}`;
 }
 
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
-}
-
 /** What a table shows as the file of a preview that only an earlier run's record names. */
 export const REMOVED_FILE_LABEL = "no longer in the repository";

@@ -1,14 +1,7 @@
 import type { SpecResult } from "../sync/result.ts";
+import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
-import {
-  codeBlock,
-  codeCell,
-  escapeCell,
-  escapeText,
-  markdownLink,
-  REMOVED_FILE_LABEL,
-  truncate,
-} from "./markdown.ts";
+import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL } from "./markdown.ts";
 import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
 
 export interface SummaryInput {

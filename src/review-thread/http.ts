@@ -4,10 +4,12 @@
  * retry decision of the GitBook client (`decideRetry`) — so a POST that may have been applied is never
  * sent twice: it fails with `mayHaveApplied` for the caller to look before writing again.
  */
+
 import { type Dispatcher, request } from "undici";
 import { type AttemptOutcome, decideRetry, type RetryPolicy, requestNeverSent } from "../client/retry.ts";
 import { DEFAULT_USER_AGENT } from "../client/user-agent.ts";
 import { Redactor } from "../text/redact.ts";
+import { truncate } from "../text/truncate.ts";
 
 export type HostMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -381,7 +383,7 @@ function reasonOf(bytes: Buffer, redact: (text: string) => string): string {
   if (reason !== undefined && typeof reason !== "string") reason = JSON.stringify(reason);
   if (typeof reason !== "string" || reason.trim() === "") return "";
   const oneLine = redact(reason).replace(/\s+/g, " ").trim();
-  const cut = oneLine.length > MAX_REASON_LENGTH ? `${oneLine.slice(0, MAX_REASON_LENGTH)}…` : oneLine;
+  const cut = truncate(oneLine, MAX_REASON_LENGTH + 1);
   return `: ${cut}`;
 }
 
