@@ -10,7 +10,8 @@
  * - `<out>/<pair>.structural.txt`: a cross-check for recall, an independent shallow structural diff of
  *   the two documents (operations, parameters, responses and media types, request bodies, security,
  *   deprecation; the properties, required lists, enums, types, formats and defaults of the named schemas
- *   that operations use; servers, and Swagger 2.0's host and basePath), each change marked found when a
+ *   that operations use; servers, Swagger 2.0's built from host, basePath and schemes as the engine does,
+ *   and those three fields when they change without changing the servers), each change marked found when a
  *   finding shows it, `MISSED` when none does (a candidate to read by hand: it may be worded otherwise).
  *   It reads Swagger 2.0 through `src/changes/swagger2.ts`, as the engine does, and looks for findings by
  *   the engine's kinds and wording (`<name>: property added`);
@@ -358,8 +359,9 @@ export function structuralChanges(a: Json, b: Json): Expected[] {
         expect(`${name} enum − ${text(removed.slice(0, 3))}`, (f) => f.kind === "enum-value-removed");
     }
   }
+  // A Swagger 2.0 document's servers are its host, basePath and schemes converted: one change, once.
   if (text(a.servers) !== text(b.servers)) expect("servers changed", (f) => f.kind === "servers-changed");
-  if (
+  else if (
     text(a.host) !== text(b.host) ||
     text(a.basePath) !== text(b.basePath) ||
     text(a.schemes) !== text(b.schemes)
