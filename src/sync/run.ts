@@ -110,22 +110,91 @@ export async function runSync(plan: SyncPlan, ports: SyncPorts): Promise<SyncRep
   }
 }
 
+/** The step timings a run logs at its end. */
+class Timings {
+  private readonly entries: string[] = [];
+  private readonly clock: Clock;
+  readonly started: number;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+    this.started = clock.now();
+  }
+
+  async timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+    const at = this.clock.now();
+    const value = await step();
+    this.entries.push(`${label} ${formatDuration(this.clock.now() - at)}`);
+    return value;
+  }
+
+  line(): string {
+    return `Timings: ${this.entries.join(", ")}; total ${formatDuration(this.clock.now() - this.started)}.`;
+  }
+}
+
+/** What discovery and the slug rule give the rest of the run. */
+interface Found {
+  discovery: DiscoveryResult;
+  /** Every discovered file, broken ones included. */
+  allFiles: SpecFile[];
+  slugs: Map<string, string>;
+  collisions: DuplicateSlugError | undefined;
+  /** The colliding files' results: they fail on their own, with their fix. */
+  collided: SpecResult[];
+  /** The files the run works on: every file but the colliding ones. */
+  files: SpecFile[];
+}
+
+/** What the run reaches GitBook and the review thread with; every field undefined without a token. */
+interface Link {
+  client: RunService | undefined;
+  limit: ReturnType<typeof pLimit>;
+  organizationId: string | undefined;
+  connection: Connection | undefined;
+  /** The organization's specs, listed by the run's first request. */
+  listing: ReadonlyMap<string, Spec> | undefined;
+  review: ReviewThread | undefined;
+  deadline: number;
+}
+
 async function runSteps(
   plan: SyncPlan,
   ports: SyncPorts,
   slugsByFile: Map<string, string>,
 ): Promise<Omit<SyncReport, "mode" | "durationMs">> {
-  const { logger, clock } = ports;
-  const started = clock.now();
-  const timings: string[] = [];
-  const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
-    const at = clock.now();
-    const value = await step();
-    timings.push(`${label} ${formatDuration(clock.now() - at)}`);
-    return value;
-  };
+  const timings = new Timings(ports.clock);
+  const found = await discover(plan, ports.logger, slugsByFile, timings);
+  // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
+  // review comment gets a few seconds more to report the results.
+  const deadline = ports.clock.now() + plan.timeoutSeconds * 1000;
+  const client = ports.createService?.(deadline);
+  let baseSide: BaseSide | undefined;
+  try {
+    const link = await connect(plan, ports, client, deadline, timings);
+    const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
+    let results: SpecResult[];
+    if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
+    else {
+      baseSide = await openBase(plan, ports, link);
+      results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
+    }
+    results = [...results, ...(await prune(plan, ports, found, link, owner, timings))];
+    return await finish(plan, ports, found, link, baseSide, results, timings);
+  } finally {
+    await baseSide?.dispose();
+    await client?.close();
+  }
+}
 
-  const discovery = await timed("discovery", () =>
+/** Discovery and slugs: the files the run knows of, each with its slug; collisions fail their own files. */
+async function discover(
+  plan: SyncPlan,
+  logger: Logger,
+  slugsByFile: Map<string, string>,
+  timings: Timings,
+): Promise<Found> {
+  const discovery = await timings.timed("discovery", () =>
     discoverSpecs({
       workspace: plan.workspace,
       ...(plan.files ? { patterns: plan.files } : {}),
@@ -139,172 +208,212 @@ async function runSteps(
   for (const [file, slug] of slugs) slugsByFile.set(file, slug);
   if (allFiles.length === 0 && plan.mode !== "cleanup") throw noSpecsError(plan);
   if (collisions) logger.error(collisions.message);
-  // Colliding files fail on their own, with their fix; every other file goes on.
   const collided = collisions ? collisionResults(collisions) : [];
   const failedFiles = new Set(collided.map((result) => result.file));
   const files = allFiles.filter((file) => !failedFiles.has(file.path));
   if (plan.mode !== "cleanup") logPlan(logger, plan.mode, allFiles, slugs);
-  const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
-  const unrecorded: string[] = [];
+  return { discovery, allFiles, slugs, collisions, collided, files };
+}
 
-  // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
-  // review comment gets a few seconds more to report the results.
-  const deadline = clock.now() + plan.timeoutSeconds * 1000;
-  const client = ports.createService?.(deadline);
-  let baseSide: BaseSide | undefined;
-  try {
-    const limit = pLimit(plan.concurrency);
-    const service = client && limitConcurrency(client, limit);
-    const organizationId =
-      client && plan.organization
-        ? await resolveOrganizationId(plan.organization, client, plan.names)
-        : undefined;
-    const review = plan.review ? ports.openReview?.(deadline + REVIEW_GRACE_MS) : undefined;
-    const connection = service && organizationId ? { service, organizationId } : undefined;
+/**
+ * The organization, the review thread and the run's first request (which stops the run, said once,
+ * when GitBook cannot be reached, refuses the token or does not know the organization).
+ */
+async function connect(
+  plan: SyncPlan,
+  ports: SyncPorts,
+  client: RunService | undefined,
+  deadline: number,
+  timings: Timings,
+): Promise<Link> {
+  const limit = pLimit(plan.concurrency);
+  const service = client && limitConcurrency(client, limit);
+  const organizationId =
+    client && plan.organization
+      ? await resolveOrganizationId(plan.organization, client, plan.names)
+      : undefined;
+  const review = plan.review ? ports.openReview?.(deadline + REVIEW_GRACE_MS) : undefined;
+  const connection = service && organizationId ? { service, organizationId } : undefined;
+  const listing =
+    client && connection
+      ? await timings.timed("listing", () =>
+          firstContact(client, connection.organizationId, plan.names, ports.logger),
+        )
+      : undefined;
+  return { client, limit, organizationId, connection, listing, review, deadline };
+}
 
-    let results: SpecResult[];
-    // The first request: stops the run, said once, when GitBook cannot be reached, refuses the token or
-    // does not know the organization; its listing serves the unchanged check and pruning.
-    const listing =
-      client && connection
-        ? await timed("listing", () => firstContact(client, connection.organizationId, plan.names, logger))
-        : undefined;
-    /** The organization's specs as listed before the uploads, when they were: pruning reuses them. */
-    let held: ReadonlyMap<string, Spec> | undefined;
-    if (plan.mode === "cleanup") {
-      if (!connection) throw new Error("Cleaning up previews needs a token and an organization.");
-      const recorded = (await review?.recordedPreviews()) ?? [];
-      const previews = previewsToDelete([...slugs], recorded, plan.review, logger);
-      logger.group(
-        `Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`,
-        () => {
-          for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
-        },
-      );
-      results = await timed("cleanup", () =>
-        deletePreviews(previews, { orgId: connection.organizationId, service: connection.service, logger }),
-      );
-    } else {
-      const label = plan.mode === "check" || !connection ? "checks" : "publishing";
-      baseSide =
-        plan.mode === "preview" && plan.changeReview && ports.comparer
-          ? await openBaseSide({
-              workspace: plan.workspace,
-              commit: plan.changeReview.baseCommit,
-              patterns: plan.files,
-              exclude: plan.exclude,
-              published: (slug) =>
-                connection && client
-                  ? client.getLatestVersionContent(connection.organizationId, slug).then(entrypointDocument)
-                  : Promise.resolve(undefined),
-            })
-          : undefined;
-      const comparing =
-        baseSide && ports.comparer && plan.changeReview
-          ? {
-              side: baseSide,
-              comparer: ports.comparer,
-              allowed: plan.changeReview.allowed,
-              baseSlugs: baseSlugsOf(discovery, plan),
-            }
-          : undefined;
-      held = plan.skipUnchanged && plan.mode !== "check" ? listing : undefined;
-      const states =
-        client && connection && plan.mode !== "check"
-          ? new BatchedStateReader({
-              getSpec: (slug) => connection.service.getSpec(connection.organizationId, slug),
-              listSpecs: () => limit(() => listAllSpecs(client, connection.organizationId)),
-              clock,
-              knownSpecs: held?.size,
-              onListingFailed: (reason) =>
-                logger.debug(
-                  `Listing the organization's specs failed (${reason}); each spec is polled on its own.`,
-                ),
-            })
-          : undefined;
-      const stageConnection = connection && {
-        ...connection,
-        held,
-        readOnly: plan.mode === "check",
-        states,
-      };
-      const streamed = files.map((file) =>
-        streamedSpec(file, slugs.get(file.path) as string, plan, ports, {
-          deadline,
-          connection: stageConnection,
-          comparing,
-          owner,
-          unrecorded,
-        }),
-      );
-      const streamedResults = await timed(label, () =>
-        streamSpecs(streamed, {
-          inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
-          logger,
-          progress: ports.progress,
-        }),
-      );
-      results = inPathOrder([...streamedResults, ...collided]);
-    }
+/** Cleanup mode: the review's previews, derived and recorded, deleted. */
+async function cleanUp(
+  plan: SyncPlan,
+  logger: Logger,
+  found: Found,
+  link: Link,
+  timings: Timings,
+): Promise<SpecResult[]> {
+  const { connection } = link;
+  if (!connection) throw new Error("Cleaning up previews needs a token and an organization.");
+  const recorded = (await link.review?.recordedPreviews()) ?? [];
+  const previews = previewsToDelete([...found.slugs], recorded, plan.review, logger);
+  logger.group(`Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`, () => {
+    for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
+  });
+  return timings.timed("cleanup", () =>
+    deletePreviews(previews, { orgId: connection.organizationId, service: connection.service, logger }),
+  );
+}
 
-    if (
-      plan.prune &&
-      client &&
-      connection &&
-      plan.slugPrefix &&
-      (plan.mode === "publish" || plan.mode === "check")
-    ) {
-      const pruned = await timed("pruning", () =>
-        pruneSpecs({
-          orgId: connection.organizationId,
-          prefix: plan.slugPrefix as string,
-          keep: new Set(slugs.values()),
-          owner,
-          blocked: pruneBlockedReason(plan, collisions),
-          recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, slugs),
-          readOptions: () => ({ deadline: Math.min(deadline, clock.now() + UNCHANGED_READ_BUDGET_MS) }),
-          limit: plan.prune?.limit ?? 0,
-          dryRun: plan.mode === "check",
-          // Specs this run created are all among `keep`, so the listing made before the uploads serves.
-          lister: held ? listed(held) : client,
-          service: connection.service,
-          logger,
-          limitSetting: plan.names("prune-limit"),
-        }),
-      );
-      results = [...results, ...pruned];
-    }
+/** A preview's base side for the change review: the base commit's specs, or the published versions. */
+async function openBase(plan: SyncPlan, ports: SyncPorts, link: Link): Promise<BaseSide | undefined> {
+  if (plan.mode !== "preview" || !plan.changeReview || !ports.comparer) return undefined;
+  const { client, connection } = link;
+  return openBaseSide({
+    workspace: plan.workspace,
+    commit: plan.changeReview.baseCommit,
+    patterns: plan.files,
+    exclude: plan.exclude,
+    published: (slug) =>
+      connection && client
+        ? client.getLatestVersionContent(connection.organizationId, slug).then(entrypointDocument)
+        : Promise.resolve(undefined),
+  });
+}
 
-    const changeReview =
-      baseSide && plan.changeReview
-        ? changeReviewReport(baseSide, results, new Set(files.map((file) => file.path)), plan.changeReview)
-        : undefined;
-    if (changeReview?.failure) logger.error(changeReview.failure);
-    const reviewUrl = review
-      ? await review.publish({
-          mode: plan.mode,
-          results,
-          ...(changeReview ? { removedSpecs: changeReview.removedSpecs } : {}),
+/** Every file through the streaming pipeline (read → check → bundle → upload → wait), in path order. */
+async function publish(
+  plan: SyncPlan,
+  ports: SyncPorts,
+  found: Found,
+  link: Link,
+  review: { baseSide: BaseSide | undefined; owner: string },
+  timings: Timings,
+): Promise<SpecResult[]> {
+  const { client, connection, limit } = link;
+  const { logger } = ports;
+  const { baseSide, owner } = review;
+  const comparing =
+    baseSide && ports.comparer && plan.changeReview
+      ? {
+          side: baseSide,
+          comparer: ports.comparer,
+          allowed: plan.changeReview.allowed,
+          baseSlugs: baseSlugsOf(found.discovery, plan),
+        }
+      : undefined;
+  const held = plan.skipUnchanged && plan.mode !== "check" ? link.listing : undefined;
+  const states =
+    client && connection && plan.mode !== "check"
+      ? new BatchedStateReader({
+          getSpec: (slug) => connection.service.getSpec(connection.organizationId, slug),
+          listSpecs: () => limit(() => listAllSpecs(client, connection.organizationId)),
+          clock: ports.clock,
+          knownSpecs: held?.size,
+          onListingFailed: (reason) =>
+            logger.debug(
+              `Listing the organization's specs failed (${reason}); each spec is polled on its own.`,
+            ),
         })
       : undefined;
-    if (unrecorded.length > 0) {
-      const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
-      logger.warning(
-        `${unrecorded.length} spec${unrecorded.length === 1 ? "" : "s"} could not carry a publish record, so GitBook's copy cannot be compared or owned: uploaded on every run, never pruned (${shown}${unrecorded.length > 10 ? ", …" : ""}).`,
-      );
-    }
-    logger.info(`Timings: ${timings.join(", ")}; total ${formatDuration(clock.now() - started)}.`);
-    return {
-      organizationId,
-      results,
-      ...(collisions ? { slugCollisions: collisions } : {}),
-      ...(reviewUrl ? { reviewUrl } : {}),
-      ...(changeReview ? { changeReview } : {}),
-    };
-  } finally {
-    await baseSide?.dispose();
-    await client?.close();
+  const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check", states };
+  const unrecorded: string[] = [];
+  const streamed = found.files.map((file) =>
+    streamedSpec(file, found.slugs.get(file.path) as string, plan, ports, {
+      deadline: link.deadline,
+      connection: stageConnection,
+      comparing,
+      owner,
+      unrecorded,
+    }),
+  );
+  const label = plan.mode === "check" || !connection ? "checks" : "publishing";
+  const results = await timings.timed(label, () =>
+    streamSpecs(streamed, {
+      inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
+      logger,
+      progress: ports.progress,
+    }),
+  );
+  if (unrecorded.length > 0) {
+    const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
+    logger.warning(
+      `${unrecorded.length} spec${unrecorded.length === 1 ? "" : "s"} could not carry a publish record, so GitBook's copy cannot be compared or owned: uploaded on every run, never pruned (${shown}${unrecorded.length > 10 ? ", …" : ""}).`,
+    );
   }
+  return inPathOrder([...results, ...found.collided]);
+}
+
+/** Pruning, when asked for: what this repository published and no longer has, on evidence only. */
+async function prune(
+  plan: SyncPlan,
+  ports: SyncPorts,
+  found: Found,
+  link: Link,
+  owner: string,
+  timings: Timings,
+): Promise<SpecResult[]> {
+  const { client, connection } = link;
+  if (!plan.prune || !client || !connection || !plan.slugPrefix) return [];
+  if (plan.mode !== "publish" && plan.mode !== "check") return [];
+  const prefix = plan.slugPrefix;
+  const held = plan.skipUnchanged && plan.mode !== "check" ? link.listing : undefined;
+  return timings.timed("pruning", () =>
+    pruneSpecs({
+      orgId: connection.organizationId,
+      prefix,
+      keep: new Set(found.slugs.values()),
+      owner,
+      blocked: pruneBlockedReason(plan, found.collisions),
+      recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, found.slugs),
+      readOptions: () => ({
+        deadline: Math.min(link.deadline, ports.clock.now() + UNCHANGED_READ_BUDGET_MS),
+      }),
+      limit: plan.prune?.limit ?? 0,
+      dryRun: plan.mode === "check",
+      // Specs this run created are all among `keep`, so the listing made before the uploads serves.
+      lister: held ? listed(held) : client,
+      service: connection.service,
+      logger: ports.logger,
+      limitSetting: plan.names("prune-limit"),
+    }),
+  );
+}
+
+/** The change review's verdict, the review comment, the timings: the report of a run that went through. */
+async function finish(
+  plan: SyncPlan,
+  ports: SyncPorts,
+  found: Found,
+  link: Link,
+  baseSide: BaseSide | undefined,
+  results: SpecResult[],
+  timings: Timings,
+): Promise<Omit<SyncReport, "mode" | "durationMs">> {
+  const { logger } = ports;
+  const changeReview =
+    baseSide && plan.changeReview
+      ? changeReviewReport(
+          baseSide,
+          results,
+          new Set(found.files.map((file) => file.path)),
+          plan.changeReview,
+        )
+      : undefined;
+  if (changeReview?.failure) logger.error(changeReview.failure);
+  const reviewUrl = link.review
+    ? await link.review.publish({
+        mode: plan.mode,
+        results,
+        ...(changeReview ? { removedSpecs: changeReview.removedSpecs } : {}),
+      })
+    : undefined;
+  logger.info(timings.line());
+  return {
+    organizationId: link.organizationId,
+    results,
+    ...(found.collisions ? { slugCollisions: found.collisions } : {}),
+    ...(reviewUrl ? { reviewUrl } : {}),
+    ...(changeReview ? { changeReview } : {}),
+  };
 }
 
 interface Connection {
