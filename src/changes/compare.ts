@@ -31,6 +31,35 @@ export interface Place {
   readonly operationId?: string;
 }
 
+/** The kinds found inside schemas (./schema-diff.ts), listed after the others past the cap. */
+const SCHEMA_KINDS: ReadonlySet<string> = new Set<ChangeKind>([
+  "type-narrowed",
+  "type-widened",
+  "type-changed",
+  "enum-added",
+  "enum-removed",
+  "enum-value-removed",
+  "enum-value-added",
+  "required-property-added",
+  "property-added",
+  "property-removed",
+  "property-made-required",
+  "property-made-optional",
+  "property-deprecated",
+  "format-changed",
+  "format-added",
+  "format-removed",
+  "constraint-narrowed",
+  "constraint-widened",
+  "additional-properties-refused",
+  "additional-properties-allowed",
+  "default-changed",
+  "variant-added",
+  "variant-removed",
+  "discriminator-changed",
+  "not-compared",
+]);
+
 export class Collector {
   private readonly breaking: ApiChange[] = [];
   private readonly other: ApiChange[] = [];
@@ -56,10 +85,18 @@ export class Collector {
     (verdictOf(kind, direction) === "breaking" ? this.breaking : this.other).push(change);
   }
 
-  /** What is listed: breaking changes first, then the others, {@link MAX_CHANGES} in all. */
+  /**
+   * What is listed: breaking changes first, then the others, {@link MAX_CHANGES} in all; among the
+   * others, changes to operations, parameters, bodies and responses before changes deep in schemas.
+   */
   result(): ApiChanges {
     const breaking = this.breaking.slice(0, MAX_CHANGES);
-    const other = this.other.slice(0, MAX_CHANGES - breaking.length);
+    const room = MAX_CHANGES - breaking.length;
+    const outer = this.other.filter((change) => !SCHEMA_KINDS.has(change.kind));
+    const other =
+      this.other.length <= room
+        ? this.other
+        : [...outer, ...this.other.filter((change) => SCHEMA_KINDS.has(change.kind))].slice(0, room);
     const omitted =
       this.uncounted + this.breaking.length + this.other.length - breaking.length - other.length;
     return omitted > 0 ? { breaking, other, omitted } : { breaking, other };
@@ -180,8 +217,19 @@ export function compareApis(before: unknown, after: unknown): ApiChanges {
   const run = new Comparison(comparable(before, "base"), comparable(after, "head"));
   comparePaths(run);
   securityChanges(run.a, run.b, run.out, (path, method) => placeOf(run, path, method));
-  if (jsonText(run.a.servers) !== jsonText(run.b.servers))
-    run.out.add("servers-changed", "request", {}, ["servers"], "servers changed");
+  if (jsonText(run.a.servers) !== jsonText(run.b.servers)) {
+    const urls = (doc: Json) =>
+      Array.isArray(doc.servers)
+        ? doc.servers.map((server) => (isObject(server) ? String(server.url) : "?")).join(", ") || "none"
+        : "none";
+    run.out.add(
+      "servers-changed",
+      "request",
+      {},
+      ["servers"],
+      `servers ${quote(urls(run.a), 120)} → ${quote(urls(run.b), 120)}`,
+    );
+  }
   return run.out.result();
 }
 

@@ -41,6 +41,7 @@ function listed(values: readonly string[], max = 5): string {
 
 function join(prefix: string, at: string): string {
   if (at === "") return prefix;
+  if (prefix === "") return at;
   return at.startsWith("[") ? `${prefix}${at}` : `${prefix}.${at}`;
 }
 
@@ -154,11 +155,66 @@ export class SchemaComparer {
         for (const f of inner.local) local.push({ ...f, at: join(prefix, f.at) });
         for (const l of inner.links) links.push({ ...l, at: join(prefix, l.at) });
       };
-      local.push(...this.compareViews(this.before.of(a), this.after.of(b), direction, nested));
+      const viewA = this.before.of(a);
+      const viewB = this.after.of(b);
+      const closest = this.closestVariant(a, viewA, b, viewB, direction);
+      if (closest === undefined) local.push(...this.compareViews(viewA, viewB, direction, nested));
+      else {
+        // A schema that became a oneOf/anyOf (or stopped being one) is compared with its closest
+        // variant: the composite has no type or properties of its own to compare with.
+        local.push(closest.said);
+        nested("", closest.a, closest.b);
+      }
     }
     const result = local.length === 0 && links.length === 0 ? EMPTY : { local, links };
     this.pairs.set(key, result);
     return result;
+  }
+
+  /**
+   * When one side is a plain schema and the other a oneOf/anyOf with nothing of its own beside its
+   * variants: the variant to compare the plain side with (the one whose differences break nothing, and
+   * are fewest), and the change to say.
+   */
+  private closestVariant(
+    a: unknown,
+    viewA: SchemaView,
+    b: unknown,
+    viewB: SchemaView,
+    direction: Direction,
+  ): { a: unknown; b: unknown; said: Finding } | undefined {
+    const composite = (view: SchemaView) =>
+      view.variants !== undefined && view.types === undefined && view.properties.size === 0;
+    const score = (x: unknown, y: unknown) => {
+      const found = this.compare(x, y, direction);
+      return (found.some((f) => verdictOf(f.kind, direction) === "breaking") ? 1_000_000 : 0) + found.length;
+    };
+    const pick = (candidates: readonly unknown[], against: (candidate: unknown) => number) =>
+      candidates.reduce<{ node: unknown; score: number } | undefined>((best, node) => {
+        const s = against(node);
+        return best === undefined || s < best.score ? { node, score: s } : best;
+      }, undefined)?.node;
+    if (viewA.variants === undefined && composite(viewB)) {
+      const variants = viewB.variants as readonly unknown[];
+      const chosen = pick(variants, (candidate) => score(a, candidate));
+      const said: Finding = {
+        kind: "variant-added",
+        at: "",
+        detail: `now one of ${variants.length} variants`,
+      };
+      return { a, b: chosen, said };
+    }
+    if (viewB.variants === undefined && composite(viewA)) {
+      const variants = viewA.variants as readonly unknown[];
+      const chosen = pick(variants, (candidate) => score(candidate, b));
+      const said: Finding = {
+        kind: "variant-removed",
+        at: "",
+        detail: `no longer one of ${variants.length} variants`,
+      };
+      return { a: chosen, b, said };
+    }
+    return undefined;
   }
 
   private compareViews(
@@ -320,7 +376,7 @@ export class SchemaComparer {
     const label = (node: unknown, index: number) => {
       const n = name(node);
       return n === undefined
-        ? `variant ${index + 1}`
+        ? `#${index + 1}`
         : quote(n.slice(n.indexOf(":") + 1).replace(/^#\/components\/schemas\//, ""), 60);
     };
     const namedB = new Map<string, number>();
@@ -351,10 +407,15 @@ export class SchemaComparer {
       if (same !== undefined) usedB.add(same);
       return same === undefined;
     });
-    // A variant the head still takes in without breaking anything (two variants merged into a wider one).
+    // A variant the head still takes in without breaking anything: the closest one left, else one
+    // already matched (two variants merged into a wider one).
     leftA = leftA.filter((ia) => {
-      const wider = variantsB.findIndex((_node, ib) => !breaks(findings(ia, ib)));
-      if (wider < 0) return true;
+      const closest = (candidates: number[]) =>
+        candidates
+          .filter((ib) => !breaks(findings(ia, ib)))
+          .sort((x, y) => findings(ia, x).length - findings(ia, y).length)[0];
+      const wider = closest(leftB()) ?? closest([...usedB]);
+      if (wider === undefined) return true;
       usedB.add(wider);
       nested(`(${label(variantsA[ia], ia)})`, variantsA[ia], variantsB[wider]);
       return false;

@@ -302,3 +302,73 @@ describe("compareApis: what real releases taught", () => {
     );
   });
 });
+
+describe("compareApis: a schema that becomes one of several", () => {
+  const all = (r: { breaking: ApiChange[]; other: ApiChange[] }) => [...r.breaking, ...r.other];
+
+  it("compares a plain schema with the closest variant of the anyOf it became", () => {
+    const before = baseDocument("3.0");
+    before.components.schemas.NewPet.properties.tag = { type: "string", maxLength: 5000 };
+    before.components.schemas.Pet.properties.owner = {
+      type: "object",
+      properties: { name: { type: "string" } },
+    };
+    const after = structuredClone(before);
+    // Stripe's way of letting a field be cleared with "".
+    after.components.schemas.NewPet.properties.tag = {
+      anyOf: [
+        { type: "string", maxLength: 5000 },
+        { type: "string", enum: [""] },
+      ],
+    };
+    after.components.schemas.Pet.properties.owner = {
+      oneOf: [{ type: "object", properties: { name: { type: "string" } } }, { type: "null" }],
+    };
+    const changes = all(compareApis(before, after));
+    expect(changes.map((c) => c.kind).sort()).toEqual([
+      "variant-added",
+      "variant-added",
+      "variant-added",
+      "variant-added",
+    ]);
+    expect(changes.every((c) => /: now one of 2 variants$/.test(c.message))).toBe(true);
+    // Becoming a oneOf in a response is breaking (a client may now receive the other variant); in a request it is not.
+    const result = compareApis(before, after);
+    expect(result.breaking.map((c) => `${c.method} ${c.path}`).sort()).toEqual([
+      "GET /pets",
+      "GET /pets/{id}",
+      "POST /pets",
+    ]);
+  });
+
+  it("matches variants that each gained an optional property with their own, not with one another", () => {
+    const before = baseDocument("3.0");
+    before.components.schemas.NewPet.properties.shape = {
+      oneOf: [
+        { type: "object", properties: { a: { type: "string" } } },
+        { type: "object", properties: { b: { type: "string" } } },
+      ],
+    };
+    const after = structuredClone(before);
+    after.components.schemas.NewPet.properties.shape.oneOf[0].properties.a2 = { type: "string" };
+    after.components.schemas.NewPet.properties.shape.oneOf[1].properties.b2 = { type: "string" };
+    const changes = all(compareApis(before, after));
+    expect(changes.map((c) => c.message).sort()).toEqual([
+      "request body (application/json, application/xml) shape.(#1).a2: property added",
+      "request body (application/json, application/xml) shape.(#2).b2: property added",
+    ]);
+  });
+
+  it("lists changes to operations before changes deep in schemas when it cannot list them all", () => {
+    const before = baseDocument("3.0");
+    const props: Record<string, unknown> = {};
+    for (let i = 0; i < 21_000; i++) props[`p${i}`] = { type: "string" };
+    const after = structuredClone(before);
+    Object.assign(after.components.schemas.Pet.properties, props);
+    after.paths["/stores"] = { get: { responses: { "200": { description: "ok" } } } };
+    const result = compareApis(before, after);
+    expect(result.other.length).toBe(20_000);
+    expect(result.other[0]?.kind).toBe("operation-added");
+    expect(result.omitted).toBeGreaterThan(0);
+  });
+});
