@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
+import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
 import { silentLogger } from "../src/logger.ts";
@@ -24,7 +25,6 @@ import { limitConcurrency } from "../src/sync/limit.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../src/sync/poll-schedule.ts";
 import { systemClock } from "../src/sync/ports.ts";
 import type { PreparedSpec } from "../src/sync/prepared.ts";
-import { publishAll } from "../src/sync/publish.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 1_000;

@@ -11,13 +11,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
+import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
 import { silentLogger } from "../src/logger.ts";
 import { limitConcurrency } from "../src/sync/limit.ts";
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/sync/poll-schedule.ts";
 import { systemClock } from "../src/sync/ports.ts";
-import { publishAll } from "../src/sync/publish.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 100;
@@ -118,7 +118,6 @@ async function runInProcess(
     slugMapping: new Map(),
     slugPrefix: undefined,
     repositoryName: "bench",
-    pullRequestNumber: undefined,
     sourceUrlFor: undefined,
     logger: silentLogger,
   });

@@ -3,17 +3,12 @@ import { describeServiceError, isNotFound } from "./describe-error.ts";
 import type { SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import type { SpecResult } from "./result.ts";
-import { isReadyToUpload, localFailure, resultOf, runEachInGroup } from "./spec-results.ts";
+import { isReadyToUpload, localFailure, resultOf } from "./spec-results.ts";
 
 export interface CheckOptions {
   /** With a token: read-only lookups tell whether each slug would be created or updated. */
   lookup: { orgId: string; service: Pick<SpecService, "getSpec"> } | undefined;
   logger: Logger;
-}
-
-/** `check` mode: reports what a publish would do, writing nothing. */
-export function checkAll(specs: readonly PreparedSpec[], options: CheckOptions): Promise<SpecResult[]> {
-  return runEachInGroup(specs, options.logger, (spec, log) => checkOne(spec, options.lookup, log));
 }
 
 export async function checkOne(

@@ -11,7 +11,7 @@ import {
 } from "../discovery/index.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
-import { assignSlugs, previewSlug } from "../slugs/index.ts";
+import { assignSlugs } from "../slugs/index.ts";
 import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
@@ -20,11 +20,9 @@ export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
   slugPrefix: string | undefined;
   repositoryName: string;
-  /** Publishing to the pull request's preview slugs. */
-  pullRequestNumber: number | undefined;
   /** How messages name the slugs setting; "the `slugs` input" by default. */
   slugsSetting?: string | undefined;
-  /** The slug a spec is published under, from its slug; wins over `pullRequestNumber`. */
+  /** The slug a spec is published under, from its slug (a review's preview slug); the slug itself by default. */
   publishedSlug?: ((slug: string) => string) | undefined;
   /** The `files` input, when set: a collision's fix adds `!` lines to it. */
   filePatterns?: readonly string[] | undefined;
@@ -85,16 +83,11 @@ export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions)
     const loaded = spec && loadSpec(spec);
     return loaded?.ok ? loaded.spec.document : undefined;
   };
-  const { pullRequestNumber } = options;
   return assignSlugs(paths, {
     mapping: options.slugMapping,
     ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
     repositoryName: options.repositoryName,
-    ...(options.publishedSlug
-      ? { publishedSlug: options.publishedSlug }
-      : pullRequestNumber !== undefined
-        ? { publishedSlug: (slug: string) => previewSlug(slug, pullRequestNumber) }
-        : {}),
+    ...(options.publishedSlug ? { publishedSlug: options.publishedSlug } : {}),
     sameDocument: (first, second) => {
       const [a, b] = [documentOf(first), documentOf(second)];
       return a !== undefined && b !== undefined && isDeepStrictEqual(a, b);

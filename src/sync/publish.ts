@@ -7,7 +7,7 @@ import type { Clock, SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { processingFailure } from "./processing.ts";
 import type { SpecResult } from "./result.ts";
-import { isReadyToUpload, localFailure, resultOf, runEachInGroup } from "./spec-results.ts";
+import { isReadyToUpload, localFailure, resultOf } from "./spec-results.ts";
 import type { StateReader } from "./state-reads.ts";
 import { waitForProcessing } from "./wait.ts";
 
@@ -26,17 +26,6 @@ export interface PublishOptions {
   timeoutSetting?: string;
   /** Reads a spec's state while waiting; `service.getSpec` unless the run batches them. */
   states?: StateReader | undefined;
-}
-
-/**
- * Publishes every spec concurrently (the service wrapper bounds the requests in flight) and returns
- * one result per spec, in the order given. One spec's failure never stops the others.
- */
-export async function publishAll(
-  specs: readonly PreparedSpec[],
-  options: PublishOptions,
-): Promise<SpecResult[]> {
-  return runEachInGroup(specs, options.logger, (spec, log) => publishOne(spec, { ...options, logger: log }));
 }
 
 export async function publishOne(spec: PreparedSpec, options: PublishOptions): Promise<SpecResult> {

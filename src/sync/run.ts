@@ -674,7 +674,6 @@ function assignSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): Map<string, 
     slugPrefix: plan.slugPrefix,
     filePatterns: plan.files,
     repositoryName: plan.repositoryName,
-    pullRequestNumber: undefined,
     publishedSlug: plan.review?.previewSlug,
     slugsSetting: plan.names("slugs"),
   });

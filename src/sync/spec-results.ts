@@ -1,29 +1,7 @@
 import type { SpecSource } from "../client/types.ts";
 import type { Logger } from "../logger.ts";
-import { streamSpecs } from "./pipeline.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import type { SpecResult } from "./result.ts";
-
-/**
- * Runs `work` for every prepared spec at once, each logging into its own group, and returns the
- * results in the order given (see {@link streamSpecs}).
- */
-export function runEachInGroup(
-  specs: readonly PreparedSpec[],
-  logger: Logger,
-  work: (spec: PreparedSpec, log: Logger) => Promise<SpecResult>,
-): Promise<SpecResult[]> {
-  const streamed = specs.map((spec) => ({
-    file: spec.file,
-    slug: spec.slug,
-    bytes: 0,
-    stage: async (log: Logger) => {
-      const result = await work(spec, log);
-      return async () => result;
-    },
-  }));
-  return streamSpecs(streamed, { inFlight: Math.max(1, specs.length), logger });
-}
 
 /** The fields every result of `spec` starts from. */
 export function resultOf(spec: PreparedSpec): Pick<SpecResult, "file" | "slug" | "specVersion" | "errors"> {

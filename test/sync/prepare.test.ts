@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/discovery/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
-import { DuplicateSlugError } from "../../src/slugs/index.ts";
+import { DuplicateSlugError, previewSlug } from "../../src/slugs/index.ts";
 import type { PrepareOptions } from "../../src/sync/prepare.ts";
 import { prepareFile, prepareSpecs } from "../../src/sync/prepare.ts";
 
@@ -29,7 +29,6 @@ async function prepare(files: Record<string, string>, overrides: Partial<Prepare
     slugMapping: new Map(),
     slugPrefix: undefined,
     repositoryName: "widgets",
-    pullRequestNumber: undefined,
     sourceUrlFor: undefined,
     logger,
     ...overrides,
@@ -86,7 +85,7 @@ describe("prepareSpecs", () => {
     const prepared = await prepare(
       { "openapi.yaml": spec("1"), "billing.yaml": spec("1") },
       {
-        pullRequestNumber: 12,
+        publishedSlug: (slug: string) => previewSlug(slug, 12),
         slugMapping: new Map([["billing.yaml", "payments"]]),
         slugPrefix: "acme",
         sourceUrlFor: (file) => `https://example.test/raw/${file}`,
