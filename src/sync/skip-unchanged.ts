@@ -31,9 +31,9 @@ export interface HeldReadOptions {
 }
 
 /**
- * What GitBook holds for a slug, read once for the unchanged check: the spec and its last version's
- * content, or why there is nothing to compare with (said when the spec is uploaded; `quiet` at debug
- * level, the ordinary case of a new spec).
+ * What GitBook holds for a slug, read once for the unchanged check: the spec, the record in its last
+ * version's content and the version's link, or why there is nothing to compare with (said when the spec
+ * is uploaded; `quiet` at debug level, the ordinary case of a new spec).
  */
 export type HeldVersion =
   | ({ kind: "held"; versionUrl?: string } & HeldRecord)
