@@ -32,6 +32,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleSpec } from "../src/bundling/index.ts";
+import { npmPackageFiles } from "./npm-package.ts";
 
 export const DEFAULT_MIRRORS = "/work/.mirror";
 export const DEFAULT_CACHE = path.join(tmpdir(), "gitbook-openapi-review-material-v1");
@@ -224,20 +225,8 @@ async function bundledAt(repoDir: string, pair: PairSource, commit: string): Pro
 
 /** One file of an npm package's version, packed once into the cache. */
 function npmFile(cache: string, name: string, version: string, file: string): Buffer {
-  const folder = path.join(cache, "npm", `${name.replace(/[@/]/g, "_")}-${version}`);
-  const target = path.join(folder, "package", file);
-  if (!existsSync(target)) {
-    mkdirSync(folder, { recursive: true });
-    const tarball = execFileSync("npm", ["pack", `${name}@${version}`, "--silent"], {
-      cwd: folder,
-      encoding: "utf8",
-    })
-      .trim()
-      .split("\n")
-      .pop() as string;
-    execFileSync("tar", ["xzf", tarball, `package/${file}`], { cwd: folder });
-  }
-  return readFileSync(target);
+  const folder = npmPackageFiles(path.join(cache, "npm"), name, version, [`package/${file}`]);
+  return readFileSync(path.join(folder, "package", file));
 }
 
 /**

@@ -57,6 +57,7 @@ import {
   runActionLikeRunner,
 } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/client/index.ts";
+import { npmPackageFiles } from "./npm-package.ts";
 
 const args = process.argv.slice(2);
 const RUNS = Math.max(1, Number(args.find((arg) => /^\d+$/.test(arg)) ?? 3));
@@ -89,18 +90,7 @@ const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 
 /** Fetches `name@version` with `npm pack` into the cache (once) and extracts `files` from it. */
 function npmFiles(name: string, version: string, files: string[]): string {
-  const folder = path.join(CACHE, `${name.replace(/[@/]/g, "_")}-${version}`);
-  if (files.every((file) => existsSync(path.join(folder, file)))) return folder;
-  mkdirSync(folder, { recursive: true });
-  const tarball = execFileSync("npm", ["pack", `${name}@${version}`, "--silent"], {
-    cwd: folder,
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n")
-    .pop() as string;
-  execFileSync("tar", ["xzf", tarball, ...files], { cwd: folder });
-  return folder;
+  return npmPackageFiles(CACHE, name, version, files);
 }
 
 /** The workspace of real specs (a fresh temporary folder, the downloads cached beside it). */

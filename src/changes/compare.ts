@@ -157,31 +157,19 @@ class Comparison {
   ): void {
     const mediaA = mediaTypes(contentA);
     const mediaB = mediaTypes(contentB);
+    const said = (kind: ChangeKind, verb: string, media: string) =>
+      this.out.add(kind, direction, place, [...location, media], `${heading} ${verb} ${quote(media, 80)}`);
     const shared = new Map<readonly Finding[], string[]>();
     for (const [media, entryA] of mediaA) {
       const entryB = mediaB.get(media);
       if (entryB === undefined) {
-        this.out.add(
-          removedKind,
-          direction,
-          place,
-          [...location, media],
-          `${heading} ${verbs.removed} ${quote(media, 80)}`,
-        );
+        said(removedKind, verbs.removed, media);
         continue;
       }
       const findings = this.schemas.compare(entryA.schema, entryB.schema, direction);
       if (findings.length > 0) shared.set(findings, [...(shared.get(findings) ?? []), media]);
     }
-    for (const media of mediaB.keys())
-      if (!mediaA.has(media))
-        this.out.add(
-          addedKind,
-          direction,
-          place,
-          [...location, media],
-          `${heading} ${verbs.added} ${quote(media, 80)}`,
-        );
+    for (const media of mediaB.keys()) if (!mediaA.has(media)) said(addedKind, verbs.added, media);
     for (const [findings, media] of shared) {
       const first = media[0] as string;
       const names =

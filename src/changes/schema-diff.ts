@@ -316,19 +316,21 @@ export class SchemaComparer {
   }
 
   private compareLimits(a: Limits, b: Limits, add: (kind: ChangeKind, detail: string) => void): void {
-    for (const key of LOWER_BOUNDS) {
-      const x = a[key];
-      const y = b[key];
-      if (x === y) continue;
-      const narrowed = y !== undefined && (x === undefined || y > x);
-      add(narrowed ? "constraint-narrowed" : "constraint-widened", `${key} ${x ?? "none"} → ${y ?? "none"}`);
-    }
-    for (const key of UPPER_BOUNDS) {
-      const x = a[key];
-      const y = b[key];
-      if (x === y) continue;
-      const narrowed = y !== undefined && (x === undefined || y < x);
-      add(narrowed ? "constraint-narrowed" : "constraint-widened", `${key} ${x ?? "none"} → ${y ?? "none"}`);
+    // A higher lower bound, or a lower upper bound, accepts fewer values.
+    for (const [keys, narrower] of [
+      [LOWER_BOUNDS, (x: number, y: number) => y > x],
+      [UPPER_BOUNDS, (x: number, y: number) => y < x],
+    ] as const) {
+      for (const key of keys) {
+        const x = a[key];
+        const y = b[key];
+        if (x === y) continue;
+        const narrowed = y !== undefined && (x === undefined || narrower(x, y));
+        add(
+          narrowed ? "constraint-narrowed" : "constraint-widened",
+          `${key} ${x ?? "none"} → ${y ?? "none"}`,
+        );
+      }
     }
     if (a.pattern !== b.pattern) {
       const detail = `pattern ${quote(a.pattern ?? "none", 60)} → ${quote(b.pattern ?? "none", 60)}`;
