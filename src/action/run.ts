@@ -6,7 +6,7 @@ import { renderJobSummary } from "../report/summary.ts";
 import { apiChangeComparer } from "../review/change-review.ts";
 import { repositoryNameFrom } from "../slugs/index.ts";
 import { repositoryIdentity } from "../sync/ownership.ts";
-import type { SyncPlan } from "../sync/plan.ts";
+import { planOf } from "../sync/plan.ts";
 import type { Clock } from "../sync/ports.ts";
 import { systemClock } from "../sync/ports.ts";
 import { redactedReview } from "../sync/redacted-review.ts";
@@ -65,34 +65,17 @@ export async function runAction(
       return finish(host, redact, { mode, organizationId: undefined, results: [], durationMs: 0 }, reason);
     }
     const pullRequest = mode === "preview" || mode === "cleanup" ? context.pullRequest : undefined;
-    const plan: SyncPlan = {
+    const plan = planOf(config, {
       workspace: context.workspace,
       mode,
-      files: config.files,
-      exclude: config.exclude,
-      slugMapping: config.slugMapping,
-      slugPrefix: config.slugPrefix,
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
       repositoryIdentity:
         context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
-      organization: config.organization,
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
-      wait: config.wait,
-      timeoutSeconds: config.timeoutSeconds,
-      concurrency: config.concurrency,
-      skipUnchanged: !config.force && config.source === "text",
-      prune: config.prune ? { limit: config.pruneLimit } : undefined,
-      changeReview:
-        mode === "preview"
-          ? {
-              baseCommit: pullRequest?.baseSha || undefined,
-              failOnBreaking: config.failOnBreaking,
-              allowed: config.breakingAllowed,
-            }
-          : undefined,
+      baseCommit: pullRequest?.baseSha || undefined,
       names: inputNames,
-    };
+    });
     report = await runSync(plan, {
       createService: config.token
         ? (deadline) => deps.createService(config, host.logger, { deadline })

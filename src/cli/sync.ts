@@ -21,7 +21,7 @@ import { isFailure, statusLabel } from "../report/status.ts";
 import { apiChangeComparer, specChangeLine } from "../review/change-review.ts";
 import { SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
-import type { SyncPlan } from "../sync/plan.ts";
+import { planOf } from "../sync/plan.ts";
 import { type SyncMode, systemClock } from "../sync/ports.ts";
 import { redactedReview } from "../sync/redacted-review.ts";
 import type { SpecResult } from "../sync/result.ts";
@@ -66,33 +66,16 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
       "'url' needs the file's address on the repository's server, known on GitHub Actions and GitLab CI only; use --source text here.",
     );
   }
-  const plan: SyncPlan = {
+  const plan = planOf(config, {
     workspace: settings.workspace,
     mode,
-    files: config.files,
-    exclude: config.exclude,
-    slugMapping: config.slugMapping,
-    slugPrefix: config.slugPrefix,
     repositoryName: ci.repositoryName,
     repositoryIdentity: ci.repositoryIdentity,
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
-    organization: config.organization,
     sourceUrlFor,
-    wait: config.wait,
-    timeoutSeconds: config.timeoutSeconds,
-    concurrency: config.concurrency,
-    skipUnchanged: !config.force && config.source === "text",
-    changeReview:
-      mode === "preview"
-        ? {
-            baseCommit: settings.readInput("base-commit") || ci.baseCommit,
-            failOnBreaking: config.failOnBreaking,
-            allowed: config.breakingAllowed,
-          }
-        : undefined,
-    prune: config.prune ? { limit: config.pruneLimit } : undefined,
+    baseCommit: settings.readInput("base-commit") || ci.baseCommit,
     names: (setting) => settings.settingName(setting),
-  };
+  });
   const redact = (text: string) => output.redact(text);
   const report = await runSync(plan, {
     createService: config.token

@@ -1,4 +1,4 @@
-import type { OrganizationRef } from "../config/config.ts";
+import type { ActionConfig, OrganizationRef } from "../config/config.ts";
 import type { SyncMode } from "./ports.ts";
 import type { SettingNames } from "./settings.ts";
 
@@ -62,4 +62,48 @@ export interface SyncPlan {
     | undefined;
   /** How messages name the host's settings. */
   names: SettingNames;
+}
+
+/** What only the host can say: where, in which mode, about which review, and how it names settings. */
+export interface HostFacts {
+  workspace: string;
+  mode: SyncMode;
+  repositoryName: string;
+  repositoryIdentity: string | undefined;
+  review: ReviewTarget | undefined;
+  sourceUrlFor: ((file: string) => string) | undefined;
+  /** The commit a preview is compared with, when the host knows it. */
+  baseCommit: string | undefined;
+  names: SettingNames;
+}
+
+/** The run's plan from its settings and what the host knows: one rule for the Action and the CLI. */
+export function planOf(config: ActionConfig, host: HostFacts): SyncPlan {
+  return {
+    workspace: host.workspace,
+    mode: host.mode,
+    files: config.files,
+    exclude: config.exclude,
+    slugMapping: config.slugMapping,
+    slugPrefix: config.slugPrefix,
+    repositoryName: host.repositoryName,
+    repositoryIdentity: host.repositoryIdentity,
+    review: host.review,
+    organization: config.organization,
+    sourceUrlFor: host.sourceUrlFor,
+    wait: config.wait,
+    timeoutSeconds: config.timeoutSeconds,
+    concurrency: config.concurrency,
+    skipUnchanged: !config.force && config.source === "text",
+    prune: config.prune ? { limit: config.pruneLimit } : undefined,
+    changeReview:
+      host.mode === "preview"
+        ? {
+            baseCommit: host.baseCommit,
+            failOnBreaking: config.failOnBreaking,
+            allowed: config.breakingAllowed,
+          }
+        : undefined,
+    names: host.names,
+  };
 }
