@@ -1,6 +1,7 @@
 import { readFile, realpath } from "node:fs/promises";
-import { extname, isAbsolute, resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
+import { isWithin } from "../files/containment.ts";
 import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
 import { findExternalRefs, mayReferenceOtherFiles } from "./external-refs.ts";
@@ -54,7 +55,7 @@ export async function bundleSpec(
   const workspace = resolve(options.workspace);
   const rootPath = resolve(workspace, absolutePath);
   const rootRelative = workspaceRelative(workspace, rootPath);
-  if (rootRelative.startsWith("../") || rootRelative === ".." || isAbsolute(rootRelative)) {
+  if (!isWithin(workspace, rootPath)) {
     throw new BundleFailure([
       new BundleError(`is outside the workspace ${workspace}; specs must be files of the repository.`, {
         file: rootPath,

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, extname, relative, sep } from "node:path";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
+import { isWithin } from "../files/containment.ts";
 import { MAX_SPEC_BYTES, readRegularText } from "../files/read-regular.ts";
 import { BundleError } from "./errors.ts";
 import type { NodeType, SpecTypes } from "./openapi-types.ts";
@@ -427,8 +428,7 @@ export async function loadFile(
 export function readInsideWorkspace(realWorkspace: string): ReadText {
   return async (absolutePath) => {
     const real = realpathSync.native(absolutePath);
-    const fromWorkspace = relative(realWorkspace, real);
-    if (fromWorkspace === ".." || fromWorkspace.startsWith(`..${sep}`) || fromWorkspace.startsWith(sep)) {
+    if (!isWithin(realWorkspace, real)) {
       throw new Error(`it is a symbolic link to ${real}, outside the workspace`);
     }
     return readRegularText(real, { maxBytes: MAX_SPEC_BYTES, label: relative(realWorkspace, real) });

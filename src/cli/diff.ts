@@ -4,10 +4,12 @@
  * files) and the two are compared under the review's budget (a worker with its own heap and time), so
  * that what the review comment leaves out for room can be listed whole here.
  */
+
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { BundleFailure, bundleSpec } from "../bundling/index.ts";
 import { inspectFile, loadSpec } from "../discovery/index.ts";
+import { isWithin } from "../files/containment.ts";
 import { changesHeadline, groupByOperation } from "../report/changes.ts";
 import { specChange } from "../review/change-review.ts";
 import {
@@ -175,11 +177,6 @@ async function referenceRoot(file: string, cwd: string): Promise<string> {
     if (path.dirname(folder) === folder) break;
   }
   const current = await realpath(cwd).catch(() => undefined);
-  if (current !== undefined && isInside(current, file)) return current;
+  if (current !== undefined && isWithin(current, file)) return current;
   return path.dirname(file);
-}
-
-function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

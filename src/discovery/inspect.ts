@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { isWithin } from "../files/containment.ts";
 import {
   FileTooLargeError,
   MAX_SPEC_BYTES,
@@ -238,12 +239,7 @@ async function tooLarge(
   };
 }
 
+/** Strictly below the workspace (not the workspace itself). */
 function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return (
-    relative !== "" &&
-    relative !== ".." &&
-    !relative.startsWith(`..${path.sep}`) &&
-    !path.isAbsolute(relative)
-  );
+  return path.relative(root, target) !== "" && isWithin(root, target);
 }
