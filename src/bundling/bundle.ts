@@ -1,5 +1,6 @@
 import { readFile, realpath } from "node:fs/promises";
-import { extname, resolve } from "node:path";
+import { resolve } from "node:path";
+import { formatOf } from "../documents/format.ts";
 import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import { isWithin } from "../files/containment.ts";
 import { placeComponents } from "./components.ts";
@@ -130,8 +131,5 @@ function serialize(document: unknown, rootPath: string, rootText: string): strin
 }
 
 function isJson(path: string, text: string): boolean {
-  const extension = extname(path).toLowerCase();
-  if (extension === ".json") return true;
-  if (extension === ".yaml" || extension === ".yml") return false;
-  return text.trimStart().startsWith("{");
+  return formatOf(path, text) === "json";
 }

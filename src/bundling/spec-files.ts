@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
-import { dirname, extname, relative, sep } from "node:path";
+import { dirname, relative, sep } from "node:path";
+import { formatOf } from "../documents/format.ts";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { isWithin } from "../files/containment.ts";
 import { MAX_SPEC_BYTES, readRegularText } from "../files/read-regular.ts";
@@ -68,7 +69,7 @@ export function workspaceRelative(workspace: string, absolutePath: string): stri
   return relative(workspace, absolutePath).split(sep).join("/");
 }
 
-const isJsonPath = (path: string) => extname(path).toLowerCase() === ".json";
+const isJsonPath = (path: string) => formatOf(path) === "json";
 
 /**
  * Reads every file reachable from `root` through `$ref`s and discriminator mappings (literal data is not

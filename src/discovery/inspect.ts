@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { formatOf } from "../documents/format.ts";
 import { isWithin } from "../files/containment.ts";
 import {
   FileTooLargeError,
@@ -12,7 +13,7 @@ import { declaresSpecKey, numericVersionOf } from "./declares.ts";
 import { findObjectKey } from "./json-keys.ts";
 import { jsonCommentMiss, type NearMiss, wideEncodingMiss } from "./near-misses.ts";
 import { parseText } from "./parse.ts";
-import { formatOf, mayDeclareSpec } from "./prefilter.ts";
+import { mayDeclareSpec } from "./prefilter.ts";
 import type { BrokenSpec, DiscoveredSpec, LoadedSpec, SpecFormat } from "./types.ts";
 
 export type Inspection =

@@ -8,10 +8,6 @@ export function isCandidatePath(filePath: string): boolean {
 /** The same selection as git pathspecs, so git lists only candidates. */
 export const CANDIDATE_PATHSPECS: readonly string[] = [":(icase)*.yaml", ":(icase)*.yml", ":(icase)*.json"];
 
-export function formatOf(filePath: string): "yaml" | "json" {
-  return /\.json$/i.test(filePath) ? "json" : "yaml";
-}
-
 /**
  * A safe, cheap test before parsing: false only when the bytes provably contain neither `openapi` nor
  * `swagger`, so no top-level key of that name can exist. (Keys are case-sensitive in both formats. An
