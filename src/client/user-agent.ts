@@ -1,4 +1,7 @@
 import packageJson from "../../package.json" with { type: "json" };
 
-/** `gitbook-openapi-action/<version>`: tells GitBook which client and release sent a request. */
-export const DEFAULT_USER_AGENT = `${packageJson.name}/${packageJson.version}`;
+/**
+ * `gitbook-openapi-action/<version>`: tells GitBook that the Action sent a request, and which release
+ * (the command line says `gitbook-openapi/<version>`, see src/cli/version.ts).
+ */
+export const DEFAULT_USER_AGENT = `gitbook-openapi-action/${packageJson.version}`;
