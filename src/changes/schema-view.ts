@@ -82,7 +82,8 @@ const LIMIT_KEYS = [
   "maxProperties",
 ] as const;
 const LOWER = new Set(["minimum", "minLength", "minItems", "minProperties"]);
-const DOCUMENTATION_KEYS = new Set([
+/** Keys of a schema that only document it: never compared, and a `$ref` beside them is still a plain reference. */
+export const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set([
   "description",
   "summary",
   "title",

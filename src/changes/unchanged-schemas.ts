@@ -7,10 +7,11 @@
  */
 import { pointerTokens } from "../bundling/pointer.ts";
 import { isObject, type Json } from "./document.ts";
+import { DOCUMENTATION_KEYS } from "./schema-view.ts";
 
 const SCHEMAS = "#/components/schemas/";
-/** Keys that hold documentation only; never read when they name properties. */
-const DOCUMENTATION = new Set(["description", "summary", "title", "example", "examples", "externalDocs"]);
+/** Keys that hold documentation only ({@link DOCUMENTATION_KEYS}); never read when they name properties. */
+const DOCUMENTATION = DOCUMENTATION_KEYS;
 /** Keys whose values are maps of names to schemas: their keys are names, not keywords. */
 const NAME_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 
