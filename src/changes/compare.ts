@@ -249,23 +249,9 @@ function comparePaths(run: Comparison): void {
       const opA = itemA[method];
       const opB = itemB[method];
       if (!isObject(opA) && !isObject(opB)) continue;
-      if (!isObject(opB)) {
-        run.out.add(
-          "operation-removed",
-          "request",
-          placeOf(run, pathA, method),
-          ["paths", pathA, method],
-          "operation removed",
-        );
-      } else if (!isObject(opA)) {
-        run.out.add(
-          "operation-added",
-          "request",
-          placeOf(run, pathB, method),
-          ["paths", pathB, method],
-          "operation added",
-        );
-      } else {
+      if (!isObject(opB)) operationSaid(run, "operation-removed", pathA, method);
+      else if (!isObject(opA)) operationSaid(run, "operation-added", pathB, method);
+      else {
         compareOperation(run, { pathA, pathB, method, itemA, itemB, opA, opB });
       }
     }
@@ -274,15 +260,19 @@ function comparePaths(run: Comparison): void {
     if (matched.has(pathB)) continue;
     const itemB = run.after.object(rawB) ?? {};
     for (const method of METHODS)
-      if (isObject(itemB[method]))
-        run.out.add(
-          "operation-added",
-          "request",
-          placeOf(run, pathB, method),
-          ["paths", pathB, method],
-          "operation added",
-        );
+      if (isObject(itemB[method])) operationSaid(run, "operation-added", pathB, method);
   }
+}
+
+/** A whole operation removed or added. */
+function operationSaid(
+  run: Comparison,
+  kind: "operation-removed" | "operation-added",
+  path: string,
+  method: string,
+) {
+  const text = kind === "operation-removed" ? "operation removed" : "operation added";
+  run.out.add(kind, "request", placeOf(run, path, method), ["paths", path, method], text);
 }
 
 interface OperationPair {
