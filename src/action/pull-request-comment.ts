@@ -1,4 +1,4 @@
-import type { ActionConfig } from "../config/config.ts";
+import type { RunSettings } from "../config/config.ts";
 import { createGitHubClient } from "../github/api.ts";
 import { pullRequestThread } from "../github/comment.ts";
 import type { RunContext } from "../github/context.ts";
@@ -20,7 +20,7 @@ export interface CommentOptions {
  * `review-thread/thread.ts`); undefined outside a pull request, or (with a warning) without a token.
  */
 export function createPullRequestComments(
-  config: ActionConfig,
+  config: RunSettings,
   context: RunContext,
   logger: Logger,
   options: CommentOptions,

@@ -1,6 +1,6 @@
 import { GitBookClient } from "../client/index.ts";
 import { RETRIES_WITHIN_DEADLINE } from "../client/retry.ts";
-import type { ActionConfig } from "../config/config.ts";
+import type { RunSettings } from "../config/config.ts";
 import type { Logger } from "../logger.ts";
 import type { RunService } from "../sync/ports.ts";
 export interface ServiceOptions {
@@ -8,7 +8,7 @@ export interface ServiceOptions {
   deadline: number;
 }
 
-export type ServiceFactory = (config: ActionConfig, logger: Logger, options: ServiceOptions) => RunService;
+export type ServiceFactory = (config: RunSettings, logger: Logger, options: ServiceOptions) => RunService;
 
 /** The real service, through our typed client; retries are logged so slow runs explain themselves. */
 export const createGitBookService: ServiceFactory = (config, logger, { deadline }) =>

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createPullRequestComments } from "../action/pull-request-comment.ts";
 import { rawFileUrlBuilder } from "../action/source-url.ts";
-import type { ActionConfig } from "../config/config.ts";
+import type { RunSettings } from "../config/config.ts";
 import { readRunContext } from "../github/context.ts";
 import { isGitLabCi, readGitLabContext } from "../gitlab/context.ts";
 import { createMergeRequestNotes } from "../gitlab/notes.ts";
@@ -30,7 +30,7 @@ export interface CiRun {
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
   /** The review's comment or note, when this CI has one the run may write. */
-  openReview(config: ActionConfig, logger: Logger, deadline: number): ReviewThread | undefined;
+  openReview(config: RunSettings, logger: Logger, deadline: number): ReviewThread | undefined;
   /**
    * How the URL GitBook fetches a file from (`--source url`) is made; undefined where the CI gives none.
    * Asked only in that mode: it may throw an input error naming what the CI failed to set.

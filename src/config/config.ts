@@ -1,10 +1,10 @@
-/** The action's settings, read once from its inputs (see action.yml for each input's documentation). */
+/** A run's settings, read once (src/config/inputs.ts) from the Action's inputs or the CLI's flags and variables, over the configuration file; each declared in src/config/settings-table.ts. */
 export type RequestedMode = "auto" | "publish" | "preview" | "check";
 export type SourceMode = "text" | "url";
 
 export type OrganizationRef = { kind: "id"; id: string } | { kind: "email-domain"; domain: string };
 
-export interface ActionConfig {
+export interface RunSettings {
   /** The GitBook API token; undefined only in check mode or a fork's pull request. */
   readonly token: string | undefined;
   /** Undefined only in check mode without a token. */

@@ -1,7 +1,7 @@
 import { pathParameterProblem } from "../client/validate.ts";
 import { parseSlugMapping } from "../slugs/mapping.ts";
 import { Redactor } from "../text/redact.ts";
-import type { ActionConfig, OrganizationRef, RequestedMode, SourceMode } from "./config.ts";
+import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "./config.ts";
 import { InputError } from "./errors.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
 
@@ -56,7 +56,7 @@ export function readConfig(
     /** What to do without a token, in the host's words; the Action's by default. */
     tokenHint?: string;
   } = {},
-): ActionConfig {
+): RunSettings {
   // First, so that no message below can quote a value that holds a token.
   refuseSecretsInSettings(readInput);
   const mode = oneOf("mode", readInput("mode") || setting("mode").default, MODES);

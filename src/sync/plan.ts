@@ -1,4 +1,4 @@
-import type { ActionConfig, OrganizationRef } from "../config/config.ts";
+import type { OrganizationRef, RunSettings } from "../config/config.ts";
 import type { SyncMode } from "./ports.ts";
 import type { SettingNames } from "./settings.ts";
 
@@ -78,7 +78,7 @@ export interface HostFacts {
 }
 
 /** The run's plan from its settings and what the host knows: one rule for the Action and the CLI. */
-export function planOf(config: ActionConfig, host: HostFacts): SyncPlan {
+export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
   return {
     workspace: host.workspace,
     mode: host.mode,
