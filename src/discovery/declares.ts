@@ -1,4 +1,4 @@
-import { isMap, isScalar, parseDocument } from "yaml";
+import { locateKeyPath } from "../documents/locate.ts";
 import { findObjectKey } from "./json-keys.ts";
 import { lineAndColumn } from "./parse.ts";
 import type { SpecFormat } from "./types.ts";
@@ -40,25 +40,20 @@ export function numericVersionOf(
   key: "openapi" | "swagger",
   value: number,
 ): NumericVersion | undefined {
-  const found = format === "json" ? findInJson(text, key) : (findOnLine(text, key) ?? findInYaml(text, key));
-  if (found === undefined || !NUMBER_LITERAL.test(found.source) || Number(found.source) !== value) {
-    return undefined;
-  }
-  const written = format === "json" ? `"${key}": ${found.source}` : `${key}: ${found.source}`;
-  return { source: found.source, written, ...lineAndColumn(text, found.keyOffset) };
+  const onLine = format === "yaml" ? findOnLine(text, key) : undefined;
+  const located = onLine ? undefined : locateKeyPath(text, format, [key]);
+  const source = onLine?.source ?? (located?.depth === 1 ? located.rawValue : undefined);
+  if (source === undefined || !NUMBER_LITERAL.test(source) || Number(source) !== value) return undefined;
+  const written = format === "json" ? `"${key}": ${source}` : `${key}: ${source}`;
+  const position = onLine
+    ? lineAndColumn(text, onLine.keyOffset)
+    : (located?.position ?? { line: 1, column: 1 });
+  return { source, written, ...position };
 }
 
 interface Found {
   source: string;
   keyOffset: number;
-}
-
-function findInJson(text: string, key: string): Found | undefined {
-  const start = text.startsWith("\uFEFF") ? 1 : 0;
-  const hit = findObjectKey(text, new Set([key]), start);
-  if (hit === undefined) return undefined;
-  const literal = /^[-+\d.eE]+/.exec(text.slice(hit.valueOffset, hit.valueOffset + 64));
-  return literal ? { source: literal[0], keyOffset: hit.keyOffset } : undefined;
 }
 
 /** `key: 3.1` at the start of a line, key quoted or not, a comment allowed after the value. */
@@ -70,14 +65,4 @@ function findOnLine(text: string, key: string): Found | undefined {
   const match = pattern.exec(text);
   if (!match) return undefined;
   return { source: match[3] as string, keyOffset: match.index + (match[1] as string).length };
-}
-
-function findInYaml(text: string, key: string): Found | undefined {
-  const document = parseDocument(text, { uniqueKeys: false, keepSourceTokens: false });
-  if (!isMap(document.contents)) return undefined;
-  const pair = document.contents.items.find((item) => isScalar(item.key) && item.key.value === key);
-  if (!pair || !isScalar(pair.key) || !isScalar(pair.value) || typeof pair.value.source !== "string") {
-    return undefined;
-  }
-  return { source: pair.value.source, keyOffset: pair.key.range?.[0] ?? 0 };
 }

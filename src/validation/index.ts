@@ -1,7 +1,7 @@
 import { numericVersionOf } from "../discovery/declares.ts";
 import type { LoadedSpec, LocatedProblem } from "../discovery/types.ts";
+import { locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
-import { locateKeyPath } from "./locate.ts";
 
 /**
  * Checks what the service needs from a document before anything is uploaded: `info.title` and

@@ -1,7 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { findObjectKey } from "../discovery/json-keys.ts";
 import { lineAndColumn } from "../discovery/parse.ts";
-import type { SpecFormat } from "../discovery/types.ts";
+import type { TextFormat } from "./format.ts";
 
 export interface Position {
   line: number;
@@ -23,7 +23,7 @@ const START: Position = { line: 1, column: 1 };
  * Finds where a key path such as ["info", "version"] is written. Only called when something is wrong
  * (or for rare raw values), so the cost of a second YAML parse is paid on the failure path only.
  */
-export function locateKeyPath(text: string, format: SpecFormat, keyPath: readonly string[]): Located {
+export function locateKeyPath(text: string, format: TextFormat, keyPath: readonly string[]): Located {
   return format === "json" ? locateInJson(text, keyPath) : locateInYaml(text, keyPath);
 }
 
