@@ -25,7 +25,7 @@ import type { PreparedSpec } from "../../src/sync/prepared.ts";
 import { fileDigestOf } from "../../src/sync/skip-unchanged.ts";
 import { sameFileAsHeld } from "../../src/sync/unchanged.ts";
 
-const OWNER = "0123456789abcdef0123456789abcdef";
+const ownerDigest = "0123456789abcdef0123456789abcdef";
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
@@ -45,7 +45,7 @@ async function prepared(
     const full = await prepareFile(
       spec,
       "slug",
-      { workspace, sourceUrlFor: undefined, owner: OWNER },
+      { workspace, sourceUrlFor: undefined, owner: ownerDigest },
       logger,
     );
     out.push({ file: spec.path, spec: full, fromBytes: fileDigestOf(spec) });
@@ -147,15 +147,18 @@ describe("what a record says the checks read", () => {
 
   it("reads back from the document GitBook keeps, and a record without them reads as before", () => {
     const text = "openapi: 3.1.0\ninfo: {title: T, version: 'v\u00e9 \"1\"'}\npaths: {}\n";
-    const recorded = withRecord(text, "yaml", OWNER, "t.yaml", { specVersion: 'vé "1"', standalone: true });
+    const recorded = withRecord(text, "yaml", ownerDigest, "t.yaml", {
+      specVersion: 'vé "1"',
+      standalone: true,
+    });
     expect(recorded.text.split("\n")[0]).toMatch(/^x-publish-record: \{ [\x20-\x7e]+ \}$/);
     const stored = JSON.parse(JSON.stringify({ [RECORD_KEY]: recordOfLine(recorded.text) }));
     expect(recordOf(stored)).toEqual(recorded.record);
     expect(recordOf(stored)).toMatchObject({ specVersion: 'vé "1"', standalone: true, checks: CHECKS });
-    const before = withRecord(text, "yaml", OWNER, "t.yaml").record;
+    const before = withRecord(text, "yaml", ownerDigest, "t.yaml").record;
     expect(before).toEqual({
       tool: "gitbook-openapi",
-      owner: OWNER,
+      owner: ownerDigest,
       path: "t.yaml",
       digest: expect.any(String),
     });
@@ -163,7 +166,7 @@ describe("what a record says the checks read", () => {
 
   it("leaves out an info.version too long to carry", () => {
     const long = "1.".repeat(200);
-    const recorded = withRecord("openapi: 3.1.0\n", "yaml", OWNER, "a.yaml", {
+    const recorded = withRecord("openapi: 3.1.0\n", "yaml", ownerDigest, "a.yaml", {
       specVersion: long,
       standalone: true,
     });
@@ -192,14 +195,14 @@ describe("sameness from the bytes", () => {
   const digest = `sha256:${"a".repeat(64)}`;
   const proven: PublishRecord = {
     tool: "gitbook-openapi",
-    owner: OWNER,
+    owner: ownerDigest,
     path: "pets.yaml",
     digest,
     specVersion: "1.0.0",
     standalone: true,
     checks: CHECKS,
   };
-  const file = { owner: OWNER, path: "pets.yaml", digest };
+  const file = { owner: ownerDigest, path: "pets.yaml", digest };
 
   it("is proven by this owner's record of this file and text, sent as written, under these rules", () => {
     expect(sameFileAsHeld(file, { spec, record: proven })).toEqual({ same: true, specVersion: "1.0.0" });

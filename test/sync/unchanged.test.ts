@@ -4,7 +4,7 @@ import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/sync/owner
 import { publishedRecord, sameAsPublished } from "../../src/sync/unchanged.ts";
 
 const TEXT = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
-const OWNER = "0123456789abcdef0123456789abcdef";
+const ownerDigest = "0123456789abcdef0123456789abcdef";
 
 const SPEC: Spec = {
   object: "openapi-spec",
@@ -20,7 +20,7 @@ const SPEC: Spec = {
   urls: { location: "https://api/pets", app: "https://app/pets" },
 };
 
-function recordFor(text: string, path = "pets.yaml", owner = OWNER): PublishRecord {
+function recordFor(text: string, path = "pets.yaml", owner = ownerDigest): PublishRecord {
   const recorded = withRecord(text, "yaml", owner, path);
   if (!recorded.record) throw new Error(recorded.problem);
   return recorded.record;
