@@ -40,6 +40,7 @@ export interface SyncFlags {
   pruneLimit?: string;
   force?: boolean;
   failOnBreaking?: boolean;
+  failOnUnreviewed?: boolean;
   /** `--breaking-allowed ID`, repeatable. */
   breakingAllowed?: readonly string[];
   baseCommit?: string;
@@ -93,6 +94,7 @@ const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">
   prune: { fromFlag: (f) => (f.prune ? "true" : undefined) },
   force: { fromFlag: (f) => (f.force ? "true" : undefined) },
   "fail-on-breaking": { fromFlag: (f) => (f.failOnBreaking ? "true" : undefined) },
+  "fail-on-unreviewed": { fromFlag: (f) => (f.failOnUnreviewed ? "true" : undefined) },
   "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
   exclude: { fromFlag: (f) => f.exclude?.join("\n") },
 };

@@ -18,7 +18,7 @@ import { renderJUnit } from "../report/junit.ts";
 import { finalFailureMessage } from "../report/outputs.ts";
 import { toResultRecords } from "../report/results-record.ts";
 import { isFailure, statusLabel } from "../report/status.ts";
-import { apiChangeComparer, specChangeLine } from "../review/change-review.ts";
+import { changeComparer, specChangeLine } from "../review/change-review.ts";
 import { SlugInputError } from "../slugs/errors.ts";
 import { OrganizationLookupError } from "../sync/organization.ts";
 import { planOf } from "../sync/plan.ts";
@@ -94,7 +94,7 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     clock: systemClock,
     logger,
     progress,
-    comparer: apiChangeComparer,
+    comparer: changeComparer(env),
   });
   printReport(report, output, config.files !== undefined);
   const code = await finishSync(report.results, settings, output);

@@ -33,6 +33,8 @@ export interface RunSettings {
   readonly force: boolean;
   /** In previews, a breaking API change fails the run. */
   readonly failOnBreaking: boolean;
+  /** With `failOnBreaking`, a spec that could not be reviewed fails the run too. */
+  readonly failOnUnreviewed: boolean;
   /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`, one a line. */
   readonly breakingAllowed: readonly string[];
 }

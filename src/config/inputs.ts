@@ -100,6 +100,7 @@ export function readConfig(
     pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 1, MAX_PRUNE_LIMIT),
     force: readBoolean("force", readInput("force")),
     failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking")),
+    failOnUnreviewed: readBoolean("fail-on-unreviewed", readInput("fail-on-unreviewed")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
   };
 }

@@ -187,6 +187,18 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     },
   },
   {
+    name: "fail-on-unreviewed",
+    kind: "boolean",
+    default: "false",
+    doc: "With `fail-on-breaking`, also fail when a spec's changes could not be reviewed (over the review's memory or time budget); by default such a spec is published and said \"not reviewed\", and does not fail the run.",
+    action: true,
+    cli: {
+      flag: "--fail-on-unreviewed",
+      env: "GITBOOK_FAIL_ON_UNREVIEWED",
+      help: "with --fail-on-breaking, also fail when a spec could not be reviewed",
+    },
+  },
+  {
     name: "breaking-allowed",
     kind: "lines",
     default: "",

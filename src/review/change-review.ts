@@ -1,7 +1,7 @@
 /**
  * API change review: each spec of a preview compared with what it was at the review's base commit
  * (bundled the same way), or, when the base cannot be had, with the published spec's latest version.
- * The comparison itself is a port (`ChangeComparer`), the library's job.
+ * The comparison itself is a port (`ChangeComparer`), src/changes' job.
  */
 import { bundleSpec } from "../bundling/index.ts";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
@@ -27,10 +27,15 @@ export interface ChangeComparer {
 }
 
 /**
- * The library-backed comparer (src/changes: api-smart-diff plus our rules), each comparison in a worker
- * under its own memory and time budget (./compare-worker.ts).
+ * The comparer of src/changes, each comparison in a worker under its own memory and time budget
+ * (./compare-worker.ts), read from `env` (GITBOOK_REVIEW_HEAP_MB, GITBOOK_REVIEW_TIMEOUT_MS).
  */
-export const apiChangeComparer: ChangeComparer = { compare: budgetedCompare(), isAllowed };
+export function changeComparer(env: Readonly<Record<string, string | undefined>>): ChangeComparer {
+  return { compare: budgetedCompare(env), isAllowed };
+}
+
+/** The comparer under the budget of the process's environment (the Action's). */
+export const apiChangeComparer: ChangeComparer = changeComparer(process.env);
 
 /** What a spec is compared with. */
 export interface BaseSide {

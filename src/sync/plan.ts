@@ -56,6 +56,8 @@ export interface SyncPlan {
         baseCommit: string | undefined;
         /** A breaking change fails the run. */
         failOnBreaking: boolean;
+        /** With `failOnBreaking`, a spec that could not be reviewed fails the run too. */
+        failOnUnreviewed?: boolean;
         /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`. */
         allowed: readonly string[];
       }
@@ -101,6 +103,7 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
         ? {
             baseCommit: host.baseCommit,
             failOnBreaking: config.failOnBreaking,
+            failOnUnreviewed: config.failOnUnreviewed,
             allowed: config.breakingAllowed,
           }
         : undefined,

@@ -80,6 +80,8 @@ export interface ChangeReviewReport {
   failure?: string;
 }
 
+/** Lines of the change review's failure message; the rest are counted (the comment lists them). */
+const MAX_FAILURE_LINES = 20;
 /** How long review calls may go on after the run's deadline, to put the results in the comment. */
 const REVIEW_GRACE_MS = 10_000;
 /** Specs between their read and the end of their upload, per request slot: keeps the uploads busy. */
@@ -631,11 +633,35 @@ function changeReviewReport(
     ),
     ...removedSpecs.map((file) => `- ${escapeUntrusted(file)}: the spec was removed`),
   ];
-  if (breaking.length === 0) return report;
-  return {
-    ...report,
-    failure: `${breaking.length} breaking API change${breaking.length === 1 ? "" : "s"} (fail-on-breaking is on; accept one on purpose with breaking-allowed):\n${breaking.join("\n")}`,
-  };
+  const unreviewed = options.failOnUnreviewed
+    ? results.flatMap((result) =>
+        result.changes?.notReviewed === undefined
+          ? []
+          : [
+              `- ${escapeUntrusted(result.file)}: not reviewed: ${escapeUntrusted(result.changes.notReviewed)}`,
+            ],
+      )
+    : [];
+  if (breaking.length + unreviewed.length === 0) return report;
+  const reasons = [
+    ...(breaking.length > 0
+      ? [
+          `${breaking.length} breaking API change${breaking.length === 1 ? "" : "s"} (fail-on-breaking is on; accept one on purpose with breaking-allowed)`,
+        ]
+      : []),
+    ...(unreviewed.length > 0
+      ? [
+          `${unreviewed.length} spec${unreviewed.length === 1 ? "" : "s"} not reviewed (fail-on-unreviewed is on)`,
+        ]
+      : []),
+  ];
+  const lines = [...unreviewed, ...breaking];
+  const shown = lines.slice(0, MAX_FAILURE_LINES);
+  if (lines.length > shown.length)
+    shown.push(
+      `- … and ${lines.length - shown.length} more: the review comment, the summary and \`gitbook-openapi diff\` list them all`,
+    );
+  return { ...report, failure: `${reasons.join("; ")}:\n${shown.join("\n")}` };
 }
 
 /**

@@ -105,3 +105,41 @@ describe.each([
     expect(run.stderr).toMatch(/1 breaking API change \(fail-on-breaking is on/);
   });
 });
+
+describe("a review over its budget with --fail-on-unreviewed", () => {
+  it("fails the run for it too, saying which spec, beside the breaking changes", async () => {
+    const run = await runCli(
+      [
+        "sync",
+        "--workspace",
+        workspace,
+        "--mode",
+        "preview",
+        "--merge-request",
+        "14",
+        "--base-commit",
+        base,
+        "--fail-on-breaking",
+        "--fail-on-unreviewed",
+        "--json",
+      ],
+      {
+        env: {
+          GITBOOK_TOKEN: TOKEN,
+          GITBOOK_API_URL: emulator.baseUrl,
+          GITBOOK_ORGANIZATION: ORG,
+          GITBOOK_REVIEW_HEAP_MB: "32",
+        },
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /1 breaking API change \(fail-on-breaking is on[^)]*\); 1 spec not reviewed \(fail-on-unreviewed is on\):/,
+    );
+    expect(run.stderr).toContain(
+      "- big.json: not reviewed: the comparison needed more than its 32 MB of memory",
+    );
+    const results = JSON.parse(run.stdout) as SpecResult[];
+    expect(results.map((result) => result.status)).toEqual(["published", "published"]);
+  });
+});

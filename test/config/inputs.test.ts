@@ -118,6 +118,7 @@ describe("a setting that holds a token (issue 16, item 12)", () => {
       prune: secret,
       "prune-limit": secret,
       "fail-on-breaking": secret,
+      "fail-on-unreviewed": secret,
       "breaking-allowed": `GET /${piece}`,
       source: secret,
       mode: secret,
