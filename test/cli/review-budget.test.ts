@@ -55,35 +55,40 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
+/** A preview of merge request `number` against the base commit, its review's heap lowered to 32 MB. */
+function preview(number: string, flags: string[], entry?: string) {
+  return runCli(
+    [
+      "sync",
+      "--workspace",
+      workspace,
+      "--mode",
+      "preview",
+      "--merge-request",
+      number,
+      "--base-commit",
+      base,
+      ...flags,
+      "--json",
+    ],
+    {
+      ...(entry === undefined ? {} : { entry }),
+      env: {
+        GITBOOK_TOKEN: TOKEN,
+        GITBOOK_API_URL: emulator.baseUrl,
+        GITBOOK_ORGANIZATION: ORG,
+        GITBOOK_REVIEW_HEAP_MB: "32",
+      },
+    },
+  );
+}
+
 describe.each([
   ["from source", CLI_SOURCE, "12"],
   ["built (dist/cli.js)", CLI_DIST, "13"],
 ])("a review over its budget, %s", (_label, entry, number) => {
   it("publishes every preview, says which spec was not reviewed, and reviews the other", async () => {
-    const run = await runCli(
-      [
-        "sync",
-        "--workspace",
-        workspace,
-        "--mode",
-        "preview",
-        "--merge-request",
-        number,
-        "--base-commit",
-        base,
-        "--fail-on-breaking",
-        "--json",
-      ],
-      {
-        entry,
-        env: {
-          GITBOOK_TOKEN: TOKEN,
-          GITBOOK_API_URL: emulator.baseUrl,
-          GITBOOK_ORGANIZATION: ORG,
-          GITBOOK_REVIEW_HEAP_MB: "32",
-        },
-      },
-    );
+    const run = await preview(number, ["--fail-on-breaking"], entry);
     const results = JSON.parse(run.stdout) as SpecResult[];
     const big = results.find((result) => result.file === "big.json");
     const pets = results.find((result) => result.file === "pets.yaml");
@@ -108,30 +113,7 @@ describe.each([
 
 describe("a review over its budget with --fail-on-unreviewed", () => {
   it("fails the run for it too, saying which spec, beside the breaking changes", async () => {
-    const run = await runCli(
-      [
-        "sync",
-        "--workspace",
-        workspace,
-        "--mode",
-        "preview",
-        "--merge-request",
-        "14",
-        "--base-commit",
-        base,
-        "--fail-on-breaking",
-        "--fail-on-unreviewed",
-        "--json",
-      ],
-      {
-        env: {
-          GITBOOK_TOKEN: TOKEN,
-          GITBOOK_API_URL: emulator.baseUrl,
-          GITBOOK_ORGANIZATION: ORG,
-          GITBOOK_REVIEW_HEAP_MB: "32",
-        },
-      },
-    );
+    const run = await preview("14", ["--fail-on-breaking", "--fail-on-unreviewed"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /1 breaking API change \(fail-on-breaking is on[^)]*\); 1 spec not reviewed \(fail-on-unreviewed is on\):/,
