@@ -176,3 +176,58 @@ export function decideRetry(input: {
   }
   return { retry: true, delayMs: backoffDelay(attempt, policy, input.random), reason: what };
 }
+
+/** What one attempt came to, for {@link withRetries}. */
+export type AttemptVerdict<T> =
+  /** An answer to return. */
+  | { kind: "done"; value: T }
+  /** A failure no retry can mend (over a cap, past a deadline): thrown at once. */
+  | { kind: "stop"; error: Error }
+  /** A failure {@link decideRetry} judges; `error` is thrown when it is not retried. */
+  | { kind: "failed"; outcome: AttemptOutcome; error: (retryAfterMs?: number) => Error };
+
+export interface RetryLoopOptions {
+  /** The call's method, as {@link decideRetry} reads it (what repeating it may do). */
+  method: string;
+  policy: RetryPolicy;
+  random: () => number;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** No retry is waited for when its wait would end at or past this instant (epoch ms). */
+  until?: number | undefined;
+  /** Whether the service has answered anything yet (see {@link FIRST_CONTACT_RETRIES}). */
+  reached?: () => boolean;
+  /** Told before each wait. */
+  onRetry?: (attempt: number, wait: { delayMs: number; reason: string }) => void;
+}
+
+/**
+ * The one retry loop of every HTTP call we make (GitBook's client, GitHub's and GitLab's): an attempt,
+ * its verdict, {@link decideRetry}, a wait within the deadline, and again. Each client says only how to
+ * attempt and what its answers mean.
+ */
+export async function withRetries<T>(
+  options: RetryLoopOptions,
+  attempt: (attemptNumber: number) => Promise<AttemptVerdict<T>>,
+): Promise<T> {
+  for (let number = 1; ; number++) {
+    const verdict = await attempt(number);
+    if (verdict.kind === "done") return verdict.value;
+    if (verdict.kind === "stop") throw verdict.error;
+    const decision = decideRetry({
+      method: options.method,
+      outcome: verdict.outcome,
+      attempt: number,
+      policy: options.policy,
+      random: options.random,
+      now: options.now(),
+      ...(options.reached ? { reached: options.reached() } : {}),
+    });
+    if (!decision.retry) throw verdict.error(decision.retryAfterMs);
+    // No retry can complete in the time left: the last answer is the verdict.
+    if (options.until !== undefined && options.now() + decision.delayMs >= options.until)
+      throw verdict.error();
+    options.onRetry?.(number, decision);
+    await options.sleep(decision.delayMs);
+  }
+}

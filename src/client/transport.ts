@@ -26,7 +26,13 @@ import {
 } from "./errors.ts";
 import { formatBytes, RESPONSE_CAPS, type ResponseCap } from "./limits.ts";
 import { type Parser, parseErrorBody, ResponseShapeError } from "./parse.ts";
-import { type AttemptOutcome, decideRetry, isRetryableStatus, type RetryPolicy } from "./retry.ts";
+import {
+  type AttemptOutcome,
+  type AttemptVerdict,
+  isRetryableStatus,
+  type RetryPolicy,
+  withRetries,
+} from "./retry.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -201,13 +207,25 @@ export class Transport {
           })
         : this.#deadlineError(call.subject, redacted, attempts);
 
-    for (let attempt = 1; ; attempt++) {
-      const result = await this.#attempt(url, call, sendHeaders, body, limit);
-      if (result.kind === "response" || result.kind === "too-large") this.#reached = true;
-      if (result.kind === "deadline") throw this.#safe(deadlineError(attempt));
-      if (result.kind === "too-large") {
-        throw this.#safe(
-          new ResponseTooLargeError({
+    const options = this.#options;
+    return withRetries(
+      {
+        method: call.method,
+        policy: options.policy,
+        random: options.random,
+        now: options.now,
+        sleep: options.sleep,
+        until: limit?.at,
+        reached: () => this.#reached,
+        onRetry: (attempt, wait) =>
+          options.onRetry?.({ method: call.method, path: redacted.path, attempt, ...wait }),
+      },
+      async (attempt): Promise<AttemptVerdict<Reply<T>>> => {
+        const result = await this.#attempt(url, call, sendHeaders, body, limit);
+        if (result.kind === "response" || result.kind === "too-large") this.#reached = true;
+        if (result.kind === "deadline") return { kind: "stop", error: this.#safe(deadlineError(attempt)) };
+        if (result.kind === "too-large") {
+          const error = new ResponseTooLargeError({
             request: redacted,
             subject: call.subject,
             status: result.status,
@@ -215,38 +233,23 @@ export class Transport {
             sizeBytes: result.size,
             announced: result.announced,
             attempts: attempt,
-          }),
-        );
-      }
-      if (result.kind === "response" && result.status >= 200 && result.status < 300) {
-        return { status: result.status, value: this.#parseSuccess(call, redacted, result) };
-      }
-      const outcome = this.#outcomeOf(result);
-      const decision = decideRetry({
-        method: call.method,
-        outcome,
-        attempt,
-        policy: this.#options.policy,
-        random: this.#options.random,
-        now: this.#options.now(),
-        reached: this.#reached,
-      });
-      if (!decision.retry) {
-        throw this.#safe(this.#errorOf(result, call.subject, redacted, attempt, decision.retryAfterMs));
-      }
-      if (limit !== undefined && this.#options.now() + decision.delayMs >= limit.at) {
-        // No retry can complete in the time left (the run's, or the call's own): the last answer is the verdict.
-        throw this.#safe(this.#errorOf(result, call.subject, redacted, attempt, undefined));
-      }
-      this.#options.onRetry?.({
-        method: call.method,
-        path: redacted.path,
-        attempt,
-        delayMs: decision.delayMs,
-        reason: decision.reason,
-      });
-      await this.#options.sleep(decision.delayMs);
-    }
+          });
+          return { kind: "stop", error: this.#safe(error) };
+        }
+        if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+          return {
+            kind: "done",
+            value: { status: result.status, value: this.#parseSuccess(call, redacted, result) },
+          };
+        }
+        return {
+          kind: "failed",
+          outcome: this.#outcomeOf(result),
+          error: (retryAfterMs) =>
+            this.#safe(this.#errorOf(result, call.subject, redacted, attempt, retryAfterMs)),
+        };
+      },
+    );
   }
 
   #buildUrl(call: Call<unknown>): URL {

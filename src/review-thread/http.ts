@@ -1,12 +1,19 @@
 /**
  * The one HTTP client of the review hosts (GitHub's and GitLab's comment APIs): JSON in and out, every
  * answer read under a size cap chosen per kind of call, every request under the run's deadline, and the
- * retry decision of the GitBook client (`decideRetry`) — so a POST that may have been applied is never
- * sent twice: it fails with `mayHaveApplied` for the caller to look before writing again.
+ * retry loop of the GitBook client (`withRetries`, deciding by `decideRetry`) — so a POST that may have
+ * been applied is never sent twice: it fails with `mayHaveApplied` for the caller to look before writing
+ * again.
  */
 
 import { type Dispatcher, request } from "undici";
-import { type AttemptOutcome, decideRetry, type RetryPolicy, requestNeverSent } from "../client/retry.ts";
+import {
+  type AttemptOutcome,
+  type AttemptVerdict,
+  type RetryPolicy,
+  requestNeverSent,
+  withRetries,
+} from "../client/retry.ts";
 import { DEFAULT_USER_AGENT } from "../client/user-agent.ts";
 import { Redactor } from "../text/redact.ts";
 import { truncate } from "../text/truncate.ts";
@@ -215,31 +222,31 @@ export function createHostClient(options: HostClientOptions): HostClient {
       const url = urlOf(call);
       const what = `${options.host} ${call.method} ${url.pathname}`;
       const idempotent = call.idempotent ?? call.method !== "POST";
-      for (let number = 1; ; number++) {
-        const left = options.deadline - now();
-        if (left <= 0) {
-          throw new ReviewHostDeadlineError(`${what} was not sent: the run's time is up.`, undefined, false);
-        }
-        const result = await attempt(call, url, left);
-        if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
-          return { status: result.status, headers: result.headers, data: parseJson(result.bytes) };
-        }
-        if (result.kind === "too-large")
-          throw new AnswerTooLargeError(what, result.size, call.cap, !idempotent);
-        const failure = failureOf(result, what, idempotent, redact);
-        if (result.kind === "timeout" && result.cut) throw failure;
-        const decision = decideRetry({
-          // Only whether repeating it is harmless matters here: an edit or a query repeats like a GET.
-          method: idempotent ? "GET" : "POST",
-          outcome: outcomeOf(result),
-          attempt: number,
-          policy,
-          random,
-          now: now(),
-        });
-        if (!decision.retry || options.deadline - now() < decision.delayMs) throw failure;
-        await sleep(decision.delayMs);
-      }
+      return withRetries(
+        // Only whether repeating it is harmless matters here: an edit or a query repeats like a GET.
+        { method: idempotent ? "GET" : "POST", policy, random, now, sleep, until: options.deadline },
+        async (): Promise<AttemptVerdict<HostResponse>> => {
+          const left = options.deadline - now();
+          if (left <= 0) {
+            const error = new ReviewHostDeadlineError(
+              `${what} was not sent: the run's time is up.`,
+              undefined,
+              false,
+            );
+            return { kind: "stop", error };
+          }
+          const result = await attempt(call, url, left);
+          if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
+            const value = { status: result.status, headers: result.headers, data: parseJson(result.bytes) };
+            return { kind: "done", value };
+          }
+          if (result.kind === "too-large")
+            return { kind: "stop", error: new AnswerTooLargeError(what, result.size, call.cap, !idempotent) };
+          const failure = failureOf(result, what, idempotent, redact);
+          if (result.kind === "timeout" && result.cut) return { kind: "stop", error: failure };
+          return { kind: "failed", outcome: outcomeOf(result), error: () => failure };
+        },
+      );
     },
   };
 }

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../harness/loopback/loopback.ts";
 import {
   type AttemptOutcome,
+  type AttemptVerdict,
   backoffDelay,
   DEFAULT_RETRY_POLICY,
   decideRetry,
   FIRST_CONTACT_RETRIES,
   parseRetryAfter,
+  type RetryLoopOptions,
   type RetryPolicy,
+  withRetries,
 } from "../../src/client/retry.ts";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
@@ -156,5 +159,63 @@ describe("backoffDelay", () => {
     expect(
       new Set([1, 2, 3].map((seed) => backoffDelay(4, DEFAULT_RETRY_POLICY, seededRandom(seed)))).size,
     ).toBe(3);
+  });
+});
+
+describe("withRetries", () => {
+  const loop = (extra: Partial<RetryLoopOptions> = {}) => {
+    const waits: number[] = [];
+    let clock = NOW;
+    const options: RetryLoopOptions = {
+      method: "GET",
+      policy,
+      random: () => 0.5,
+      now: () => clock,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+      ...extra,
+    };
+    return { options, waits };
+  };
+  const failed = (status: number): AttemptVerdict<string> => ({
+    kind: "failed",
+    outcome: { kind: "status", status },
+    error: () => new Error(`status ${status}`),
+  });
+
+  it("tries again after a retryable failure, waiting as decideRetry says, until an answer", async () => {
+    const { options, waits } = loop();
+    const seen: number[] = [];
+    const value = await withRetries(options, async (n) => {
+      seen.push(n);
+      return n < 3 ? failed(503) : { kind: "done", value: "ok" };
+    });
+    expect(value).toBe("ok");
+    expect(seen).toEqual([1, 2, 3]);
+    expect(waits).toHaveLength(2);
+  });
+
+  it("throws a stop at once, and a failure decideRetry does not retry", async () => {
+    const { options, waits } = loop();
+    await expect(
+      withRetries(options, async () => ({ kind: "stop", error: new Error("too large") })),
+    ).rejects.toThrow("too large");
+    await expect(withRetries(options, async () => failed(404))).rejects.toThrow("status 404");
+    expect(waits).toEqual([]);
+  });
+
+  it("does not wait for a retry that would end past its deadline", async () => {
+    const { options, waits } = loop({ until: NOW + 10 });
+    let attempts = 0;
+    await expect(
+      withRetries(options, async () => {
+        attempts++;
+        return failed(503);
+      }),
+    ).rejects.toThrow("status 503");
+    expect(attempts).toBe(1);
+    expect(waits).toEqual([]);
   });
 });
