@@ -13,8 +13,8 @@ export interface ResponseCap {
   what: string;
 }
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
+export const KiB = 1024;
+export const MiB = 1024 * KiB;
 
 export const RESPONSE_CAPS = {
   /**

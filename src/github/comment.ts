@@ -15,6 +15,7 @@
  * - Account ids are unique across users and bots; logins are not a proof: a user may register
  *   `github-actions`, the login of the bot without its suffix.
  */
+import { KiB, MiB } from "../client/limits.ts";
 import type { Logger } from "../logger.ts";
 import { GITHUB_REVIEW } from "../report/review-host.ts";
 import { type AnswerCap, nextPage, ReviewHostError } from "../review-thread/http.ts";
@@ -24,9 +25,6 @@ import type { ReviewThread } from "../sync/ports.ts";
 import type { GitHubClient } from "./api.ts";
 
 export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";
-
-const KiB = 1024;
-const MiB = 1024 * KiB;
 
 /**
  * The largest answer of each kind of GitHub call. A page holds 100 comments of up to 65,536 characters

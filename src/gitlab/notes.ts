@@ -8,7 +8,9 @@
  * `author: { id, username, … }`. GitLab's bots are users, with ids of their own, so the id alone tells
  * accounts apart: there is one kind of account ("User"). A username proves nothing.
  */
+
 import type { Dispatcher } from "undici";
+import { KiB, MiB } from "../client/limits.ts";
 import type { Logger } from "../logger.ts";
 import type { ReviewComments } from "../report/review-comment.ts";
 import { GITLAB_REVIEW } from "../report/review-host.ts";
@@ -17,9 +19,6 @@ import type { Account, StoredComment } from "../review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../review-thread/thread.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
-
-const KiB = 1024;
-const MiB = 1024 * KiB;
 
 /**
  * The largest answer of each kind of GitLab call. A note may hold 1,000,000 characters, so one note
