@@ -12,6 +12,7 @@ import {
 } from "../client/index.ts";
 import { ConfigFileError } from "../config/config-file.ts";
 import { type CliForm, SETTINGS, type SettingDeclaration } from "../config/settings-table.ts";
+import { type BundleFlags, runBundleCommand } from "./bundle.ts";
 import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
 import { type DiffFlags, runDiffCommand } from "./diff.ts";
 import { UsageError } from "./errors.ts";
@@ -262,6 +263,7 @@ ${EXIT_CODES_HELP}`,
 
   addSyncCommand(program, io, output, tokens, state);
   addDiffCommand(program, io, output, state);
+  addBundleCommand(program, io, output, state);
   return program;
 }
 
@@ -281,6 +283,26 @@ Environment:
   GITBOOK_REVIEW_TIMEOUT_MS     the comparison's time, in ms (default: 60000)
 
 ${DIFF_EXIT_CODES_HELP}`;
+
+function addBundleCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
+  program
+    .command("bundle")
+    .description(
+      "print (or write) exactly what sync would upload for one spec file: bundled, with its publish record",
+    )
+    .argument("<file>", "a spec file of the workspace")
+    .option("-o, --output <file>", "write it to this file instead of stdout")
+    .option("--workspace <dir>", "the folder sync publishes from (default: the current directory)")
+    .option("--slug-prefix <prefix>", "as sync's --slug-prefix (it is part of the publish record's owner)")
+    .option("--config <file>", "as sync's --config")
+    .addHelpText(
+      "after",
+      `\nExamples:\n  $ ${NAME} bundle api/openapi.yaml -o bundled.yaml\n\nExit codes:\n  0  written\n  1  the spec has a problem that stops its upload (each is printed)\n  2  usage or input error (a file outside the workspace or not a spec, a bad setting)`,
+    )
+    .action(async (file: string, _options: unknown, cmd: Command) => {
+      state.exitCode = await runBundleCommand(file, cmd.opts<BundleFlags>(), io, output);
+    });
+}
 
 function addDiffCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
   program
