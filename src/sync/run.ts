@@ -357,7 +357,6 @@ async function prune(
   if (!plan.prune || !client || !connection || !plan.slugPrefix) return [];
   if (plan.mode !== "publish" && plan.mode !== "check") return [];
   const prefix = plan.slugPrefix;
-  const held = plan.skipUnchanged && plan.mode !== "check" ? link.listing : undefined;
   return timings.timed("pruning", () =>
     pruneSpecs({
       orgId: connection.organizationId,
@@ -371,8 +370,8 @@ async function prune(
       }),
       limit: plan.prune?.limit ?? 0,
       dryRun: plan.mode === "check",
-      // Specs this run created are all among `keep`, so the listing made before the uploads serves.
-      lister: held ? listed(held) : client,
+      // Specs this run created are all among `keep`, so the run's first listing serves: no second one.
+      lister: link.listing ? listed(link.listing) : client,
       service: connection.service,
       logger: ports.logger,
       limitSetting: plan.names("prune-limit"),
@@ -429,6 +428,16 @@ interface Connection {
   states?: StateReader | undefined;
 }
 
+/** What every spec's work shares in one run. */
+interface SpecRun {
+  deadline: number;
+  connection: Connection | undefined;
+  comparing: Comparing | undefined;
+  owner: string;
+  /** Files whose text could not take a publish record: said once, at the end. */
+  unrecorded: string[];
+}
+
 /**
  * One spec's work, for the streaming pipeline: read, validate and bundle it, then upload it (or, in
  * check mode or without a token, look it up). Its text is let go once the upload ends. When an unchanged
@@ -440,14 +449,7 @@ function streamedSpec(
   slug: string,
   plan: SyncPlan,
   ports: SyncPorts,
-  run: {
-    deadline: number;
-    connection: Connection | undefined;
-    comparing: Comparing | undefined;
-    owner: string;
-    /** Files whose text could not take a publish record: said once, at the end. */
-    unrecorded: string[];
-  },
+  run: SpecRun,
 ): StreamedSpec {
   return {
     file: file.path,
@@ -495,12 +497,7 @@ async function heldFirst(
   slug: string,
   plan: SyncPlan,
   clock: SyncPorts["clock"],
-  run: {
-    deadline: number;
-    connection: Connection | undefined;
-    comparing: Comparing | undefined;
-    owner: string;
-  },
+  run: SpecRun,
   log: Logger,
 ): Promise<{ result?: SpecResult; read: HeldVersion } | undefined> {
   const { connection } = run;
