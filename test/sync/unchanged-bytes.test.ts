@@ -3,13 +3,13 @@
  * `sameFileAsHeld`): the digest of the bytes must be the very digest the full path records for the
  * text it uploads, and the record must prove everything the full path would establish, or nothing.
  */
+
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../../harness/runner/action-runner.ts";
 import { bundleSpec } from "../../src/bundling/index.ts";
-import type { Spec } from "../../src/client/types.ts";
 import { discoverSpecs } from "../../src/discovery/index.ts";
 import { MemoryLogger } from "../../src/logger.ts";
 import {
@@ -24,6 +24,7 @@ import { prepareFile } from "../../src/sync/prepare.ts";
 import type { PreparedSpec } from "../../src/sync/prepared.ts";
 import { fileDigestOf } from "../../src/sync/skip-unchanged.ts";
 import { sameFileAsHeld } from "../../src/sync/unchanged.ts";
+import { specFixture } from "../support/spec-fixture.ts";
 
 const ownerDigest = "0123456789abcdef0123456789abcdef";
 let workspace = "";
@@ -180,18 +181,13 @@ function recordOfLine(text: string): unknown {
 }
 
 describe("sameness from the bytes", () => {
-  const spec = {
-    object: "openapi-spec",
+  const spec = specFixture({
     id: "spec_1",
-    createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
-    slug: "pets",
-    processingState: "complete",
     lastVersion: "ver_1",
     lastProcessedErrorCount: 0,
-    permissions: { edit: true },
     urls: { location: "https://api/pets", app: "https://app/pets" },
-  } satisfies Spec;
+  });
   const digest = `sha256:${"a".repeat(64)}`;
   const proven: PublishRecord = {
     tool: "gitbook-openapi",
