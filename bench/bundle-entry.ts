@@ -2,7 +2,7 @@
 // bench/bundle.ts so that its cold start is measured the way the action ships: one bundled file.
 // Prints the bundling time and the peak RSS of the process on stderr.
 import { writeFileSync } from "node:fs";
-import { bundleSpec } from "../src/bundling/index.ts";
+import { bundleSpec } from "../src/core/bundling/index.ts";
 
 const [root, workspace, output] = process.argv.slice(2);
 if (!root || !workspace) throw new Error("usage: node index.js <root> <workspace> [output]");

@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "js-yaml";
 import { ACTION_BUNDLE, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
-import { bundleSpec } from "../src/bundling/index.ts";
+import { bundleSpec } from "../src/core/bundling/index.ts";
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 7));
 const fixture = path.join(repositoryRoot, "test", "fixtures", "digitalocean-openapi.tar.gz");

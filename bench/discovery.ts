@@ -13,9 +13,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { discoverSpecs } from "../src/discovery/index.ts";
-import { matchPatternFiles, readPatternLines } from "../src/discovery/patterns.ts";
-import { silentLogger } from "../src/logger.ts";
+import { discoverSpecs } from "../src/core/discovery/index.ts";
+import { matchPatternFiles, readPatternLines } from "../src/core/discovery/patterns.ts";
+import { silentLogger } from "../src/core/logger.ts";
 
 const ROOT = path.join(os.tmpdir(), "gitbook-openapi-bench-discovery-v1");
 const DONE_MARKER = path.join(ROOT, ".git", "bench-complete");

@@ -16,9 +16,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { load } from "js-yaml";
 import { parseDocument, stringify } from "yaml";
-import { fileReferenceRule } from "../src/bundling/index.ts";
-import { parseText } from "../src/discovery/parse.ts";
-import { scanJsonObject } from "../src/documents/json-scan.ts";
+import { fileReferenceRule } from "../src/core/bundling/index.ts";
+import { parseText } from "../src/core/discovery/parse.ts";
+import { scanJsonObject } from "../src/core/documents/json-scan.ts";
 
 const here = fileURLToPath(import.meta.url);
 const ROOT = path.join(os.tmpdir(), "gitbook-openapi-bench-read-v1");

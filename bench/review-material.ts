@@ -31,7 +31,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleSpec } from "../src/bundling/index.ts";
+import { bundleSpec } from "../src/core/bundling/index.ts";
 import { npmPackageFiles } from "./npm-package.ts";
 
 export const DEFAULT_MIRRORS = "/work/.mirror";

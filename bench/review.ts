@@ -1,5 +1,5 @@
 /**
- * The API change review's comparison (`compareApis` of `src/changes/`) on pairs of real releases of
+ * The API change review's comparison (`compareApis` of `src/core/changes/`) on pairs of real releases of
  * public API descriptions, each measurement in its own child process, median of N runs of:
  *
  * 1. the pair: `compareApis(base, head)`, the comparison a pull request's review makes;
@@ -21,7 +21,7 @@
  * Lichess (OpenAPI 3.1, Lichess split), read from bare clones under `/work/.mirror` (`--mirrors`) into a
  * cache in the temporary folder (`--cache`); a missing repository is skipped with a message.
  *
- * `--engine <file>` measures another module exporting `compareApis` (e.g. an older `src/changes/index.ts`
+ * `--engine <file>` measures another module exporting `compareApis` (e.g. an older `src/core/changes/index.ts`
  * extracted with `git archive <commit> src` into `.bench-tmp/`), default this checkout's.
  *
  * Run with `npx node bench/review.ts [runs] [pair id…] [--engine <file>] [--timeout <s>] [--heap <MB>]
@@ -32,8 +32,8 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ApiChanges } from "../src/changes/index.ts";
-import { parseSource } from "../src/documents/source-text.ts";
+import type { ApiChanges } from "../src/core/changes/index.ts";
+import { parseSource } from "../src/core/documents/source-text.ts";
 import { gatherMaterial, type MaterialPair, megabytes, PAIRS } from "./review-material.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -180,15 +180,19 @@ function engineLabel(engine: string): string {
   try {
     const last = execFileSync(
       "git",
-      ["-C", repositoryRoot, "log", "-1", "--format=%h %s", "--", "src/changes"],
+      ["-C", repositoryRoot, "log", "-1", "--format=%h %s", "--", "src/core/changes"],
       {
         encoding: "utf8",
       },
     ).trim();
-    const dirty = execFileSync("git", ["-C", repositoryRoot, "status", "--porcelain", "--", "src/changes"], {
-      encoding: "utf8",
-    }).trim();
-    return `src/changes at ${last}${dirty ? " (with uncommitted changes)" : ""}`;
+    const dirty = execFileSync(
+      "git",
+      ["-C", repositoryRoot, "status", "--porcelain", "--", "src/core/changes"],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    return `src/core/changes at ${last}${dirty ? " (with uncommitted changes)" : ""}`;
   } catch {
     return engine;
   }

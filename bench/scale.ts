@@ -19,12 +19,12 @@ import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
 import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
-import { GitBookClient } from "../src/client/index.ts";
-import { silentLogger } from "../src/logger.ts";
-import { limitConcurrency } from "../src/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE } from "../src/sync/poll-schedule.ts";
-import { systemClock } from "../src/sync/ports.ts";
-import type { PreparedSpec } from "../src/sync/prepared.ts";
+import { GitBookClient } from "../src/adapters/gitbook/index.ts";
+import { silentLogger } from "../src/core/logger.ts";
+import { limitConcurrency } from "../src/core/sync/limit.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../src/core/sync/poll-schedule.ts";
+import { systemClock } from "../src/core/sync/ports.ts";
+import type { PreparedSpec } from "../src/core/sync/prepared.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 1_000;

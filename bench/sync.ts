@@ -13,11 +13,11 @@ import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
 import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
-import { GitBookClient } from "../src/client/index.ts";
-import { silentLogger } from "../src/logger.ts";
-import { limitConcurrency } from "../src/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/sync/poll-schedule.ts";
-import { systemClock } from "../src/sync/ports.ts";
+import { GitBookClient } from "../src/adapters/gitbook/index.ts";
+import { silentLogger } from "../src/core/logger.ts";
+import { limitConcurrency } from "../src/core/sync/limit.ts";
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/sync/poll-schedule.ts";
+import { systemClock } from "../src/core/sync/ports.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 100;
@@ -110,8 +110,8 @@ async function runInProcess(
   concurrency: number,
   processingMs: number,
 ): Promise<Row> {
-  const { discoverSpecs } = await import("../src/discovery/index.ts");
-  const { prepareSpecs } = await import("../src/sync/prepare.ts");
+  const { discoverSpecs } = await import("../src/core/discovery/index.ts");
+  const { prepareSpecs } = await import("../src/core/sync/prepare.ts");
   const discovery = await discoverSpecs({ workspace, logger: silentLogger });
   const prepared = await prepareSpecs(discovery, {
     workspace,

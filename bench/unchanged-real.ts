@@ -56,7 +56,7 @@ import {
   repositoryRoot,
   runActionLikeRunner,
 } from "../harness/runner/action-runner.ts";
-import { GitBookClient } from "../src/client/index.ts";
+import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { npmPackageFiles } from "./npm-package.ts";
 
 const args = process.argv.slice(2);

@@ -3,11 +3,11 @@
  * the run's per-spec steps (`publishOne`) without its streaming, for tests and benchmarks that prepare
  * their specs up front.
  */
-import type { Logger } from "../src/logger.ts";
-import { streamSpecs } from "../src/sync/pipeline.ts";
-import type { PreparedSpec } from "../src/sync/prepared.ts";
-import { type PublishOptions, publishOne } from "../src/sync/publish.ts";
-import type { SpecResult } from "../src/sync/result.ts";
+import type { Logger } from "../src/core/logger.ts";
+import { streamSpecs } from "../src/core/sync/pipeline.ts";
+import type { PreparedSpec } from "../src/core/sync/prepared.ts";
+import { type PublishOptions, publishOne } from "../src/core/sync/publish.ts";
+import type { SpecResult } from "../src/core/sync/result.ts";
 
 export function publishAll(specs: readonly PreparedSpec[], options: PublishOptions): Promise<SpecResult[]> {
   const streamed = specs.map((spec) => ({

@@ -1,4 +1,4 @@
-// Builds the `gitbook-openapi` command (src/cli/main.ts) to dist/cli.js, one file like dist/index.js.
+// Builds the `gitbook-openapi` command (src/hosts/cli/main.ts) to dist/cli.js, one file like dist/index.js.
 // ncc always writes `index.js` into its output folder, so the build goes to a temporary folder first;
 // the licenses of what it bundles go to dist/cli-licenses.txt. Any other file ncc emits (an asset the
 // bundle would load at run time) stops the build, since it would be left behind.
@@ -23,7 +23,7 @@ const out = mkdtempSync(join(tmpdir(), "gitbook-openapi-cli-"));
 try {
   execFileSync(
     process.execPath,
-    [ncc, "build", "src/cli/main.ts", "-o", out, "--license", "licenses.txt", "--target", "es2022"],
+    [ncc, "build", "src/hosts/cli/main.ts", "-o", out, "--license", "licenses.txt", "--target", "es2022"],
     { cwd: root, stdio: "inherit" },
   );
   const emitted = readdirSync(out).sort();

@@ -1,6 +1,6 @@
 /**
  * Prints the README's two tables of how API changes are classified: the rules by direction, from
- * `src/changes/rules.ts` (the table the engine classifies by), and the cases the tests assert
+ * `src/core/changes/rules.ts` (the table the engine classifies by), and the cases the tests assert
  * (`test/changes/cases.ts`) with what `compareApis` reports and what `api-smart-diff` (the library the
  * review was built on before, kept as a dev dependency for this column) says alone on the same documents.
  * `--write` replaces both tables between their markers in README.md.
@@ -10,8 +10,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { apiCompare } from "api-smart-diff";
-import { compareApis } from "../src/changes/index.ts";
-import { RULES } from "../src/changes/rules.ts";
+import { compareApis } from "../src/core/changes/index.ts";
+import { RULES } from "../src/core/changes/rules.ts";
 import { cases, documents } from "../test/changes/cases.ts";
 
 const START = "<!-- change-table:start (npx node scripts/change-table.ts --write) -->";

@@ -13,7 +13,7 @@
  *   that operations use; servers, Swagger 2.0's built from host, basePath and schemes as the engine does,
  *   and those three fields when they change without changing the servers), each change marked found when a
  *   finding shows it, `MISSED` when none does (a candidate to read by hand: it may be worded otherwise).
- *   It reads Swagger 2.0 through `src/changes/swagger2.ts`, as the engine does, and looks for findings by
+ *   It reads Swagger 2.0 through `src/core/changes/swagger2.ts`, as the engine does, and looks for findings by
  *   the engine's kinds and wording (`<name>: property added`);
  * - `<out>/summary.md`: per pair, the counts, the sample and the cross-check.
  *
@@ -29,10 +29,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gatherMaterial, type MaterialPair, PAIRS } from "../bench/review-material.ts";
-import type { ApiChange, ApiChanges } from "../src/changes/index.ts";
-import { isSwagger2, swagger2ToOpenApi3 } from "../src/changes/swagger2.ts";
-import { changeLine } from "../src/changes/text.ts";
-import { parseSource } from "../src/documents/source-text.ts";
+import type { ApiChange, ApiChanges } from "../src/core/changes/index.ts";
+import { isSwagger2, swagger2ToOpenApi3 } from "../src/core/changes/swagger2.ts";
+import { changeLine } from "../src/core/changes/text.ts";
+import { parseSource } from "../src/core/documents/source-text.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEFAULT_ENGINE = path.resolve(here, "..", "src", "changes", "index.ts");

@@ -1,5 +1,5 @@
 /**
- * Writes what the settings table (`src/config/settings-table.ts`) declares into the files that show it:
+ * Writes what the settings table (`src/settings/settings-table.ts`) declares into the files that show it:
  * action.yml's `inputs:`, the README's tables of the Action's inputs and of the CLI's flags and
  * variables, and the configuration file's JSON Schema (`schema/config.schema.json`, for editors).
  * Without `--write` it prints them; `test/config/settings-table.test.ts` fails when a file differs from
@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { SETTINGS, type SettingKind } from "../src/config/settings-table.ts";
+import { SETTINGS, type SettingKind } from "../src/settings/settings-table.ts";
 
 export const INPUTS_MARKERS = {
   START: "<!-- inputs-table:start (npx node scripts/settings-table.ts --write) -->",
@@ -105,7 +105,7 @@ export function configSchema(): object {
     $id: "https://github.com/gitbook-openapi/gitbook-openapi/schema/config.schema.json",
     title: "gitbook-openapi configuration (gitbook-openapi.yaml)",
     description:
-      "Read by the GitHub Action and the gitbook-openapi CLI from the workspace's root (or the config setting). Inputs, flags and variables win over it. Generated from src/config/settings-table.ts.",
+      "Read by the GitHub Action and the gitbook-openapi CLI from the workspace's root (or the config setting). Inputs, flags and variables win over it. Generated from src/settings/settings-table.ts.",
     type: "object",
     additionalProperties: false,
     properties,

@@ -1,6 +1,6 @@
-import { run } from "./main.ts";
-import { isCompareWorker, serveComparison } from "./review/compare-worker.ts";
+import { isCompareWorker, serveComparison } from "./core/review/compare-worker.ts";
+import { run } from "./hosts/action/main.ts";
 
-// The bundle is also the change review's worker (src/review/compare-worker.ts): there it only compares.
+// The bundle is also the change review's worker (src/core/review/compare-worker.ts): there it only compares.
 if (isCompareWorker()) serveComparison();
 else await run();

@@ -1,4 +1,4 @@
-import type { Organization } from "../../src/client/types.ts";
+import type { Organization } from "../../src/core/service/types.ts";
 import { organizationsForDomain } from "./organizations.ts";
 import { PaginationError, paginate, parsePageQuery } from "./pagination.ts";
 import type { Processor } from "./processor.ts";

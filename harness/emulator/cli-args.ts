@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { Organization } from "../../src/client/types.ts";
+import type { Organization } from "../../src/core/service/types.ts";
 import type { EmulatorOptions } from "./options.ts";
 import { completeOrganization, defaultOrganization } from "./organizations.ts";
 

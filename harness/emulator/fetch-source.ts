@@ -1,4 +1,4 @@
-import type { ProcessErrorCode } from "../../src/client/types.ts";
+import type { ProcessErrorCode } from "../../src/core/service/types.ts";
 
 export type FetchOutcome =
   | { ok: true; text: string }

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Spec, SpecVersion } from "../../src/client/types.ts";
+import type { Spec, SpecVersion } from "../../src/core/service/types.ts";
 import type { ApiContext } from "./api.ts";
 import { MonotonicClock } from "./clock.ts";
 import { FaultInjector } from "./faults.ts";

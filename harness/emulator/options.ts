@@ -1,4 +1,4 @@
-import type { Organization } from "../../src/client/types.ts";
+import type { Organization } from "../../src/core/service/types.ts";
 import { completeOrganization, defaultOrganization } from "./organizations.ts";
 
 export interface EmulatorOptions {

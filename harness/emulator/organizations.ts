@@ -1,4 +1,4 @@
-import type { Organization } from "../../src/client/types.ts";
+import type { Organization } from "../../src/core/service/types.ts";
 
 const APP_URL = "https://app.gitbook.com";
 const API_URL = "https://api.gitbook.com/v1";

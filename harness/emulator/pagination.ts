@@ -1,4 +1,4 @@
-import type { Page } from "../../src/client/types.ts";
+import type { Page } from "../../src/core/service/types.ts";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;

@@ -1,6 +1,6 @@
 import { LineCounter, parseDocument } from "yaml";
-import type { ProcessError } from "../../src/client/types.ts";
-import { parseSource } from "../../src/documents/source-text.ts";
+import { parseSource } from "../../src/core/documents/source-text.ts";
+import type { ProcessError } from "../../src/core/service/types.ts";
 
 /** Errors kept in `lastProcessedErrors`; `lastProcessedErrorCount` still counts all of them. */
 export const MAX_REPORTED_ERRORS = 20;

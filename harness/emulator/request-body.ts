@@ -1,5 +1,5 @@
-import type { SpecSource } from "../../src/client/types.ts";
-import { explainInvalidSlug } from "../../src/slugs/rule.ts";
+import type { SpecSource } from "../../src/core/service/types.ts";
+import { explainInvalidSlug } from "../../src/core/slugs/rule.ts";
 
 /** A request the emulator refuses, answered with `{"error": {"code": status, "message"}}`. */
 export class ApiError extends Error {

@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { ProcessError, ProcessErrorCode, ProcessingState, SpecSource } from "../../src/client/types.ts";
+import type {
+  ProcessError,
+  ProcessErrorCode,
+  ProcessingState,
+  SpecSource,
+} from "../../src/core/service/types.ts";
 import type { MonotonicClock } from "./clock.ts";
 
 export interface StoredVersion {

@@ -1,4 +1,4 @@
-import type { FilesystemEntry, Spec, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
+import type { FilesystemEntry, Spec, SpecVersion, SpecVersionContent } from "../../src/core/service/types.ts";
 import type { StoredSpec, StoredVersion } from "./store.ts";
 
 /** Where the emulator is reachable and where its `urls.app` links point. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { resolveMode } from "../../src/action/mode.ts";
-import { rawFileUrlBuilder } from "../../src/action/source-url.ts";
-import type { Organization } from "../../src/client/types.ts";
-import type { RunContext } from "../../src/github/context.ts";
-import { OrganizationLookupError, resolveOrganizationId } from "../../src/sync/organization.ts";
+import type { RunContext } from "../../src/adapters/github/context.ts";
+import { rawFileUrlBuilder } from "../../src/adapters/github/source-url.ts";
+import type { Organization } from "../../src/core/service/types.ts";
+import { OrganizationLookupError, resolveOrganizationId } from "../../src/core/sync/organization.ts";
+import { resolveMode } from "../../src/hosts/action/mode.ts";
 
 const push: RunContext = {
   eventName: "push",

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
-import type { ActionHost } from "../../src/action/host.ts";
-import { runAction } from "../../src/action/run.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import type { ActionHost } from "../../src/hosts/action/host.ts";
+import { runAction } from "../../src/hosts/action/run.ts";
 
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));

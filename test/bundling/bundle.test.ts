@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { bundleSpec, findExternalRefs } from "../../src/bundling/index.ts";
+import { bundleSpec, findExternalRefs } from "../../src/core/bundling/index.ts";
 import { diskLoader, firstDifference, mayHoldNewComponents, memoryLoader } from "./same-graph.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";
 

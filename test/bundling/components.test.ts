@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { bundleSpec } from "../../src/bundling/index.ts";
+import { bundleSpec } from "../../src/core/bundling/index.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";
 
 let tree: TempTree | undefined;

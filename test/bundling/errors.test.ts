@@ -1,6 +1,6 @@
 import { symlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BundleError, BundleFailure, bundleSpec } from "../../src/bundling/index.ts";
+import { type BundleError, BundleFailure, bundleSpec } from "../../src/core/bundling/index.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";
 
 let tree: TempTree | undefined;

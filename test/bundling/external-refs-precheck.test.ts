@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findExternalRefs, mayReferenceOtherFiles } from "../../src/bundling/external-refs.ts";
-import { parseSource } from "../../src/documents/source-text.ts";
+import { findExternalRefs, mayReferenceOtherFiles } from "../../src/core/bundling/external-refs.ts";
+import { parseSource } from "../../src/core/documents/source-text.ts";
 import { referenceTree } from "../support/reference-tree.ts";
 
 describe("mayReferenceOtherFiles", () => {

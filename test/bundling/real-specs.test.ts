@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BundledSpec, bundleSpec, findExternalRefs } from "../../src/bundling/index.ts";
+import { type BundledSpec, bundleSpec, findExternalRefs } from "../../src/core/bundling/index.ts";
 import { newProblems, redoclyLint } from "./redocly.ts";
 import { diskLoader, firstDifference, mayHoldNewComponents, memoryLoader } from "./same-graph.ts";
 import { type TempTree, tempTree } from "./temp-tree.ts";

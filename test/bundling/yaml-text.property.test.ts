@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { toYaml } from "../../src/bundling/yaml-text.ts";
+import { toYaml } from "../../src/core/bundling/yaml-text.ts";
 
 /** Strings that trip YAML writers: words and numbers YAML reads as other types, indicators, blank edges,
  * line breaks of every kind, tabs, unprintable and astral characters. */

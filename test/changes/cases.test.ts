@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { RULES_MARKERS, rulesTable, TABLE_MARKERS, table } from "../../scripts/change-table.ts";
-import { compareApis } from "../../src/changes/index.ts";
-import { RULES } from "../../src/changes/rules.ts";
+import { compareApis } from "../../src/core/changes/index.ts";
+import { RULES } from "../../src/core/changes/rules.ts";
 import { cases, documents } from "./cases.ts";
 
 describe("compareApis: the classification table", () => {
@@ -41,7 +41,7 @@ describe("the README's table", () => {
     expect(table().split("\n").length - 2).toBeGreaterThanOrEqual(20);
   });
 
-  it("has the rules table of src/changes/rules.ts", () => {
+  it("has the rules table of src/core/changes/rules.ts", () => {
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
     const from = readme.indexOf(RULES_MARKERS.START) + RULES_MARKERS.START.length;
     const to = readme.indexOf(RULES_MARKERS.END);

@@ -412,7 +412,7 @@ const getPet = (doc: Doc) => doc.paths["/pets/{id}"].get;
 const okContent = (doc: Doc) => getPet(doc).responses["200"];
 const c30 = (c: Omit<ChangeCase, "version">): ChangeCase => ({ ...c, version: "3.0" });
 
-/** One case per rule of src/changes/rules.ts that the common cases leave out, and the known traps (3.0). */
+/** One case per rule of src/core/changes/rules.ts that the common cases leave out, and the known traps (3.0). */
 const rules30: ChangeCase[] = [
   c30({
     name: "operation deprecated",

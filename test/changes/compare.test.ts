@@ -5,7 +5,7 @@ import {
   compareApis,
   isAllowed,
   MAX_MESSAGE_LENGTH,
-} from "../../src/changes/index.ts";
+} from "../../src/core/changes/index.ts";
 import { baseDocument } from "./cases.ts";
 
 const change = (over: Partial<ApiChange> = {}): ApiChange => ({

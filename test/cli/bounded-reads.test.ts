@@ -10,7 +10,7 @@ import {
   startServer,
   streamLargeContent,
 } from "../../harness/loopback/loopback.ts";
-import { ExitCode } from "../../src/cli/exit-codes.ts";
+import { ExitCode } from "../../src/hosts/cli/exit-codes.ts";
 import { runCli } from "./run-cli.ts";
 
 const TOKEN = "cli-limits-token-5e1d9b3a7c";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { Spec } from "../../src/client/types.ts";
+import type { Spec } from "../../src/core/service/types.ts";
 import { PETSTORE_YAML } from "../support/emulator-fixtures.ts";
 import { CLI_DIST, runCli } from "./run-cli.ts";
 

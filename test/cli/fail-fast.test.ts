@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { runCli } from "../../src/cli/program.ts";
-import { FIRST_CONTACT_RETRIES } from "../../src/client/retry.ts";
+import { FIRST_CONTACT_RETRIES } from "../../src/adapters/http/retry.ts";
+import { runCli } from "../../src/hosts/cli/program.ts";
 
 const TOKEN = "fail-fast-token-5c1d9e";
 let emulator: RunningEmulator;

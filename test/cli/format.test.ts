@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderFields, renderTable } from "../../src/cli/format.ts";
-import { printable } from "../../src/cli/output.ts";
+import { renderFields, renderTable } from "../../src/hosts/cli/format.ts";
+import { printable } from "../../src/hosts/cli/output.ts";
 
 describe("renderTable", () => {
   const rows = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createCliLog } from "../../src/cli/log.ts";
-import { Output } from "../../src/cli/output.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
+import { createCliLog } from "../../src/hosts/cli/log.ts";
+import { Output } from "../../src/hosts/cli/output.ts";
 
 function streams(tty: boolean) {
   const written: string[] = [];

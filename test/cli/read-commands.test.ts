@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultOrganization, type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { Organization, Spec, SpecVersion, SpecVersionContent } from "../../src/client/types.ts";
+import type { Organization, Spec, SpecVersion, SpecVersionContent } from "../../src/core/service/types.ts";
 import { PETSTORE_YAML } from "../support/emulator-fixtures.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { runCli as runInProcess } from "../../src/cli/program.ts";
+import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
 
-export const CLI_SOURCE = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+export const CLI_SOURCE = fileURLToPath(new URL("../../src/hosts/cli/main.ts", import.meta.url));
 export const CLI_DIST = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
 export interface CliRun {
@@ -13,7 +13,7 @@ export interface CliRun {
 
 /**
  * Runs the CLI with these arguments and only these variables (plus PATH), its output collected: in this
- * process, through the same `runCli(argv, io)` that `src/cli/main.ts` calls with the process's own, so
+ * process, through the same `runCli(argv, io)` that `src/hosts/cli/main.ts` calls with the process's own, so
  * that most tests cost milliseconds; in a new Node process, as a shell would start it, when `entry` names
  * the file to run (the sources' main or the built `dist/cli.js`).
  */

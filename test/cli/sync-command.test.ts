@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Output } from "../../src/cli/output.ts";
-import { finishSync } from "../../src/cli/sync.ts";
-import { toResultRecords } from "../../src/report/results-record.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import { toResultRecords } from "../../src/core/report/results-record.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
+import { Output } from "../../src/hosts/cli/output.ts";
+import { finishSync } from "../../src/hosts/cli/sync.ts";
 import { runCli } from "./run-cli.ts";
 
 let tmp: string;

@@ -16,8 +16,8 @@ import {
   type FakeGitLab,
   startFakeGitLab,
 } from "../../harness/fakes/fake-gitlab.ts";
-import { commentMarker } from "../../src/report/comment-state.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import { commentMarker } from "../../src/core/report/comment-state.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 import { git as gitIn } from "../support/git.ts";
 import { CLI_SOURCE, type CliRun, runCli } from "./run-cli.ts";
 

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkInputs } from "../../src/cli/connection.ts";
-import { UsageError } from "../../src/cli/errors.ts";
-import { buildSyncSettings, createInputReader } from "../../src/cli/sync-settings.ts";
-import { readConfig } from "../../src/config/inputs.ts";
+import { checkInputs } from "../../src/hosts/cli/connection.ts";
+import { UsageError } from "../../src/hosts/cli/errors.ts";
+import { buildSyncSettings, createInputReader } from "../../src/hosts/cli/sync-settings.ts";
+import { readConfig } from "../../src/settings/inputs.ts";
 
 const cwd = "/repo";
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { FRAGMENT_LENGTH } from "../../src/core/text/redact.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 /** Lowercase letters and digits only, so that it could be a flag's plausible value. */

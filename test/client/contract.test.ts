@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoopbackServer, sendJson, specBody, startServer } from "../../harness/loopback/loopback.ts";
-import { GitBookClient } from "../../src/client/index.ts";
+import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { validateRequestBody, validateResponse } from "../contract/published-spec.ts";
 
 let api: LoopbackServer;

@@ -10,7 +10,7 @@ import {
   PermissionDeniedError,
   ServerError,
   type Spec,
-} from "../../src/client/index.ts";
+} from "../../src/adapters/gitbook/index.ts";
 
 const ORG = "demo-org";
 

@@ -9,7 +9,7 @@ import {
   parseSpecVersionContent,
   ResponseShapeError,
   readVersionFiles,
-} from "../../src/client/parse.ts";
+} from "../../src/core/service/parse.ts";
 
 describe("parseSpec", () => {
   it("accepts a full specification and keeps unknown enumeration values", () => {

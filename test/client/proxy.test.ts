@@ -8,7 +8,7 @@ import {
   specBody,
   startServer,
 } from "../../harness/loopback/loopback.ts";
-import { GitBookClient, GitBookConnectionError } from "../../src/client/index.ts";
+import { GitBookClient, GitBookConnectionError } from "../../src/adapters/gitbook/index.ts";
 
 const PROXY_VARIABLES = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"];
 

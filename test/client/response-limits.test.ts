@@ -22,7 +22,7 @@ import {
   RESPONSE_CAPS,
   ResponseTooLargeError,
   ServerError,
-} from "../../src/client/index.ts";
+} from "../../src/adapters/gitbook/index.ts";
 
 const TOKEN = "gb_api_limits-token-0123456789";
 const MiB = 1024 * 1024;

@@ -11,7 +11,7 @@ import {
   type RetryLoopOptions,
   type RetryPolicy,
   withRetries,
-} from "../../src/client/retry.ts";
+} from "../../src/adapters/http/retry.ts";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };

@@ -13,8 +13,8 @@ import {
   specBody,
   startServer,
 } from "../../harness/loopback/loopback.ts";
-import { GitBookClient } from "../../src/client/index.ts";
-import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
+import { FRAGMENT_LENGTH } from "../../src/core/text/redact.ts";
 
 const TOKEN = "gb_api_Zq8x/Yp3LmN7vR2tK9wB4cD6fH1jS5uE0x7Ww";
 

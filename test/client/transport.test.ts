@@ -26,7 +26,7 @@ import {
   ServerError,
   UnexpectedRedirectError,
   UnexpectedResponseError,
-} from "../../src/client/index.ts";
+} from "../../src/adapters/gitbook/index.ts";
 
 const TOKEN = "gb_api_secret-token-0123456789";
 

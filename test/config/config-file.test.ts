@@ -5,7 +5,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { configSchema } from "../../scripts/settings-table.ts";
-import { ConfigFileError, parseConfigFile, readConfigFile } from "../../src/config/config-file.ts";
+import { ConfigFileError, parseConfigFile, readConfigFile } from "../../src/settings/config-file.ts";
 
 const parse = (text: string) => parseConfigFile(text, "gitbook-openapi.yaml");
 const problem = (text: string) => {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { InputError } from "../../src/config/errors.ts";
-import { readConfig, SETTING_INPUTS } from "../../src/config/inputs.ts";
+import { InputError } from "../../src/core/sync/input-error.ts";
+import { readConfig, SETTING_INPUTS } from "../../src/settings/inputs.ts";
 
 function reader(inputs: Record<string, string>) {
   return (name: string) => inputs[name] ?? "";

@@ -11,9 +11,9 @@ import {
   withInputs,
   withTables,
 } from "../../scripts/settings-table.ts";
-import { runCli } from "../../src/cli/program.ts";
-import { readConfig } from "../../src/config/inputs.ts";
-import { SETTINGS } from "../../src/config/settings-table.ts";
+import { runCli } from "../../src/hosts/cli/program.ts";
+import { readConfig } from "../../src/settings/inputs.ts";
+import { SETTINGS } from "../../src/settings/settings-table.ts";
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { readVersionFiles } from "../../src/client/parse.ts";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
+import { readVersionFiles } from "../../src/core/service/parse.ts";
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 import {
   call,
   type LocalServer,

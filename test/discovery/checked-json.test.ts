@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { findExternalRefs } from "../../src/bundling/index.ts";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { checkedJsonSpec } from "../../src/discovery/load.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { prepareFile } from "../../src/sync/prepare.ts";
+import { findExternalRefs } from "../../src/core/bundling/index.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { checkedJsonSpec } from "../../src/core/discovery/load.ts";
+import { silentLogger } from "../../src/core/logger.ts";
+import { prepareFile } from "../../src/core/sync/prepare.ts";
 import { makeTree } from "./helpers.ts";
 
 const roots: string[] = [];

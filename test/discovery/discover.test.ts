@@ -2,8 +2,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DiscoveredSpec, DiscoveryError, discoverSpecs, loadSpec } from "../../src/discovery/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import {
+  type DiscoveredSpec,
+  DiscoveryError,
+  discoverSpecs,
+  loadSpec,
+} from "../../src/core/discovery/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import { git, loaded, makeTree, OPENAPI_YAML, SWAGGER_JSON, writeFiles } from "./helpers.ts";
 
 const cleanup: string[] = [];

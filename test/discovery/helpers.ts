@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type DiscoveredSpec, type LoadedSpec, loadSpec } from "../../src/discovery/index.ts";
+import { type DiscoveredSpec, type LoadedSpec, loadSpec } from "../../src/core/discovery/index.ts";
 
 /** Creates a temp folder holding `files` (path → contents); remove it with `fs.rm(dir, { recursive: true })`. */
 export async function makeTree(files: Record<string, string | Buffer>): Promise<string> {

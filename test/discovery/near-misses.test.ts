@@ -4,8 +4,8 @@
  */
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import { makeTree, OPENAPI_YAML } from "./helpers.ts";
 
 const cleanup: string[] = [];

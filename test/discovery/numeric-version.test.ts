@@ -5,10 +5,10 @@
  */
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { classifyDocument } from "../../src/discovery/classify.ts";
-import { numericVersionOf } from "../../src/discovery/declares.ts";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { classifyDocument } from "../../src/core/discovery/classify.ts";
+import { numericVersionOf } from "../../src/core/discovery/declares.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import { loaded, makeTree } from "./helpers.ts";
 
 const cleanup: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The `files` input's lines as discovery matches them (src/discovery/patterns.ts): `@actions/glob`'s
+ * The `files` input's lines as discovery matches them (src/core/discovery/patterns.ts): `@actions/glob`'s
  * semantics — lines in order, a folder covering its files, dot files — without following linked
  * folders and without printing anything.
  */
@@ -7,10 +7,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { matchPatternFiles, readPatternLines } from "../../src/discovery/patterns.ts";
-import { DiscoveryError } from "../../src/discovery/types.ts";
-import { silentLogger } from "../../src/logger.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { matchPatternFiles, readPatternLines } from "../../src/core/discovery/patterns.ts";
+import { DiscoveryError } from "../../src/core/discovery/types.ts";
+import { silentLogger } from "../../src/core/logger.ts";
 import { makeTree, OPENAPI_YAML } from "./helpers.ts";
 
 const cleanup: string[] = [];

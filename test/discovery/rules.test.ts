@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyDocument } from "../../src/discovery/classify.ts";
-import { declaresSpecKey } from "../../src/discovery/declares.ts";
-import { lineAndColumn, parseText } from "../../src/discovery/parse.ts";
-import { isCandidatePath, mayDeclareSpec } from "../../src/discovery/prefilter.ts";
+import { classifyDocument } from "../../src/core/discovery/classify.ts";
+import { declaresSpecKey } from "../../src/core/discovery/declares.ts";
+import { lineAndColumn, parseText } from "../../src/core/discovery/parse.ts";
+import { isCandidatePath, mayDeclareSpec } from "../../src/core/discovery/prefilter.ts";
 
 describe("classifyDocument", () => {
   it.each([

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fileReferenceRule, findExternalRefs } from "../../src/bundling/index.ts";
-import { scanJsonObject } from "../../src/documents/json-scan.ts";
+import { fileReferenceRule, findExternalRefs } from "../../src/core/bundling/index.ts";
+import { scanJsonObject } from "../../src/core/documents/json-scan.ts";
 import { referenceTree } from "../support/reference-tree.ts";
 
 const scan = (text: string, from = 0) => scanJsonObject(Buffer.from(text), from, fileReferenceRule);

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { insertRootKey } from "../../src/documents/root-key.ts";
+import { insertRootKey } from "../../src/core/documents/root-key.ts";
 
 const VALUE =
   '{ "tool": "gitbook-openapi", "owner": "ab12", "path": "a/b \\u00e9.yaml", "digest": "sha256:00" }';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSource, SourceSyntaxError } from "../../src/documents/source-text.ts";
+import { parseSource, SourceSyntaxError } from "../../src/core/documents/source-text.ts";
 
 describe("parseSource (YAML)", () => {
   it("reads what GitBook's YAML reader accepts where js-yaml refuses: Docker's Engine API form", () => {

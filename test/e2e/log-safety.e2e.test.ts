@@ -27,8 +27,8 @@ import {
 } from "../../harness/fakes/hostile-services.ts";
 import { type RunnerResult, runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { parseRunnerCommands } from "../../harness/runner/runner-commands.ts";
-import { renderCommentState } from "../../src/github/comment-marker.ts";
-import { FRAGMENT_LENGTH } from "../../src/text/redact.ts";
+import { renderCommentState } from "../../src/adapters/github/comment-marker.ts";
+import { FRAGMENT_LENGTH } from "../../src/core/text/redact.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { emptyWorkspace, minimalSpec } from "./helpers.ts";
 

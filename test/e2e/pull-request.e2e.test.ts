@@ -10,7 +10,7 @@ import { startEmulator } from "../../harness/emulator/index.ts";
 import type { FakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { readCommentState } from "../../src/github/comment.ts";
+import { readCommentState } from "../../src/adapters/github/comment.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

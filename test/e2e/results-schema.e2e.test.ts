@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import type { ResultRecord } from "../../src/report/results-record.ts";
+import type { ResultRecord } from "../../src/core/report/results-record.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { changeValidator, resultsValidator } from "../report/results-schema.ts";
 import { git } from "../support/git.ts";

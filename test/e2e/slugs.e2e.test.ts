@@ -10,7 +10,7 @@ import { parse as parseYaml } from "yaml";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 import { withoutPublishRecord } from "../support/publish-record.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 

@@ -13,7 +13,7 @@ import { startEmulator } from "../../harness/emulator/index.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { specBody, startStandIn, versionBody } from "../../harness/fakes/hostile-services.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { commentMarker, renderCommentState } from "../../src/github/comment-marker.ts";
+import { commentMarker, renderCommentState } from "../../src/adapters/github/comment-marker.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

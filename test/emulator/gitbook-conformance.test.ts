@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storedDocument } from "../../harness/emulator/gitbook-parser.ts";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { parseSource } from "../../src/documents/source-text.ts";
+import { parseSource } from "../../src/core/documents/source-text.ts";
 import { call, waitForSpec } from "../support/emulator-fixtures.ts";
 import { gitbookParseOpenAPI } from "./gitbook-reference.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { GitBookClient, readVersionFiles, type Spec } from "../../src/client/index.ts";
-import { parseSource } from "../../src/documents/source-text.ts";
+import { GitBookClient, readVersionFiles, type Spec } from "../../src/adapters/gitbook/index.ts";
+import { parseSource } from "../../src/core/documents/source-text.ts";
 import { PETSTORE_YAML, SWAGGER_YAML, waitForSpec } from "../support/emulator-fixtures.ts";
 
 const ORG = "demo-org";

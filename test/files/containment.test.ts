@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isWithin } from "../../src/files/containment.ts";
+import { isWithin } from "../../src/core/files/containment.ts";
 
 describe("isWithin", () => {
   const root = path.resolve("/work/repo");

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FileTooLargeError, readRegularText, withRegularFile } from "../../src/files/read-regular.ts";
+import { FileTooLargeError, readRegularText, withRegularFile } from "../../src/core/files/read-regular.ts";
 
 let folder: string;
 beforeAll(async () => {

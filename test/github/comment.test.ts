@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeGitHub, GITHUB_ACTIONS_BOT, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { createGitHubClient, type GitHubClient, graphqlUrl } from "../../src/github/api.ts";
+import { createGitHubClient, type GitHubClient, graphqlUrl } from "../../src/adapters/github/api.ts";
 import {
   commentMarker,
   findTokenIdentity,
@@ -8,12 +8,12 @@ import {
   pullRequestThread,
   readCommentState,
   sanitizeCommentKey,
-} from "../../src/github/comment.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { renderCommentState } from "../../src/report/comment-state.ts";
-import { ReviewHostDeadlineError } from "../../src/review-thread/http.ts";
-import { findOwnComments } from "../../src/review-thread/thread.ts";
-import type { ReviewRun } from "../../src/sync/ports.ts";
+} from "../../src/adapters/github/comment.ts";
+import { ReviewHostDeadlineError } from "../../src/adapters/http/host-client.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { renderCommentState } from "../../src/core/report/comment-state.ts";
+import { findOwnComments } from "../../src/core/review-thread/thread.ts";
+import type { ReviewRun } from "../../src/core/sync/ports.ts";
 
 const TOKEN = "ghs_fakeTokenValue1234567890";
 const target = { owner: "acme", repo: "api", issueNumber: 7 };

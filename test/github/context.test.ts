@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventPayloadError, readRunContext } from "../../src/github/context.ts";
+import { EventPayloadError, readRunContext } from "../../src/adapters/github/context.ts";
 
 const PAYLOAD_PATH = "/runner/event.json";
 

@@ -5,10 +5,10 @@
  */
 import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGitHubClient, type GitHubClient } from "../../src/github/api.ts";
-import { commentMarker, findTokenIdentity, githubCommentStore } from "../../src/github/comment.ts";
-import { ReviewHostError } from "../../src/review-thread/http.ts";
-import { findOwnComments } from "../../src/review-thread/thread.ts";
+import { createGitHubClient, type GitHubClient } from "../../src/adapters/github/api.ts";
+import { commentMarker, findTokenIdentity, githubCommentStore } from "../../src/adapters/github/comment.ts";
+import { ReviewHostError } from "../../src/adapters/http/host-client.ts";
+import { findOwnComments } from "../../src/core/review-thread/thread.ts";
 
 const API = "https://github.api.test";
 const COMMENTS = "/repos/acme/api/issues/7/comments";

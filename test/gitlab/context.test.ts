@@ -4,7 +4,7 @@ import {
   isGitLabCi,
   parseMergeRequestIid,
   readGitLabContext,
-} from "../../src/gitlab/context.ts";
+} from "../../src/adapters/gitlab/context.ts";
 
 const TOKEN = "glpat-contextTestToken-123456";
 

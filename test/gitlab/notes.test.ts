@@ -8,16 +8,16 @@ import {
   type FakeGitLab,
   startFakeGitLab,
 } from "../../harness/fakes/fake-gitlab.ts";
-import type { PullRequestComments } from "../../src/action/pull-request-comment.ts";
-import { createGitLabClient } from "../../src/gitlab/api.ts";
-import type { GitLabContext } from "../../src/gitlab/context.ts";
-import { createMergeRequestNotes, findTokenUser, gitlabNoteStore } from "../../src/gitlab/notes.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { commentMarker, readCommentState, renderCommentState } from "../../src/report/comment-state.ts";
-import type { ReviewComments, ReviewRun } from "../../src/report/review-comment.ts";
-import { nextPage } from "../../src/review-thread/http.ts";
-import { findOwnComments } from "../../src/review-thread/thread.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import type { PullRequestComments } from "../../src/adapters/github/pull-request-thread.ts";
+import { createGitLabClient } from "../../src/adapters/gitlab/api.ts";
+import type { GitLabContext } from "../../src/adapters/gitlab/context.ts";
+import { createMergeRequestNotes, findTokenUser, gitlabNoteStore } from "../../src/adapters/gitlab/notes.ts";
+import { nextPage } from "../../src/adapters/http/host-client.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { commentMarker, readCommentState, renderCommentState } from "../../src/core/report/comment-state.ts";
+import type { ReviewComments, ReviewRun } from "../../src/core/report/review-comment.ts";
+import { findOwnComments } from "../../src/core/review-thread/thread.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 
 const IID = 12;
 

@@ -6,13 +6,13 @@ import {
   GITLAB_REVIEW,
   type PullRequestCommentInput,
   renderReviewComment,
-} from "../../src/report/comment.ts";
-import { commentMarker } from "../../src/report/comment-state.ts";
-import { reviewCommentBody } from "../../src/report/review-comment.ts";
-import { defuseGitLabLine } from "../../src/report/review-host.ts";
-import { isPreviewSlugOf, previewSlug } from "../../src/slugs/derive.ts";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+} from "../../src/core/report/comment.ts";
+import { commentMarker } from "../../src/core/report/comment-state.ts";
+import { reviewCommentBody } from "../../src/core/report/review-comment.ts";
+import { defuseGitLabLine } from "../../src/core/report/review-host.ts";
+import { isPreviewSlugOf, previewSlug } from "../../src/core/slugs/derive.ts";
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 
 function result(overrides: Partial<SpecResult> = {}): SpecResult {
   return { file: "specs/pets.yaml", slug: "pets-mr-12", status: "published", errors: [], ...overrides };

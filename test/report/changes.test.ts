@@ -5,15 +5,20 @@
  * changes and specs.
  */
 import { describe, expect, it } from "vitest";
-import { changesHeadline, groupByOperation, renderChanges, shareRoom } from "../../src/report/changes.ts";
+import {
+  changesHeadline,
+  groupByOperation,
+  renderChanges,
+  shareRoom,
+} from "../../src/core/report/changes.ts";
 import {
   GITHUB_COMMENT_LIMIT,
   GITLAB_NOTE_LIMIT,
   GITLAB_REVIEW,
   renderReviewComment,
-} from "../../src/report/comment.ts";
-import { renderJobSummary, SUMMARY_LIMIT } from "../../src/report/summary.ts";
-import type { SpecChange, SpecChanges, SpecResult } from "../../src/sync/result.ts";
+} from "../../src/core/report/comment.ts";
+import { renderJobSummary, SUMMARY_LIMIT } from "../../src/core/report/summary.ts";
+import type { SpecChange, SpecChanges, SpecResult } from "../../src/core/sync/result.ts";
 
 function change(operation: string | undefined, message: string, extra: Partial<SpecChange> = {}): SpecChange {
   return { kind: "x-changed", ...(operation === undefined ? {} : { operation }), message, ...extra };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { commentMarker, readCommentState } from "../../src/github/comment-marker.ts";
+import { commentMarker, readCommentState } from "../../src/adapters/github/comment-marker.ts";
 import {
   GITHUB_COMMENT_LIMIT,
   type PullRequestCommentInput,
   renderPullRequestComment,
-} from "../../src/report/comment.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+} from "../../src/core/report/comment.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 
 function result(overrides: Partial<SpecResult> = {}): SpecResult {
   return { file: "specs/pets.yaml", slug: "pets-pr-12", status: "published", errors: [], ...overrides };

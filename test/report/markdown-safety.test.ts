@@ -1,14 +1,14 @@
 /**
  * Untrusted text in the job summary and the pull request comment (Markdown rendered by GitHub) can
  * neither break a table nor inject markup: line breaks, `|`, `<`, backticks and HTML comments are
- * neutralised by the helpers of src/report/markdown.ts, for any input (issue 8, item 2).
+ * neutralised by the helpers of src/core/report/markdown.ts, for any input (issue 8, item 2).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderPullRequestComment } from "../../src/report/comment.ts";
-import { codeBlock, codeCell, escapeCell, markdownLink, safeUrl } from "../../src/report/markdown.ts";
-import { renderJobSummary } from "../../src/report/summary.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import { renderPullRequestComment } from "../../src/core/report/comment.ts";
+import { codeBlock, codeCell, escapeCell, markdownLink, safeUrl } from "../../src/core/report/markdown.ts";
+import { renderJobSummary } from "../../src/core/report/summary.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 
 const hostile = fc.array(
   fc.oneof(

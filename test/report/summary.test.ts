@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { finalFailureMessage, renderOutputs } from "../../src/report/outputs.ts";
-import { headline, renderJobSummary } from "../../src/report/summary.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import { finalFailureMessage, renderOutputs } from "../../src/core/report/outputs.ts";
+import { headline, renderJobSummary } from "../../src/core/report/summary.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
 
 const published: SpecResult = {
   file: "api/pets.yaml",

@@ -7,20 +7,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_BOT, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import type { FaultKind, FaultMatch } from "../../harness/fakes/http-reply.ts";
-import { createGitHubClient } from "../../src/github/api.ts";
-import { pullRequestThread } from "../../src/github/comment.ts";
-import { createMergeRequestNotes } from "../../src/gitlab/notes.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { createGitHubClient } from "../../src/adapters/github/api.ts";
+import { pullRequestThread } from "../../src/adapters/github/comment.ts";
+import { createMergeRequestNotes } from "../../src/adapters/gitlab/notes.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import {
   commentMarker,
   mergeCommentStates,
   readCommentState,
   renderCommentState,
   replaceCommentState,
-} from "../../src/report/comment-state.ts";
-import type { StoredComment } from "../../src/review-thread/own-comment.ts";
-import { type CommentStore, writeOwnComment } from "../../src/review-thread/thread.ts";
-import type { ReviewRun, ReviewThread } from "../../src/sync/ports.ts";
+} from "../../src/core/report/comment-state.ts";
+import type { StoredComment } from "../../src/core/review-thread/own-comment.ts";
+import { type CommentStore, writeOwnComment } from "../../src/core/review-thread/thread.ts";
+import type { ReviewRun, ReviewThread } from "../../src/core/sync/ports.ts";
 
 interface Setup {
   /** One run's view of the comment: a fresh port, as a new run would make. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkoutBaseTree } from "../../src/review/base-tree.ts";
+import { checkoutBaseTree } from "../../src/adapters/git/base-tree.ts";
 import { git } from "../support/git.ts";
 
 const folders: string[] = [];

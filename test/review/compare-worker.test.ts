@@ -5,21 +5,21 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { changeLine } from "../../src/changes/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { changeLine } from "../../src/core/changes/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import {
   apiChangeComparer,
   type ChangeComparer,
   specChangeLine,
   specChanges,
-} from "../../src/review/change-review.ts";
+} from "../../src/core/review/change-review.ts";
 import {
   budgetFromEnv,
   compareInWorker,
   NotReviewedError,
   REVIEW_HEAP_MB,
   REVIEW_TIMEOUT_MS,
-} from "../../src/review/compare-worker.ts";
+} from "../../src/core/review/compare-worker.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
-import type { ActionHost } from "../../src/action/host.ts";
-import { runAction } from "../../src/action/run.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { renderChanges } from "../../src/report/changes.ts";
-import type { SpecResult } from "../../src/sync/result.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { renderChanges } from "../../src/core/report/changes.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { ActionHost } from "../../src/hosts/action/host.ts";
+import { runAction } from "../../src/hosts/action/run.ts";
 import { git } from "../support/git.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 

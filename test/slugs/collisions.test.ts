@@ -6,11 +6,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { assignSlugs } from "../../src/slugs/assign.ts";
-import { previewSlug } from "../../src/slugs/derive.ts";
-import { DuplicateSlugError, type SlugCollision } from "../../src/slugs/errors.ts";
-import { parseSlugMapping } from "../../src/slugs/mapping.ts";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/slugs/rule.ts";
+import { assignSlugs } from "../../src/core/slugs/assign.ts";
+import { previewSlug } from "../../src/core/slugs/derive.ts";
+import { DuplicateSlugError, type SlugCollision } from "../../src/core/slugs/errors.ts";
+import { parseSlugMapping } from "../../src/core/slugs/mapping.ts";
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 
 type Options = Parameters<typeof assignSlugs>[1];
 

@@ -7,10 +7,10 @@ import fs from "node:fs/promises";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { formatExcludeLine } from "../../src/slugs/exclusion.ts";
-import { formatSlugLine, parseSlugMapping, UNWRITABLE_IN_INPUT } from "../../src/slugs/mapping.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { silentLogger } from "../../src/core/logger.ts";
+import { formatExcludeLine } from "../../src/core/slugs/exclusion.ts";
+import { formatSlugLine, parseSlugMapping, UNWRITABLE_IN_INPUT } from "../../src/core/slugs/mapping.ts";
 import { makeTree, OPENAPI_YAML } from "../discovery/helpers.ts";
 
 const cleanup: string[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { assignSlugs } from "../../src/slugs/assign.ts";
-import { DuplicateSlugError, SlugInputError } from "../../src/slugs/errors.ts";
-import { parseSlugMapping } from "../../src/slugs/mapping.ts";
-import { repositoryNameFrom } from "../../src/slugs/repository.ts";
+import { assignSlugs } from "../../src/core/slugs/assign.ts";
+import { DuplicateSlugError, SlugInputError } from "../../src/core/slugs/errors.ts";
+import { parseSlugMapping } from "../../src/core/slugs/mapping.ts";
+import { repositoryNameFrom } from "../../src/core/slugs/repository.ts";
 
 describe("parseSlugMapping", () => {
   it("reads path: slug lines, skipping blanks and comments, normalizing paths", () => {

@@ -1,5 +1,5 @@
-import { loadBytes } from "../../src/discovery/load.ts";
-import type { LoadedSpec } from "../../src/discovery/types.ts";
+import { loadBytes } from "../../src/core/discovery/load.ts";
+import type { LoadedSpec } from "../../src/core/discovery/types.ts";
 
 /** A spec as the pipeline loads it when its turn comes, from its text (at `/w/<path>`). */
 export function loadedSpec(text: string, format: "yaml" | "json", path: string): LoadedSpec {

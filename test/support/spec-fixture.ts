@@ -1,4 +1,4 @@
-import type { Spec } from "../../src/client/types.ts";
+import type { Spec } from "../../src/core/service/types.ts";
 
 /** A complete specification as the service returns it, created 2026-01-01 and updated 2026-01-02. */
 export function specFixture(fields: Partial<Spec> = {}): Spec {

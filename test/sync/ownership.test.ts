@@ -7,7 +7,7 @@ import {
   recordOf,
   repositoryIdentity,
   withRecord,
-} from "../../src/sync/ownership.ts";
+} from "../../src/core/sync/ownership.ts";
 
 describe("repositoryIdentity", () => {
   it.each([

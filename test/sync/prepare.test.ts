@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DiscoveredSpec, discoverSpecs } from "../../src/discovery/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { DuplicateSlugError, previewSlug } from "../../src/slugs/index.ts";
-import type { PrepareOptions } from "../../src/sync/prepare.ts";
-import { prepareFile, prepareSpecs } from "../../src/sync/prepare.ts";
+import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { DuplicateSlugError, previewSlug } from "../../src/core/slugs/index.ts";
+import type { PrepareOptions } from "../../src/core/sync/prepare.ts";
+import { prepareFile, prepareSpecs } from "../../src/core/sync/prepare.ts";
 
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));

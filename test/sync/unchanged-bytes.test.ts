@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../../harness/runner/action-runner.ts";
-import { bundleSpec } from "../../src/bundling/index.ts";
-import { discoverSpecs } from "../../src/discovery/index.ts";
-import { MemoryLogger } from "../../src/logger.ts";
+import { bundleSpec } from "../../src/core/bundling/index.ts";
+import { discoverSpecs } from "../../src/core/discovery/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import {
   CHECKS,
   digestOfFileBytes,
@@ -19,11 +19,11 @@ import {
   RECORD_KEY,
   recordOf,
   withRecord,
-} from "../../src/sync/ownership.ts";
-import { prepareFile } from "../../src/sync/prepare.ts";
-import type { PreparedSpec } from "../../src/sync/prepared.ts";
-import { fileDigestOf } from "../../src/sync/skip-unchanged.ts";
-import { sameFileAsHeld } from "../../src/sync/unchanged.ts";
+} from "../../src/core/sync/ownership.ts";
+import { prepareFile } from "../../src/core/sync/prepare.ts";
+import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
+import { fileDigestOf } from "../../src/core/sync/skip-unchanged.ts";
+import { sameFileAsHeld } from "../../src/core/sync/unchanged.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 const ownerDigest = "0123456789abcdef0123456789abcdef";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Spec } from "../../src/client/types.ts";
-import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/sync/ownership.ts";
-import { publishedRecord, sameAsPublished } from "../../src/sync/unchanged.ts";
+import type { Spec } from "../../src/core/service/types.ts";
+import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/core/sync/ownership.ts";
+import { publishedRecord, sameAsPublished } from "../../src/core/sync/unchanged.ts";
 
 const TEXT = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
 const ownerDigest = "0123456789abcdef0123456789abcdef";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRunnerCommands } from "../../harness/runner/runner-commands.ts";
-import { guardedLogger, MemoryLogger } from "../../src/logger.ts";
-import { defuseCommands, defuseSingleLine, escapeUntrusted } from "../../src/text/log-protocol.ts";
-import { createRedactor, REDACTED } from "../../src/text/redact.ts";
+import { guardedLogger, MemoryLogger } from "../../src/core/logger.ts";
+import { defuseCommands, defuseSingleLine, escapeUntrusted } from "../../src/core/text/log-protocol.ts";
+import { createRedactor, REDACTED } from "../../src/core/text/redact.ts";
 
 /** Pieces an attacker would put in a file name or a service's answer. */
 const HOSTILE = [

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRedactor, FRAGMENT_LENGTH, REDACTED, Redactor, redactStrings } from "../../src/text/redact.ts";
+import {
+  createRedactor,
+  FRAGMENT_LENGTH,
+  REDACTED,
+  Redactor,
+  redactStrings,
+} from "../../src/core/text/redact.ts";
 
 const TOKEN = "gb_api_Zq8xYp3LmN7vR2tK9wB4cD6fH1jS5uE0";
 const GITHUB_TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { truncate, truncateMiddle } from "../../src/text/truncate.ts";
+import { truncate, truncateMiddle } from "../../src/core/text/truncate.ts";
 
 /** No half of a surrogate pair stands alone. */
 const wellFormed = (text: string) =>

@@ -36,7 +36,7 @@ beforeAll(async () => {
   } = JSON.parse(await readFile(path.join(repositoryRoot, "biome.json"), "utf8"));
   await writeFile(path.join(folder, "biome.json"), JSON.stringify(config));
   const probe = `${FORBIDDEN_IMPORTS.join("\n")}\n\nexport const used = [startEmulator, specFixture, fake];\n`;
-  for (const file of ["src/action/probe.ts", "test/action/probe.ts", "harness/probe.ts"]) {
+  for (const file of ["src/hosts/action/probe.ts", "test/action/probe.ts", "harness/probe.ts"]) {
     await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
     await writeFile(path.join(folder, file), probe);
   }
@@ -60,7 +60,7 @@ const restricted = (file: string) =>
 
 describe("product code cannot import the harness", () => {
   it("reports every import of the harness or the tests from src/", () => {
-    expect(restricted("src/action/probe.ts")).toEqual(FORBIDDEN_IMPORTS.map((_, index) => index + 1));
+    expect(restricted("src/hosts/action/probe.ts")).toEqual(FORBIDDEN_IMPORTS.map((_, index) => index + 1));
   });
 
   it("lets tests and the harness itself import it", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { LoadedSpec } from "../../src/discovery/types.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { infoVersionOf, validateSpecDocument } from "../../src/validation/index.ts";
+import type { LoadedSpec } from "../../src/core/discovery/types.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { infoVersionOf, validateSpecDocument } from "../../src/core/validation/index.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
 
 /** A loaded spec, as the pipeline loads it (a strict JSON spec: checked, not parsed). */

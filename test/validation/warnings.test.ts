@@ -3,9 +3,9 @@
  * `info.title` (11 APIs-guru specs have `"title": ""`) and a version written as a number.
  */
 import { describe, expect, it } from "vitest";
-import type { LoadedSpec } from "../../src/discovery/types.ts";
-import { MemoryLogger } from "../../src/logger.ts";
-import { validateSpecDocument } from "../../src/validation/index.ts";
+import type { LoadedSpec } from "../../src/core/discovery/types.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { validateSpecDocument } from "../../src/core/validation/index.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
 
 /** A spec as the pipeline loads it, classified by the discovery rule. */

@@ -1,0 +1,240 @@
+/**
+ * The merge request's note on GitLab: who the token is, and the merge request notes endpoints as a
+ * `CommentStore` for the host-neutral thread (`review-thread/thread.ts`), which decides what is ours
+ * and keeps it single.
+ *
+ * Facts this relies on (sources in docs/review-comment.md): `GET /user` names the user a token acts as
+ * (for a project or group access token, the token's bot user) by `id`; a note names its author as
+ * `author: { id, username, … }`. GitLab's bots are users, with ids of their own, so the id alone tells
+ * accounts apart: there is one kind of account ("User"). A username proves nothing.
+ */
+
+import type { Dispatcher } from "undici";
+import type { Logger } from "../../core/logger.ts";
+import type { ReviewComments } from "../../core/report/review-comment.ts";
+import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
+import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
+import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
+import { KiB, MiB } from "../../core/service/limits.ts";
+import { type AnswerCap, nextPage, ReviewHostError } from "../http/host-client.ts";
+import { createGitLabClient, type GitLabClient } from "./api.ts";
+import type { GitLabContext } from "./context.ts";
+
+/**
+ * The largest answer of each kind of GitLab call. A note may hold 1,000,000 characters, so one note
+ * gets 8 MiB; a page of 100 notes 32 MiB, ample for real merge requests.
+ */
+export const GITLAB_ANSWER_CAPS = {
+  identity: { bytes: 64 * KiB, kind: "the token's user (GET /user)" },
+  page: { bytes: 32 * MiB, kind: "a page of notes" },
+  note: { bytes: 8 * MiB, kind: "one note" },
+  deletion: { bytes: 64 * KiB, kind: "a deletion" },
+} as const satisfies Record<string, AnswerCap>;
+
+/** GitLab's one kind of account. */
+const USER = "User";
+
+export interface TokenUser extends Account {
+  username: string;
+}
+
+/** The user the token acts as (`GET /user`); for a project access token, the project's bot user. */
+export async function findTokenUser(client: GitLabClient): Promise<TokenUser> {
+  const { data } = await client.send({ method: "GET", path: "/user", cap: GITLAB_ANSWER_CAPS.identity });
+  const { id, username } = (data ?? {}) as { id?: unknown; username?: unknown };
+  if (!isAccountId(id)) {
+    throw new ReviewHostError("GitLab GET /user named no user id for the token.", undefined, false);
+  }
+  return { id, kind: USER, username: typeof username === "string" ? username : "" };
+}
+
+/** The merge request whose notes these are. */
+export interface NoteTarget {
+  /** `CI_PROJECT_ID` (or a full path), URL-encoded here. */
+  projectId: string;
+  iid: number;
+}
+
+/**
+ * The notes endpoints of one merge request: listed oldest first, 100 a page, following `x-next-page`
+ * (or the `Link` header's rel="next"). `urlOf` gives a note's page.
+ */
+export function gitlabNoteStore(
+  client: GitLabClient,
+  target: NoteTarget,
+  urlOf: (noteId: number) => string,
+): CommentStore {
+  const list = notesPath(target);
+  const written = (data: unknown, call: string): StoredComment => {
+    const note = parseNote(data, urlOf);
+    if (!note) throw new ReviewHostError(`GitLab ${call} answered no note.`, undefined, false);
+    return note;
+  };
+  return {
+    async page(number) {
+      const answer = await client.send({
+        method: "GET",
+        path: list,
+        query: { sort: "asc", order_by: "created_at", per_page: 100, page: number },
+        cap: GITLAB_ANSWER_CAPS.page,
+      });
+      if (!Array.isArray(answer.data)) {
+        throw new ReviewHostError(`GitLab GET ${list} did not answer a list of notes.`, answer.status, false);
+      }
+      const comments = answer.data
+        .map((note) => parseNote(note, urlOf))
+        .filter((note): note is StoredComment => note !== undefined);
+      return { comments, next: nextPage(answer.headers, number) };
+    },
+    async create(body) {
+      const { data } = await client.send({
+        method: "POST",
+        path: list,
+        body: { body },
+        cap: GITLAB_ANSWER_CAPS.note,
+      });
+      return written(data, `POST ${list}`);
+    },
+    async update(id, body) {
+      const path = `${list}/${id}`;
+      const { data } = await client.send({
+        method: "PUT",
+        path,
+        body: { body },
+        cap: GITLAB_ANSWER_CAPS.note,
+      });
+      return written(data, `PUT ${path}`);
+    },
+    async remove(id) {
+      try {
+        await client.send({ method: "DELETE", path: `${list}/${id}`, cap: GITLAB_ANSWER_CAPS.deletion });
+      } catch (error) {
+        if (!(error instanceof ReviewHostError && error.status === 404)) throw error;
+      }
+    },
+  };
+}
+
+/** A note checked field by field; undefined for a system note or one without id or body. */
+function parseNote(value: unknown, urlOf: (noteId: number) => string): StoredComment | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, body, author, system } = value as {
+    id?: unknown;
+    body?: unknown;
+    author?: unknown;
+    system?: unknown;
+  };
+  if (system === true || !isAccountId(id) || typeof body !== "string") return undefined;
+  const authorId =
+    typeof author === "object" && author !== null ? (author as { id?: unknown }).id : undefined;
+  return {
+    id,
+    body,
+    author: isAccountId(authorId) ? { id: authorId, kind: USER } : undefined,
+    url: urlOf(id),
+  };
+}
+
+function isAccountId(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+}
+
+export interface MergeRequestNotesOptions {
+  context: Pick<
+    GitLabContext,
+    "apiUrl" | "projectId" | "projectPath" | "projectUrl" | "token" | "hasJobToken" | "mergeRequest"
+  >;
+  /** The merge request; `context.mergeRequest.iid` by default (a cleanup job names it explicitly). */
+  mergeRequestIid?: number;
+  /** The `comment-key`: identifies this instance's note. */
+  commentKey: string;
+  logger: Logger;
+  /** Epoch milliseconds after which no GitLab request is sent or waited for. */
+  deadline: number;
+  /** Longest wait for one answer; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Base of the back-off before a retry; default 1 s. */
+  retryDelayMs?: number;
+  /** The undici dispatcher (for a proxy); undici's global one by default. */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * The merge request's one living note, as the run sees it: the same port as GitHub's pull request
+ * comment. Undefined when the run is not about a merge request, or (with a warning) when there is no
+ * `GITLAB_TOKEN` to write notes with. Failures to read or write the note are warnings, never the run's
+ * failure.
+ */
+export function createMergeRequestNotes(options: MergeRequestNotesOptions): ReviewComments | undefined {
+  const { context, logger } = options;
+  const iid = options.mergeRequestIid ?? context.mergeRequest?.iid;
+  if (iid === undefined) return undefined;
+  if (!Number.isSafeInteger(iid) || iid < 1) {
+    throw new RangeError(`A merge request IID is a positive integer, not ${iid}`);
+  }
+  if (!context.token) {
+    logger.warning(
+      context.hasJobToken
+        ? "No GITLAB_TOKEN variable: the merge request note is skipped. CI_JOB_TOKEN cannot write merge " +
+            "request notes; create a project access token with the api scope and at least the Reporter role, " +
+            "and store it as a masked CI/CD variable GITLAB_TOKEN."
+        : "No GITLAB_TOKEN variable: the merge request note is skipped. Create a project access token with " +
+            "the api scope and at least the Reporter role, and store it as a masked CI/CD variable GITLAB_TOKEN.",
+    );
+    return undefined;
+  }
+  const client = createGitLabClient({
+    apiUrl: context.apiUrl,
+    token: context.token,
+    deadline: options.deadline,
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const where = `merge request !${iid}`;
+  const reason = (error: unknown) => client.redact(error instanceof Error ? error.message : String(error));
+  return createReviewThread({
+    store: gitlabNoteStore(client, { projectId: context.projectId, iid }, (id) => noteUrl(context, iid, id)),
+    identify: () => findTokenUser(client),
+    key: options.commentKey,
+    host: GITLAB_REVIEW,
+    number: iid,
+    logger,
+    words: {
+      subject: `the note on ${where}`,
+      title: "Merge request note",
+      identityUnknown: (error) =>
+        `Could not find which GitLab user GITLAB_TOKEN acts as (GET /user: ${reason(error)}); ` +
+        `the note on ${where} is neither read nor written, since only a note written by that user is the action's.` +
+        tokenAdvice(error),
+      advice: tokenAdvice,
+      reason,
+    },
+  });
+}
+
+/** The note's page: `<project URL>/-/merge_requests/<iid>#note_<id>`. */
+export function noteUrl(
+  context: Pick<GitLabContext, "apiUrl" | "projectId" | "projectPath" | "projectUrl">,
+  iid: number,
+  noteId: number,
+): string {
+  const server = context.apiUrl.replace(/\/api\/v4$/, "");
+  const project =
+    context.projectUrl ?? (context.projectPath ? `${server}/${context.projectPath}` : undefined);
+  if (project) return `${project}/-/merge_requests/${iid}#note_${noteId}`;
+  return `${context.apiUrl}${notesPath({ projectId: context.projectId, iid })}/${noteId}`;
+}
+
+function notesPath(target: NoteTarget): string {
+  return `/projects/${encodeURIComponent(target.projectId)}/merge_requests/${target.iid}/notes`;
+}
+
+function tokenAdvice(error: unknown): string {
+  const status = error instanceof ReviewHostError ? error.status : undefined;
+  if (status !== 401 && status !== 403) return "";
+  return (
+    " GITLAB_TOKEN must be a project (or group) access token with the api scope and at least the Reporter " +
+    "role, not expired or revoked."
+  );
+}

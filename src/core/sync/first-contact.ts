@@ -1,0 +1,55 @@
+/**
+ * The run's first request to GitBook, before any spec's work: the organization's specs, which the
+ * unchanged check and pruning reuse. A problem that every later request would meet stops the run here,
+ * said once, instead of once per spec: the service cannot be reached (the client fails fast before the
+ * service has ever answered), refuses the token (401/403), or knows no such organization (404).
+ * Anything else (a slow or failing listing) leaves each spec to read what it needs on its own.
+ */
+
+import type { Logger } from "../logger.ts";
+import {
+  AuthenticationError,
+  GitBookConnectionError,
+  NotFoundError,
+  PermissionDeniedError,
+} from "../service/errors.ts";
+import type { Spec } from "../service/types.ts";
+import { describeServiceError } from "./describe-error.ts";
+import { OrganizationLookupError } from "./organization.ts";
+import type { SpecLister } from "./prune.ts";
+import type { SettingNames } from "./settings.ts";
+import { LIST_PAGE_LIMIT } from "./state-reads.ts";
+
+/** Every spec of the organization, in as few pages as the service allows. */
+export async function listAllSpecs(lister: SpecLister, orgId: string): Promise<Spec[]> {
+  const specs: Spec[] = [];
+  for await (const spec of lister.iterateSpecs(orgId, { limit: LIST_PAGE_LIMIT })) specs.push(spec);
+  return specs;
+}
+
+/** The organization's specs by slug; undefined when the listing failed for a reason that does not stop the run. */
+export async function firstContact(
+  lister: SpecLister,
+  orgId: string,
+  names: SettingNames,
+  logger: Logger,
+): Promise<Map<string, Spec> | undefined> {
+  try {
+    return new Map((await listAllSpecs(lister, orgId)).map((spec) => [spec.slug, spec]));
+  } catch (error) {
+    if (
+      error instanceof AuthenticationError ||
+      error instanceof PermissionDeniedError ||
+      error instanceof GitBookConnectionError
+    )
+      throw error;
+    if (error instanceof NotFoundError)
+      throw new OrganizationLookupError(
+        `${names("organization")}: GitBook knows no organization "${orgId}" that this token can see (${error.message}). Check the organization id, or that the token belongs to a member of it.`,
+      );
+    logger.debug(
+      `Listing the organization's specs failed (${describeServiceError(error).message}); each spec is read on its own.`,
+    );
+    return undefined;
+  }
+}

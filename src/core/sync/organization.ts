@@ -1,0 +1,38 @@
+import type { Organization } from "../service/types.ts";
+import type { OrganizationRef } from "./run-settings.ts";
+import type { SettingNames } from "./settings.ts";
+
+/** No single organization matches the `organization-domain` input. */
+export class OrganizationLookupError extends Error {
+  override readonly name = "OrganizationLookupError";
+}
+
+export interface OrganizationDirectory {
+  listOrganizationsByEmailDomain(domain: string): Promise<Organization[]>;
+}
+
+/** The organization id to publish to: given as is, or the one organization of an email domain. */
+export async function resolveOrganizationId(
+  ref: OrganizationRef,
+  directory: OrganizationDirectory,
+  names: SettingNames = (setting) => `'${setting}'`,
+): Promise<string> {
+  const domainSetting = capitalize(names("organization-domain"));
+  if (ref.kind === "id") return ref.id;
+  const organizations = await directory.listOrganizationsByEmailDomain(ref.domain);
+  const [only] = organizations;
+  if (organizations.length === 1 && only) return only.id;
+  if (organizations.length === 0) {
+    throw new OrganizationLookupError(
+      `${domainSetting}: no organization the token can see has the email domain "${ref.domain}". Check the domain, or set ${names("organization")} to the organization id.`,
+    );
+  }
+  const candidates = organizations.map((org) => `${org.id} (${org.title})`).join(", ");
+  throw new OrganizationLookupError(
+    `${domainSetting}: "${ref.domain}" matches ${organizations.length} organizations: ${candidates}. Set ${names("organization")} to one of these ids instead.`,
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

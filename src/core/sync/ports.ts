@@ -1,0 +1,74 @@
+import type { CallOptions, Spec, SpecSource, SpecVersion, SpecVersionContent } from "../service/types.ts";
+import type { OrganizationDirectory } from "./organization.ts";
+import type { SpecLister } from "./prune.ts";
+import type { SpecResult } from "./result.ts";
+
+/** A read's own bound, inside the run's: `deadline` (epoch ms) ends the call, its retries included. */
+export interface ReadOptions {
+  deadline?: number;
+}
+
+/** The calls the sync pipeline makes to the service; `GitBookClient` implements it. */
+export interface SpecService {
+  putSpec(orgId: string, slug: string, source: SpecSource): Promise<{ spec: Spec; created: boolean }>;
+  getSpec(orgId: string, slug: string, options?: ReadOptions): Promise<Spec>;
+  getVersion(orgId: string, slug: string, versionId: string): Promise<SpecVersion>;
+  getLatestVersion(orgId: string, slug: string): Promise<SpecVersion>;
+  getVersionContent(
+    orgId: string,
+    slug: string,
+    versionId: string,
+    options?: ReadOptions,
+  ): Promise<SpecVersionContent>;
+  deleteSpec(orgId: string, slug: string): Promise<void>;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The service as a run uses it: specs, the organization lookup, and closing its connections. */
+/** Reads what a published version holds (its files, parsed), for comparisons. */
+export interface VersionContentReader {
+  getLatestVersionContent(orgId: string, slug: string, options?: CallOptions): Promise<SpecVersionContent>;
+}
+
+export type RunService = SpecService &
+  OrganizationDirectory &
+  SpecLister &
+  VersionContentReader & { close(): Promise<void> };
+
+/** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
+export type SyncMode = "publish" | "preview" | "check" | "cleanup";
+
+/** The run's link is left out on purpose: it changes every run, so an unchanged result would still edit the comment. */
+export interface ReviewRun {
+  mode: SyncMode;
+  results: readonly SpecResult[];
+  /** Spec files the review's base had and the head no longer has. */
+  removedSpecs?: readonly string[];
+}
+
+/** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */
+export interface ReviewThread {
+  /** Preview slugs that earlier runs recorded in it. */
+  recordedPreviews(): Promise<string[]>;
+  /** Creates or edits it; returns its URL, or undefined when it could not be written. */
+  publish(run: ReviewRun): Promise<string | undefined>;
+}
+
+/** The files of a commit, written out for reading; `ok: false` says why they cannot be had. */
+export type BaseTree =
+  | { ok: true; root: string; commit: string; dispose(): Promise<void> }
+  | { ok: false; reason: string };
+
+/** Git, for the change review's base commit (src/adapters/git). */
+export interface Git {
+  checkoutTree(workspace: string, commit: string): Promise<BaseTree>;
+}

@@ -1,0 +1,255 @@
+import { isDeepStrictEqual } from "node:util";
+import type { BundledSpec } from "../bundling/index.ts";
+import { BundleFailure, bundleSpec } from "../bundling/index.ts";
+import {
+  type BrokenSpec,
+  type DiscoveredSpec,
+  type DiscoveryResult,
+  type LoadedSpec,
+  loadSpec,
+} from "../discovery/index.ts";
+import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
+import type { Logger } from "../logger.ts";
+import type { SpecSource } from "../service/types.ts";
+import { assignSlugs } from "../slugs/index.ts";
+import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
+import { type RecordedText, withRecord } from "./ownership.ts";
+import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+
+export interface SlugOptions {
+  slugMapping: ReadonlyMap<string, string>;
+  slugPrefix: string | undefined;
+  repositoryName: string;
+  /** How messages name the slugs setting; "the `slugs` input" by default. */
+  slugsSetting?: string | undefined;
+  /** The slug a spec is published under, from its slug (a review's preview slug); the slug itself by default. */
+  publishedSlug?: ((slug: string) => string) | undefined;
+  /** The `files` input, when set: a collision's fix adds `!` lines to it. */
+  filePatterns?: readonly string[] | undefined;
+}
+
+export interface PrepareOptions extends SlugOptions {
+  workspace: string;
+  /** Keep the document as it is uploaded (parsed), for comparing it with the review's base. */
+  keepDocument?: boolean;
+  /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
+  sourceUrlFor: ((file: string) => string) | undefined;
+  /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
+  owner?: string | undefined;
+  logger: Logger;
+}
+
+/** A file the run works on: a discovered spec, or one that declares a spec but does not parse. */
+export type SpecFile = DiscoveredSpec | BrokenSpec;
+
+export function isBroken(file: SpecFile): file is BrokenSpec {
+  return "problem" in file;
+}
+
+/** Every discovered file, broken ones included, in path order. */
+export function specFilesOf(discovery: DiscoveryResult): SpecFile[] {
+  return [...discovery.specs, ...discovery.broken].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+}
+
+/**
+ * The local half of the pipeline on every discovered file at once: slug → read → validate → bundle.
+ * The run streams them instead (see pipeline.ts); this serves tests and benchmarks.
+ */
+export async function prepareSpecs(
+  discovery: DiscoveryResult,
+  options: PrepareOptions,
+): Promise<PreparedSpec[]> {
+  const slugs = assignRunSlugs(discovery, options);
+  const prepared: PreparedSpec[] = [];
+  for (const file of specFilesOf(discovery)) {
+    prepared.push(await prepareFile(file, slugs.get(file.path) as string, options, options.logger));
+  }
+  return prepared;
+}
+
+/**
+ * The slug of every discovered file, broken ones included, by path in path order: the slug rule, then
+ * the pull request's preview suffix. Throws on slug collisions, an input problem that stops the run;
+ * the error lists them all, and files that parse to the same document are fixed by excluding all but one
+ * (only colliding files are read for that).
+ */
+export function assignRunSlugs(discovery: DiscoveryResult, options: SlugOptions): Map<string, string> {
+  const paths = specFilesOf(discovery).map((file) => file.path);
+  const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
+  const documentOf = (file: string) => {
+    const spec = specs.get(file);
+    const loaded = spec && loadSpec(spec);
+    return loaded?.ok ? loaded.spec.document : undefined;
+  };
+  return assignSlugs(paths, {
+    mapping: options.slugMapping,
+    ...(options.slugPrefix ? { prefix: options.slugPrefix } : {}),
+    repositoryName: options.repositoryName,
+    ...(options.publishedSlug ? { publishedSlug: options.publishedSlug } : {}),
+    sameDocument: (first, second) => {
+      const [a, b] = [documentOf(first), documentOf(second)];
+      return a !== undefined && b !== undefined && isDeepStrictEqual(a, b);
+    },
+    filePatterns: options.filePatterns,
+    ...(options.slugsSetting ? { slugsSetting: options.slugsSetting } : {}),
+  });
+}
+
+/** One file through the local steps; its problems stay on it. */
+export async function prepareFile(
+  file: SpecFile,
+  slug: string,
+  options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
+  logger: Logger,
+): Promise<PreparedSpec> {
+  if (isBroken(file)) return brokenSpec(file, slug);
+  const loaded = loadSpec(file);
+  if (!loaded.ok) {
+    const { problem, code } = loaded;
+    const { file: where, line, column } = problem;
+    return {
+      file: file.path,
+      slug,
+      problems: [{ code, message: problem.message, location: { file: where, line, column } }],
+    };
+  }
+  return prepareLoaded(loaded.spec, slug, options, logger);
+}
+
+function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
+  const { file, line, column, message } = broken.problem;
+  return {
+    file: broken.path,
+    slug,
+    problems: [
+      {
+        code: "SYNTAX_ERROR",
+        message: `${broken.path}: ${message}`,
+        location: { file, line, column },
+      },
+    ],
+  };
+}
+
+async function prepareLoaded(
+  spec: LoadedSpec,
+  slug: string,
+  options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
+  logger: Logger,
+): Promise<PreparedSpec> {
+  const specVersion = infoVersionOf(spec);
+  const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
+  const problems: LocalProblem[] = validateSpecDocument(spec, logger).map(
+    ({ file, line, column, message }) => ({
+      code: "INVALID_SPEC",
+      message: `${spec.path}: ${message}`,
+      location: { file, line, column },
+    }),
+  );
+
+  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
+  const asWritten = spec.referencesOtherFiles === false;
+  let bundled: BundledSpec | undefined;
+  try {
+    if (!asWritten) {
+      bundled = await bundleSpec(
+        spec.absolutePath,
+        { workspace: options.workspace },
+        spec.text,
+        () => spec.document,
+      );
+    }
+  } catch (error) {
+    problems.push(...bundleProblems(spec, error));
+  }
+  // A file is never read over the limit; only a bundle can grow past it.
+  if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
+    const size = Buffer.byteLength(bundled.text);
+    problems.push({
+      code: "BUNDLE_ERROR",
+      message: `${spec.path}: the bundled document is ${formatBytes(size)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec; publish it with \`source: url\` or split it.`,
+      location: { file: spec.path },
+    });
+  }
+  if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
+
+  // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
+  // wait would outlive the young generation and fill the old one.
+  const bundledText = bundled?.text;
+  // What the checks read from a text sent as written goes into its record: a later run with the same
+  // bytes reports it unchanged without reading it again (see ownership.ts).
+  const facts = { specVersion, standalone: asWritten || bundled?.standalone === true };
+  const recorded =
+    options.sourceUrlFor || options.owner === undefined
+      ? undefined
+      : recordedOnce(() =>
+          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path, facts),
+        );
+  const source: SpecSource = options.sourceUrlFor
+    ? { url: options.sourceUrlFor(spec.path) }
+    : recorded
+      ? textOf(recorded)
+      : bundled
+        ? { text: bundled.text }
+        : lazyText(spec);
+  const bundledDocument = bundled?.document;
+  const document = options.keepDocument
+    ? bundled?.bundled
+      ? () => bundledDocument
+      : () => spec.document
+    : undefined;
+  return {
+    ...base,
+    source,
+    ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
+    ...(document !== undefined ? { document } : {}),
+    ...(recorded ? { recorded } : {}),
+    problems,
+  };
+}
+
+/** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */
+function recordedOnce(make: () => RecordedText): () => RecordedText {
+  let made: RecordedText | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+function textOf(recorded: () => RecordedText): { readonly text: string } {
+  return {
+    get text() {
+      return recorded().text;
+    },
+  };
+}
+
+/** The text of a spec not decoded yet, decoded when the upload reads it. */
+function lazyText(spec: LoadedSpec): { readonly text: string } {
+  return {
+    get text() {
+      return spec.text;
+    },
+  };
+}
+
+function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {
+  if (error instanceof BundleFailure) {
+    return error.problems.map((problem) => ({
+      code: "BUNDLE_ERROR",
+      message: problem.message,
+      location: { file: problem.file, line: problem.line, column: problem.column },
+    }));
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return [
+    {
+      code: "BUNDLE_ERROR",
+      message: `${spec.path}: could not bundle: ${message}`,
+      location: { file: spec.path },
+    },
+  ];
+}

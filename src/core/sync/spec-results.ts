@@ -1,0 +1,30 @@
+import type { Logger } from "../logger.ts";
+import type { SpecSource } from "../service/types.ts";
+import type { PreparedSpec } from "./prepared.ts";
+import type { SpecResult } from "./result.ts";
+
+/** The fields every result of `spec` starts from. */
+export function resultOf(spec: PreparedSpec): Pick<SpecResult, "file" | "slug" | "specVersion" | "errors"> {
+  return {
+    file: spec.file,
+    slug: spec.slug,
+    ...(spec.specVersion !== undefined ? { specVersion: spec.specVersion } : {}),
+    errors: [],
+  };
+}
+
+/** No local step (syntax, validation, bundling) stopped the spec: it has the text or URL to upload. */
+export function isReadyToUpload(spec: PreparedSpec): spec is PreparedSpec & { source: SpecSource } {
+  return spec.problems.length === 0 && spec.source !== undefined;
+}
+
+/** The failed result of a spec that a local step stopped, with each problem annotated on its file. */
+export function localFailure(spec: PreparedSpec, logger: Logger): SpecResult {
+  for (const problem of spec.problems) logger.error(problem.message, problem.location);
+  return {
+    ...resultOf(spec),
+    status: "failed",
+    errorCode: spec.problems[0]?.code ?? "INVALID_SPEC",
+    errors: spec.problems.map((problem) => problem.message),
+  };
+}

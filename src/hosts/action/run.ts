@@ -1,0 +1,148 @@
+import { commandLineGit } from "../../adapters/git/base-tree.ts";
+import { readRunContext } from "../../adapters/github/context.ts";
+import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
+import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
+import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
+import { renderJobSummary } from "../../core/report/summary.ts";
+import { apiChangeComparer } from "../../core/review/change-review.ts";
+import { repositoryNameFrom } from "../../core/slugs/index.ts";
+import { repositoryIdentity } from "../../core/sync/ownership.ts";
+import { planOf } from "../../core/sync/plan.ts";
+import type { Clock } from "../../core/sync/ports.ts";
+import { systemClock } from "../../core/sync/ports.ts";
+import { redactedReview } from "../../core/sync/redacted-review.ts";
+import { reviewTarget } from "../../core/sync/review-target.ts";
+import { runSync, type SyncReport } from "../../core/sync/run.ts";
+import type { SettingNames } from "../../core/sync/settings.ts";
+import { createRedactor, type Redact, redactStrings } from "../../core/text/redact.ts";
+import { readConfigFile } from "../../settings/config-file.ts";
+import { readConfig } from "../../settings/inputs.ts";
+import type { ActionHost } from "./host.ts";
+import { resolveMode } from "./mode.ts";
+import type { ServiceFactory } from "./service.ts";
+import { createGitBookService } from "./service.ts";
+
+export interface RunDependencies {
+  createService: ServiceFactory;
+  createComments: typeof createPullRequestComments;
+  clock: Clock;
+}
+
+const defaultDependencies: RunDependencies = {
+  createService: createGitBookService,
+  createComments: createPullRequestComments,
+  clock: systemClock,
+};
+
+/** How the action's messages name a setting: by its input. */
+export const inputNames: SettingNames = (setting) => `the '${setting}' input`;
+
+/**
+ * The GitHub Action, a host over the CI-neutral run: inputs and the event → a plan; the report →
+ * outputs, job summary, the pull request comment and the step's verdict.
+ */
+export async function runAction(
+  host: ActionHost,
+  deps: RunDependencies = defaultDependencies,
+): Promise<void> {
+  // Before anything else: both tokens are masked by the runner and redacted (whole or in pieces) from
+  // every text that came from outside, before it is shown or cut.
+  const secrets = [host.readInput("token"), host.readInput("github-token")].filter((secret) => secret);
+  for (const secret of secrets) host.setSecret(secret);
+  const redact = createRedactor(secrets);
+  const started = deps.clock.now();
+  let report: SyncReport;
+  try {
+    const context = readRunContext(host.env, host.readFile);
+    const file = readConfigFile(context.workspace, host.readInput("config") || undefined);
+    if (file)
+      host.logger.debug(`Settings from ${file.file}: ${[...file.values.keys()].join(", ")} (inputs win).`);
+    const readInput = (name: string) => host.readInput(name) || file?.values.get(name) || "";
+    const config = readConfig(readInput, { tokenOptional: context.pullRequest?.isFork === true });
+    const mode = resolveMode(config.mode, context);
+    if (!config.token && mode !== "check") {
+      const reason = forkSkipReason(context.pullRequest?.number);
+      host.logger.notice(reason);
+      return finish(host, redact, { mode, organizationId: undefined, results: [], durationMs: 0 }, reason);
+    }
+    const pullRequest = mode === "preview" || mode === "cleanup" ? context.pullRequest : undefined;
+    const plan = planOf(config, {
+      workspace: context.workspace,
+      mode,
+      repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
+      repositoryIdentity:
+        context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
+      review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
+      sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
+      baseCommit: pullRequest?.baseSha || undefined,
+      names: inputNames,
+    });
+    report = await runSync(plan, {
+      createService: config.token
+        ? (deadline) => deps.createService(config, host.logger, { deadline })
+        : undefined,
+      openReview: (deadline) =>
+        context.pullRequest && config.comment
+          ? redactedReview(deps.createComments(config, context, host.logger, { deadline }), redact)
+          : undefined,
+      clock: deps.clock,
+      logger: host.logger,
+      comparer: apiChangeComparer,
+      git: commandLineGit,
+    });
+  } catch (error) {
+    // Inputs or the event could not be read: the outputs and the summary still say why.
+    report = {
+      mode: "publish",
+      organizationId: undefined,
+      results: [],
+      stoppedReason: error instanceof Error ? error.message : String(error),
+      durationMs: deps.clock.now() - started,
+    };
+    return finish(host, redact, report, undefined, false);
+  }
+  return finish(host, redact, report);
+}
+
+function forkSkipReason(pullRequestNumber: number | undefined): string {
+  return `Pull request #${pullRequestNumber} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
+}
+
+async function finish(
+  host: ActionHost,
+  redact: Redact,
+  report: SyncReport,
+  skippedReason?: string,
+  modeKnown = true,
+): Promise<void> {
+  const results = redactStrings(report.results, redact);
+  const stoppedReason = report.stoppedReason && redact(report.stoppedReason);
+  const collisions = report.slugCollisions && redact(report.slugCollisions.message);
+  const outputs = renderOutputs(results);
+  host.setOutput("results", outputs.results);
+  host.setOutput("published", outputs.published);
+  host.setOutput("unchanged", outputs.unchanged);
+  host.setOutput("failed", outputs.failed);
+  if (modeKnown) host.setOutput("mode", report.mode);
+  if (report.reviewUrl) host.setOutput("comment-url", report.reviewUrl);
+
+  await host.appendSummary(
+    renderJobSummary({
+      mode: modeKnown ? report.mode : "unknown",
+      organizationId: report.organizationId,
+      results,
+      durationMs: report.durationMs,
+      ...(skippedReason ? { skippedReason } : {}),
+      ...(stoppedReason ? { stoppedReason } : {}),
+      ...(collisions ? { slugCollisions: collisions } : {}),
+      ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
+    }),
+  );
+
+  const failures = finalFailureMessage(results);
+  const failure =
+    stoppedReason ??
+    (collisions && failures ? `${collisions}\n\n${failures}` : failures) ??
+    (report.changeReview?.failure && redact(report.changeReview.failure));
+  if (failure) host.setFailed(failure);
+}

@@ -1,0 +1,77 @@
+/**
+ * `gitbook-openapi bundle <file> [-o <out>]`: the exact text `sync` would upload for one spec file of
+ * the workspace (bundled when split, with its publish record), through the same local steps
+ * (`prepareFile`) and the same settings (slug prefix and repository, from flags, variables and the
+ * configuration file), so that a user sees what GitBook receives. Nothing is sent.
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { inspectFile } from "../../core/discovery/index.ts";
+import { isWithin } from "../../core/files/containment.ts";
+import { silentLogger } from "../../core/logger.ts";
+import { ownerKey } from "../../core/sync/ownership.ts";
+import { prepareFile } from "../../core/sync/prepare.ts";
+import { readConfig } from "../../settings/inputs.ts";
+import { readCiRun } from "./ci.ts";
+import { checkInputs } from "./connection.ts";
+import { UsageError } from "./errors.ts";
+import { ExitCode } from "./exit-codes.ts";
+import type { CliIo, Output } from "./output.ts";
+import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
+
+export interface BundleFlags {
+  output?: string;
+  workspace?: string;
+  slugPrefix?: string;
+  config?: string;
+}
+
+export async function runBundleCommand(
+  file: string,
+  flags: BundleFlags,
+  io: CliIo,
+  output: Output,
+): Promise<number> {
+  const syncFlags: SyncFlags = {
+    ...(flags.workspace ? { workspace: flags.workspace } : {}),
+    ...(flags.slugPrefix ? { slugPrefix: flags.slugPrefix } : {}),
+    ...(flags.config ? { config: flags.config } : {}),
+  };
+  const settings = buildSyncSettings(syncFlags, io.env, { cwd: io.cwd });
+  // The settings a text upload depends on; `mode: check` so that no token is asked for.
+  const config = checkInputs(
+    () => readConfig((name) => (name === "mode" ? "check" : settings.readInput(name))),
+    settings.settingName,
+  );
+  const absolute = path.resolve(io.cwd, file);
+  if (!isWithin(settings.workspace, absolute))
+    throw new UsageError(
+      "<file>",
+      `${file} is outside the workspace ${settings.workspace}; pass --workspace.`,
+    );
+  const relative = path.relative(settings.workspace, absolute).split(path.sep).join("/");
+  const inspection = await inspectFile(settings.workspace, relative);
+  if (inspection.kind !== "spec" && inspection.kind !== "broken") {
+    const reason = "reason" in inspection ? `: ${inspection.reason}` : "";
+    throw new UsageError("<file>", `${file} is not an OpenAPI document sync would publish${reason}.`);
+  }
+  const ci = readCiRun(io.env, settings.workspace, undefined);
+  const prepared = await prepareFile(
+    inspection.kind === "spec" ? inspection.spec : inspection.broken,
+    "",
+    {
+      workspace: settings.workspace,
+      sourceUrlFor: undefined,
+      owner: ownerKey({ repository: ci.repositoryIdentity, slugPrefix: config.slugPrefix }),
+    },
+    silentLogger,
+  );
+  const source = prepared.source;
+  if (prepared.problems.length > 0 || source === undefined || !("text" in source)) {
+    for (const problem of prepared.problems) output.err(`${problem.message}\n`);
+    return ExitCode.failed;
+  }
+  if (flags.output === undefined) output.out(source.text);
+  else await writeFile(path.resolve(io.cwd, flags.output), source.text);
+  return ExitCode.ok;
+}

@@ -1,0 +1,139 @@
+/**
+ * The CI a command-line run happens in, read from its environment: which pull or merge request it is
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
+ * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { readRunContext } from "../../adapters/github/context.ts";
+import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
+import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
+import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
+import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
+import type { Logger } from "../../core/logger.ts";
+import type { ReviewKind } from "../../core/slugs/derive.ts";
+import { repositoryNameFrom } from "../../core/slugs/repository.ts";
+import { repositoryIdentity } from "../../core/sync/ownership.ts";
+import type { ReviewThread } from "../../core/sync/ports.ts";
+import type { RunSettings } from "../../core/sync/run-settings.ts";
+import type { Env } from "./output.ts";
+
+export interface CiRun {
+  /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
+  name: string | undefined;
+  repositoryName: string;
+  /** `host/path` of the repository (see `repositoryIdentity`); undefined when nothing says. */
+  repositoryIdentity: string | undefined;
+  /** The commit the review's changes are compared with, when the CI says. */
+  baseCommit: string | undefined;
+  /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
+  review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
+  /** The review's comment or note, when this CI has one the run may write. */
+  openReview(config: RunSettings, logger: Logger, deadline: number): ReviewThread | undefined;
+  /**
+   * How the URL GitBook fetches a file from (`--source url`) is made; undefined where the CI gives none.
+   * Asked only in that mode: it may throw an input error naming what the CI failed to set.
+   */
+  sourceUrls(): ((file: string) => string) | undefined;
+}
+
+/** Reads the CI's context; a malformed CI variable throws an error naming it. */
+export function readCiRun(env: Env, workspace: string, mergeRequest: number | undefined): CiRun {
+  const processEnv = env as NodeJS.ProcessEnv;
+  if (isGitLabCi(processEnv)) {
+    const context = readGitLabContext(processEnv);
+    const number = mergeRequest ?? context.mergeRequest?.iid;
+    const sha = env.CI_COMMIT_SHA ?? "";
+    return {
+      name: "GitLab CI",
+      baseCommit: context.mergeRequest?.diffBaseSha,
+      repositoryName: context.repositoryName,
+      repositoryIdentity: repositoryIdentity(context.projectUrl) ?? originIdentity(env, workspace),
+      review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
+      openReview: (config, logger, deadline) =>
+        number === undefined
+          ? undefined
+          : createMergeRequestNotes({
+              context,
+              mergeRequestIid: number,
+              commentKey: config.commentKey,
+              logger,
+              deadline,
+            }),
+      sourceUrls: () =>
+        context.projectUrl && /^[0-9a-f]{40}$/.test(sha)
+          ? (file: string) =>
+              `${context.projectUrl}/-/raw/${sha}/${file.split("/").map(encodeURIComponent).join("/")}`
+          : undefined,
+    };
+  }
+  if (env.GITHUB_ACTIONS === "true") {
+    const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
+    const pullRequest = context.pullRequest;
+    const number = mergeRequest ?? pullRequest?.number;
+    return {
+      name: "GitHub Actions",
+      baseCommit: pullRequest?.baseSha || undefined,
+      repositoryName: repositoryNameFrom(context.repository?.fullName, workspace),
+      repositoryIdentity: context.repository
+        ? repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`)
+        : originIdentity(env, workspace),
+      review:
+        number === undefined
+          ? undefined
+          : {
+              number,
+              kind: "pull-request",
+              closed: pullRequest?.action === "closed" && mergeRequest === undefined,
+            },
+      openReview: (config, logger, deadline) =>
+        config.comment
+          ? createPullRequestComments(
+              { ...config, githubToken: env.GITHUB_TOKEN || undefined },
+              context,
+              logger,
+              { deadline },
+            )
+          : undefined,
+      sourceUrls: () => rawFileUrlBuilder(context),
+    };
+  }
+  return {
+    name: undefined,
+    baseCommit: undefined,
+    repositoryName: path.basename(path.resolve(workspace)),
+    repositoryIdentity: originIdentity(env, workspace),
+    review:
+      mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
+    openReview: () => undefined,
+    sourceUrls: () => undefined,
+  };
+}
+
+/** Variables other CIs set to the repository's URL, in the order they are tried. */
+const REPOSITORY_URL_VARIABLES = [
+  "GIT_URL", // Jenkins (git plugin)
+  "BITBUCKET_GIT_HTTP_ORIGIN", // Bitbucket Pipelines
+  "CIRCLE_REPOSITORY_URL", // CircleCI
+  "BUILD_REPOSITORY_URI", // Azure Pipelines
+  "BUILDKITE_REPO", // Buildkite
+] as const;
+
+/** The repository's identity from the CI's variables, else from the checkout's `origin` remote. */
+function originIdentity(env: Env, workspace: string): string | undefined {
+  for (const name of REPOSITORY_URL_VARIABLES) {
+    const identity = repositoryIdentity(env[name]);
+    if (identity) return identity;
+  }
+  try {
+    const url = execFileSync("git", ["-C", workspace, "config", "--get", "remote.origin.url"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    });
+    return repositoryIdentity(url);
+  } catch {
+    return undefined;
+  }
+}

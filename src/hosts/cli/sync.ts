@@ -1,0 +1,203 @@
+/**
+ * The `sync` command: finds, checks and publishes the OpenAPI specs of a folder, as the action does.
+ * {@link runSyncCommand} is where the CI-neutral core (`runSync(plan, ports)`) gets called;
+ * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
+ */
+
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { commandLineGit } from "../../adapters/git/base-tree.ts";
+import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
+import { EventPayloadError } from "../../adapters/github/context.ts";
+import { GitLabContextError } from "../../adapters/gitlab/context.ts";
+import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
+import { DiscoveryError } from "../../core/discovery/index.ts";
+import { changesHeadline } from "../../core/report/changes.ts";
+import { renderJUnit } from "../../core/report/junit.ts";
+import { finalFailureMessage } from "../../core/report/outputs.ts";
+import { toResultRecords } from "../../core/report/results-record.ts";
+import { isFailure, statusLabel } from "../../core/report/status.ts";
+import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
+import { SlugInputError } from "../../core/slugs/errors.ts";
+import { InputError } from "../../core/sync/input-error.ts";
+import { OrganizationLookupError } from "../../core/sync/organization.ts";
+import { planOf } from "../../core/sync/plan.ts";
+import { type SyncMode, systemClock } from "../../core/sync/ports.ts";
+import { redactedReview } from "../../core/sync/redacted-review.ts";
+import type { SpecResult } from "../../core/sync/result.ts";
+import { reviewTarget } from "../../core/sync/review-target.ts";
+import { runSync, type SyncReport } from "../../core/sync/run.ts";
+import type { RequestedMode } from "../../core/sync/run-settings.ts";
+import { readConfig } from "../../settings/inputs.ts";
+import { type CiRun, readCiRun } from "./ci.ts";
+import { checkInputs } from "./connection.ts";
+import { UsageError } from "./errors.ts";
+import { ExitCode } from "./exit-codes.ts";
+import { createCliLog } from "./log.ts";
+import { type Env, type Output, printable } from "./output.ts";
+import { describeCollisionsForCli } from "./slug-fixes.ts";
+import type { SyncSettings } from "./sync-settings.ts";
+import { CLI_USER_AGENT } from "./version.ts";
+
+/** What to do without a token, in the command line's words. */
+const CLI_TOKEN_HINT =
+  "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
+
+/** Runs a sync with the given settings; resolves to the exit code. */
+export async function runSyncCommand(settings: SyncSettings, output: Output, env: Env): Promise<number> {
+  const requestedMode = settings.readInput("mode").toLowerCase();
+  const cleanup = requestedMode === "cleanup";
+  // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
+  const readInput = (name: string) => (name === "mode" && cleanup ? "publish" : settings.readInput(name));
+  const config = checkInputs(
+    () => readConfig(readInput, { tokenHint: CLI_TOKEN_HINT }),
+    settings.settingName,
+  );
+  const ci = readCi(env, settings);
+  const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
+  const { logger, progress } = createCliLog(output, {
+    gitlabSections: ci.name === "GitLab CI",
+    debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
+    live: output.isErrorTerminal,
+  });
+  const sourceUrlFor =
+    config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
+  if (config.source === "url" && !sourceUrlFor) {
+    throw new UsageError(
+      settings.settingName("source"),
+      "'url' needs the file's address on the repository's server, known on GitHub Actions and GitLab CI only; use --source text here.",
+    );
+  }
+  const plan = planOf(config, {
+    workspace: settings.workspace,
+    mode,
+    repositoryName: ci.repositoryName,
+    repositoryIdentity: ci.repositoryIdentity,
+    review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
+    sourceUrlFor,
+    baseCommit: settings.readInput("base-commit") || ci.baseCommit,
+    names: (setting) => settings.settingName(setting),
+  });
+  const redact = (text: string) => output.redact(text);
+  const report = await runSync(plan, {
+    createService: config.token
+      ? (deadline) =>
+          new GitBookClient({
+            token: config.token ?? "",
+            baseUrl: config.apiUrl,
+            userAgent: CLI_USER_AGENT,
+            deadline,
+            retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
+            onRetry: ({ method, path, attempt, delayMs, reason }) =>
+              logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
+          })
+      : undefined,
+    openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
+    clock: systemClock,
+    logger,
+    progress,
+    comparer: changeComparer(env),
+    git: commandLineGit,
+  });
+  printReport(report, output, config.files !== undefined);
+  const code = await finishSync(report.results, settings, output);
+  if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
+  if (report.slugCollisions) return ExitCode.usage;
+  if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
+  return refusedByService(report.results) ? ExitCode.refused : code;
+}
+
+/** The run's end on stderr: one line per spec, then why it failed, if it did. */
+function printReport(report: SyncReport, output: Output, filesSet: boolean): void {
+  for (const result of report.results) {
+    const link = result.versionUrl ?? result.appUrl ?? "";
+    const line = `${statusLabel(result.status)}  ${result.file || "(recorded)"} → ${result.slug}`;
+    output.err(`${printable(link ? `${line}  ${link}` : line)}\n`);
+  }
+  for (const result of report.results) {
+    if (!result.changes) continue;
+    output.err(
+      `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
+    );
+    for (const change of result.changes.breaking)
+      output.err(`  breaking: ${printable(specChangeLine(change))}\n`);
+  }
+  for (const file of report.changeReview?.removedSpecs ?? [])
+    output.err(`Removed spec (breaking): ${printable(file)}\n`);
+  const collisions = report.slugCollisions && describeCollisionsForCli(report.slugCollisions, filesSet);
+  const failures =
+    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
+  const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
+  // A run that stopped says why as the command's error; failed specs are the run's own outcome.
+  if (report.stoppedReason !== undefined)
+    output.err(`gitbook-openapi: error: ${printable(failure ?? "", true)}\n`);
+  else if (failure) output.err(`${printable(failure, true)}\n`);
+  else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
+}
+
+function readCi(env: Env, settings: SyncSettings): CiRun {
+  try {
+    return readCiRun(env, settings.workspace, settings.mergeRequest);
+  } catch (error) {
+    if (error instanceof GitLabContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
+    if (error instanceof EventPayloadError) throw new UsageError("GITHUB_EVENT_PATH", error.message);
+    throw error;
+  }
+}
+
+/** `auto` previews the run's pull or merge request (cleans up after a closed one) and publishes otherwise. */
+function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, settings: SyncSettings): SyncMode {
+  if (requested === "check" || requested === "publish") return requested;
+  if (requested === "auto") {
+    if (!ci.review) return "publish";
+    return ci.review.closed ? "cleanup" : "preview";
+  }
+  if (!ci.review) {
+    throw new UsageError(
+      settings.settingName("mode"),
+      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID).`,
+    );
+  }
+  return requested;
+}
+
+function stopExitCode(error: unknown): number {
+  if (isRefusal(error)) return ExitCode.refused;
+  const inputProblems = [InputError, UsageError, SlugInputError, DiscoveryError, OrganizationLookupError];
+  return inputProblems.some((kind) => error instanceof kind) ? ExitCode.usage : ExitCode.failed;
+}
+
+function isRefusal(error: unknown): boolean {
+  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+}
+
+/** Every failure is the service refusing the token or the organization (401/403). */
+function refusedByService(results: readonly SpecResult[]): boolean {
+  const failed = results.filter(isFailure);
+  return (
+    failed.length > 0 &&
+    failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
+  );
+}
+
+/**
+ * The end of a run: with `--json` the results on stdout (nothing else goes there) as the Action's
+ * `results` output has them (`schema/results.schema.json`), with `--junit` the JUnit report in its
+ * file; 1 when a spec failed or timed out, else 0.
+ */
+export async function finishSync(
+  results: readonly SpecResult[],
+  settings: Pick<SyncSettings, "json" | "junitFile">,
+  output: Output,
+): Promise<number> {
+  if (settings.junitFile !== undefined) {
+    await mkdir(path.dirname(settings.junitFile), { recursive: true });
+    // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
+    await writeFile(settings.junitFile, output.redact(renderJUnit(results)));
+  }
+  if (settings.json) output.json(toResultRecords(results));
+  return results.some((result) => result.status === "failed" || result.status === "timed-out")
+    ? ExitCode.failed
+    : ExitCode.ok;
+}

@@ -1,7 +1,0 @@
-import { createCoreHost } from "./action/core-host.ts";
-import { runAction } from "./action/run.ts";
-
-/** The action's entry: runs once with the real runner; every error ends as a failed step. */
-export async function run(): Promise<void> {
-  await runAction(createCoreHost());
-}
