@@ -6,12 +6,13 @@
  * again.
  */
 
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { ReviewHostError } from "../../core/review-thread/errors.ts";
+import { formatBytes } from "../../core/service/limits.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { truncate } from "../../core/text/truncate.ts";
+import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
 import {
-  type AttemptOutcome,
   type AttemptVerdict,
   type RetryPolicy,
   requestNeverSent,
@@ -118,13 +119,6 @@ export interface HostClient {
 const ERROR_ANSWER_BYTES = 64 * 1024;
 const MAX_REASON_LENGTH = 300;
 
-type Attempt =
-  | { kind: "answer"; status: number; headers: Record<string, string>; bytes: Buffer }
-  | { kind: "too-large"; size: number | undefined }
-  | { kind: "connection"; code: string | undefined; reason: string }
-  /** `cut`: the wait was cut short by the run's deadline rather than by the per-request timeout. */
-  | { kind: "timeout"; ms: number; cut: boolean };
-
 export function createHostClient(options: HostClientOptions): HostClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const origin = new URL(baseUrl).origin;
@@ -162,40 +156,25 @@ export function createHostClient(options: HostClientOptions): HostClient {
     return url;
   };
 
-  const attempt = async (call: HostRequest, url: URL, left: number): Promise<Attempt> => {
-    const ms = Math.min(requestTimeoutMs, left);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), ms);
+  const attempt = (call: HostRequest, url: URL): Promise<Exchange> => {
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": DEFAULT_USER_AGENT,
       ...options.headers,
     };
     if (call.body !== undefined) headers["content-type"] = "application/json";
-    try {
-      const answer = await request(url, {
-        method: call.method,
-        headers,
-        signal: controller.signal,
-        ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      });
-      const flat = flatHeaders(answer.headers);
-      const success = answer.statusCode >= 200 && answer.statusCode < 300;
-      const read = await readCapped(answer.body, success ? call.cap.bytes : ERROR_ANSWER_BYTES, flat);
-      if (read.kind === "too-large") {
-        // An error answer is only read for its reason: what was read is enough.
-        if (!success) return { kind: "answer", status: answer.statusCode, headers: flat, bytes: read.head };
-        return { kind: "too-large", size: read.size };
-      }
-      return { kind: "answer", status: answer.statusCode, headers: flat, bytes: read.bytes };
-    } catch (error) {
-      if (controller.signal.aborted) return { kind: "timeout", ms, cut: ms < requestTimeoutMs };
-      const root = rootCause(error);
-      return { kind: "connection", code: root.code, reason: redact(networkReason(error)) };
-    } finally {
-      clearTimeout(timer);
-    }
+    return exchange({
+      url,
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      dispatcher: options.dispatcher,
+      timeoutMs: requestTimeoutMs,
+      until: options.deadline,
+      now,
+      successCap: call.cap.bytes,
+      errorCap: ERROR_ANSWER_BYTES,
+    });
   };
 
   return {
@@ -209,8 +188,8 @@ export function createHostClient(options: HostClientOptions): HostClient {
         // Only whether repeating it is harmless matters here: an edit or a query repeats like a GET.
         { method: idempotent ? "GET" : "POST", policy, random, now, sleep, until: options.deadline },
         async (): Promise<AttemptVerdict<HostResponse>> => {
-          const left = options.deadline - now();
-          if (left <= 0) {
+          const result = await attempt(call, url);
+          if (result.kind === "deadline") {
             const error = new ReviewHostDeadlineError(
               `${what} was not sent: the run's time is up.`,
               undefined,
@@ -218,13 +197,20 @@ export function createHostClient(options: HostClientOptions): HostClient {
             );
             return { kind: "stop", error };
           }
-          const result = await attempt(call, url, left);
-          if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
+          if (isSuccess(result)) {
             const value = { status: result.status, headers: result.headers, data: parseJson(result.bytes) };
             return { kind: "done", value };
           }
           if (result.kind === "too-large")
-            return { kind: "stop", error: new AnswerTooLargeError(what, result.size, call.cap, !idempotent) };
+            return {
+              kind: "stop",
+              error: new AnswerTooLargeError(
+                what,
+                result.announced ? result.size : undefined,
+                call.cap,
+                !idempotent,
+              ),
+            };
           const failure = failureOf(result, what, idempotent, redact);
           if (result.kind === "timeout" && result.cut) return { kind: "stop", error: failure };
           return { kind: "failed", outcome: outcomeOf(result), error: () => failure };
@@ -236,7 +222,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
 
 /** The failed attempt as an error; only a POST (not idempotent) may be marked `mayHaveApplied`. */
 function failureOf(
-  result: Exclude<Attempt, { kind: "too-large" }>,
+  result: Exclude<Exchange, { kind: "too-large" | "deadline" }>,
   what: string,
   idempotent: boolean,
   redact: (text: string) => string,
@@ -256,67 +242,11 @@ function failureOf(
       );
     case "connection":
       return new ReviewHostError(
-        `${what} failed: ${result.reason}`,
+        `${what} failed: ${redact(result.reason)}`,
         undefined,
         !idempotent && !requestNeverSent(result.code),
       );
   }
-}
-
-function outcomeOf(result: Exclude<Attempt, { kind: "too-large" }>): AttemptOutcome {
-  switch (result.kind) {
-    case "answer":
-      return { kind: "status", status: result.status, retryAfter: result.headers["retry-after"] };
-    case "timeout":
-      return { kind: "timeout" };
-    case "connection":
-      return { kind: "connection", code: result.code };
-  }
-}
-
-type Read = { kind: "read"; bytes: Buffer } | { kind: "too-large"; size: number | undefined; head: Buffer };
-
-/**
- * Reads a body up to `cap` bytes. A declared length over the cap stops before the first byte; an
- * undeclared one stops at the first chunk past the cap. Either way the stream is destroyed, which
- * closes the connection rather than draining the rest.
- */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
-  cap: number,
-  headers: Record<string, string>,
-): Promise<Read> {
-  const declared = headers["content-length"];
-  const size = declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : undefined;
-  if (size !== undefined && size > cap) {
-    body.destroy();
-    return { kind: "too-large", size, head: Buffer.alloc(0) };
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    if (total + chunk.length > cap) {
-      chunks.push(chunk.subarray(0, cap - total));
-      body.destroy();
-      return { kind: "too-large", size, head: Buffer.concat(chunks) };
-    }
-    chunks.push(chunk);
-    total += chunk.length;
-  }
-  return { kind: "read", bytes: Buffer.concat(chunks, total) };
-}
-
-/** "512 bytes", "64 KiB", "32 MiB", "47.7 MiB". */
-export function formatBytes(bytes: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = unit === 0 || Number.isInteger(value) ? String(value) : value.toFixed(1);
-  return `${shown} ${units[unit]}`;
 }
 
 /**
@@ -344,15 +274,6 @@ export function nextPage(headers: Record<string, string>, current: number): numb
   return next !== undefined && next > current ? next : undefined;
 }
 
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) flat[name.toLowerCase()] = first;
-  }
-  return flat;
-}
-
 function parseJson(bytes: Buffer): unknown {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return undefined;
@@ -375,30 +296,6 @@ function reasonOf(bytes: Buffer, redact: (text: string) => string): string {
   const oneLine = redact(reason).replace(/\s+/g, " ").trim();
   const cut = truncate(oneLine, MAX_REASON_LENGTH + 1);
   return `: ${cut}`;
-}
-
-/** undici reports a refused or dropped connection with the reason in `cause`. */
-function networkReason(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error && depth < 3; depth++) {
-    if (current.message && !parts.includes(current.message)) parts.push(current.message);
-    current = current.cause;
-  }
-  return parts.join(": ") || String(error);
-}
-
-/** The innermost error's system or undici code (ECONNREFUSED, UND_ERR_SOCKET, …). */
-function rootCause(error: unknown): { code: string | undefined } {
-  let code: string | undefined;
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    const own = (current as { code?: unknown }).code;
-    if (typeof own === "string") code = own;
-    current =
-      current instanceof AggregateError && current.errors.length > 0 ? current.errors[0] : current.cause;
-  }
-  return { code };
 }
 
 export { ReviewHostError };

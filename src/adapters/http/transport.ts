@@ -11,7 +11,7 @@
  * for something else.
  */
 import { STATUS_CODES } from "node:http";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import {
   createApiError,
   GitBookCallDeadlineError,
@@ -26,13 +26,8 @@ import {
 import { formatBytes, RESPONSE_CAPS, type ResponseCap } from "../../core/service/limits.ts";
 import { type Parser, parseErrorBody, ResponseShapeError } from "../../core/service/parse.ts";
 import { createRedactor, type Redact } from "../../core/text/redact.ts";
-import {
-  type AttemptOutcome,
-  type AttemptVerdict,
-  isRetryableStatus,
-  type RetryPolicy,
-  withRetries,
-} from "./retry.ts";
+import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
+import { type AttemptVerdict, isRetryableStatus, type RetryPolicy, withRetries } from "./retry.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -83,18 +78,6 @@ export interface Reply<T> {
   value: T;
 }
 
-type ResponseHeaders = Record<string, string | string[] | undefined>;
-
-type AttemptResult =
-  /** `text` is undefined for an error answer whose body was over its cap, and was not read. */
-  | { kind: "response"; status: number; headers: ResponseHeaders; text: string | undefined }
-  /** A success answer over the call's cap: `size` as announced, or the bytes read when the read stopped. */
-  | { kind: "too-large"; status: number; size: number; announced: boolean }
-  | { kind: "connection"; error: unknown }
-  | { kind: "timeout" }
-  /** Cut at the deadline (the run's or the call's own), or not sent because it had passed. */
-  | { kind: "deadline" };
-
 /** The deadline a call ends at: the run's, or its own when that comes first. */
 interface Limit {
   at: number;
@@ -108,64 +91,10 @@ function limitOf(runDeadline: number | undefined, callDeadline: number | undefin
   return runDeadline === undefined ? undefined : { at: runDeadline, own: false };
 }
 
-type CappedRead =
-  | { kind: "body"; bytes: Uint8Array }
-  | { kind: "too-large"; size: number; announced: boolean };
-
-/**
- * Reads a body up to `cap` bytes: refused at once when `Content-Length` announces more, else streamed
- * and dropped (the connection closed) as soon as the bytes read pass the cap, so that no more than one
- * chunk past it is ever held.
- */
-async function readCapped(
-  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
-  headers: ResponseHeaders,
-  cap: number,
-): Promise<CappedRead> {
-  const length = firstHeader(headers["content-length"])?.trim();
-  if (length !== undefined && /^\d+$/.test(length) && Number(length) > cap) {
-    body.destroy();
-    return { kind: "too-large", size: Number(length), announced: true };
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > cap) {
-      body.destroy();
-      return { kind: "too-large", size: total, announced: false };
-    }
-    chunks.push(chunk);
-  }
-  return { kind: "body", bytes: Buffer.concat(chunks, total) };
-}
-
 /** UTF-8, a byte order mark dropped, as undici's `body.text()` decodes. */
 const utf8 = new TextDecoder("utf-8");
 
 const REDACTED_AUTHORIZATION = "Bearer [REDACTED]";
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Finds the error that says what went wrong: undici and Node wrap it in `cause` or `errors`. */
-function rootNetworkError(error: unknown): { code: string | undefined; message: string } {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && code !== "UND_ERR" && !(current instanceof AggregateError)) {
-      return { code, message: current.message };
-    }
-    const next: unknown =
-      current instanceof AggregateError && current.errors.length > 0 ? current.errors[0] : current.cause;
-    if (next === undefined) {
-      return { code: typeof code === "string" ? code : undefined, message: current.message };
-    }
-    current = next;
-  }
-  return { code: undefined, message: current instanceof Error ? current.message : String(current) };
-}
 
 export class Transport {
   readonly #options: TransportOptions;
@@ -222,7 +151,7 @@ export class Transport {
       },
       async (attempt): Promise<AttemptVerdict<Reply<T>>> => {
         const result = await this.#attempt(url, call, sendHeaders, body, limit);
-        if (result.kind === "response" || result.kind === "too-large") this.#reached = true;
+        if (result.kind === "answer" || result.kind === "too-large") this.#reached = true;
         if (result.kind === "deadline") return { kind: "stop", error: this.#safe(deadlineError(attempt)) };
         if (result.kind === "too-large") {
           const error = new ResponseTooLargeError({
@@ -236,7 +165,7 @@ export class Transport {
           });
           return { kind: "stop", error: this.#safe(error) };
         }
-        if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+        if (isSuccess(result)) {
           return {
             kind: "done",
             value: { status: result.status, value: this.#parseSuccess(call, redacted, result) },
@@ -244,7 +173,7 @@ export class Transport {
         }
         return {
           kind: "failed",
-          outcome: this.#outcomeOf(result),
+          outcome: outcomeOf(result),
           error: (retryAfterMs) =>
             this.#safe(this.#errorOf(result, call.subject, redacted, attempt, retryAfterMs)),
         };
@@ -269,62 +198,26 @@ export class Transport {
     headers: Record<string, string>,
     body: string | undefined,
     limit: Limit | undefined,
-  ): Promise<AttemptResult> {
-    const left = limit === undefined ? Number.POSITIVE_INFINITY : limit.at - this.#options.now();
-    if (left <= 0) return { kind: "deadline" };
-    const cutByDeadline = left < this.#options.requestTimeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.min(this.#options.requestTimeoutMs, left),
-    );
-    try {
-      const response = await request(url, {
-        method: call.method,
-        headers,
-        body,
-        dispatcher: this.#options.dispatcher,
-        signal: controller.signal,
-      });
-      const status = response.statusCode;
-      const success = status >= 200 && status < 300;
-      // A success the call does not read is still read (and dropped) up to a cap, so that the
-      // connection can serve the next call; an error answer is read up to its own cap.
-      const cap = !success ? RESPONSE_CAPS.errorBody : call.parse === null ? RESPONSE_CAPS.unused : call.cap;
-      const read = await readCapped(response.body, response.headers, cap.bytes);
-      if (read.kind === "body") {
-        return { kind: "response", status, headers: response.headers, text: utf8.decode(read.bytes) };
-      }
-      if (success && call.parse !== null) {
-        return { kind: "too-large", status, size: read.size, announced: read.announced };
-      }
-      return { kind: "response", status, headers: response.headers, text: success ? "" : undefined };
-    } catch (error) {
-      if (!timedOut) return { kind: "connection", error };
-      return cutByDeadline ? { kind: "deadline" } : { kind: "timeout" };
-    } finally {
-      clearTimeout(timer);
+  ): Promise<Exchange> {
+    // A success the call does not read is still read (and dropped) up to a cap, so that the
+    // connection can serve the next call; an error answer is read up to its own cap.
+    const result = await exchange({
+      url,
+      method: call.method,
+      headers,
+      body,
+      dispatcher: this.#options.dispatcher,
+      timeoutMs: this.#options.requestTimeoutMs,
+      until: limit?.at,
+      now: this.#options.now,
+      successCap: call.parse === null ? RESPONSE_CAPS.unused.bytes : call.cap.bytes,
+      errorCap: RESPONSE_CAPS.errorBody.bytes,
+    });
+    if (result.kind === "timeout" && result.cut) return { kind: "deadline" };
+    if (result.kind === "too-large" && call.parse === null) {
+      return { kind: "answer", status: result.status, headers: {}, bytes: Buffer.alloc(0), complete: true };
     }
-  }
-
-  #outcomeOf(result: Exclude<AttemptResult, { kind: "too-large" }>): AttemptOutcome {
-    switch (result.kind) {
-      case "response":
-        return {
-          kind: "status",
-          status: result.status,
-          retryAfter: firstHeader(result.headers["retry-after"]),
-        };
-      case "connection":
-        return { kind: "connection", code: rootNetworkError(result.error).code };
-      case "timeout":
-      case "deadline":
-        return { kind: "timeout" };
-    }
+    return result;
   }
 
   #deadlineError(subject: RequestSubject, request: RedactedRequest, attempts: number): GitBookDeadlineError {
@@ -339,7 +232,7 @@ export class Transport {
   #parseSuccess<T>(
     call: Call<T>,
     redacted: RedactedRequest,
-    result: Extract<AttemptResult, { kind: "response" }>,
+    result: Extract<Exchange, { kind: "answer" }>,
   ): T {
     if (call.parse === null) return undefined as T;
     const fail = (problem: string) =>
@@ -351,11 +244,11 @@ export class Transport {
           problem,
         }),
       );
-    const contentType = firstHeader(result.headers["content-type"]) ?? "";
+    const contentType = result.headers["content-type"] ?? "";
     if (contentType !== "" && !/[/+]json\b/i.test(contentType)) {
       throw fail(`the content type is ${JSON.stringify(this.#redact(contentType))}, expected JSON`);
     }
-    const text = result.text ?? "";
+    const text = utf8.decode(result.bytes);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -390,7 +283,7 @@ export class Transport {
   }
 
   #errorOf(
-    result: Exclude<AttemptResult, { kind: "too-large" }>,
+    result: Exclude<Exchange, { kind: "too-large" }>,
     subject: RequestSubject,
     request: RedactedRequest,
     attempts: number,
@@ -406,27 +299,26 @@ export class Transport {
       });
     }
     if (result.kind === "connection") {
-      const root = rootNetworkError(result.error);
-      const detail = this.#redact(root.message);
-      const cause = Object.assign(new Error(detail), root.code === undefined ? {} : { code: root.code });
+      const detail = this.#redact(result.reason);
+      const cause = Object.assign(new Error(detail), result.code === undefined ? {} : { code: result.code });
       return new GitBookConnectionError({
         request,
         subject,
         attempts,
         host: this.#options.baseUrl.host,
-        code: root.code,
+        code: result.code,
         detail,
         cause,
       });
     }
     let parsed: { code?: number | string; message?: string } = {};
-    const { text } = result;
+    const text = result.complete ? utf8.decode(result.bytes) : undefined;
     try {
       if (text !== undefined) parsed = parseErrorBody(JSON.parse(text));
     } catch {
       // Not JSON (a proxy's HTML page, an empty body): the status says enough.
     }
-    const location = firstHeader(result.headers.location);
+    const location = result.headers.location;
     const redirectOrigin =
       location !== undefined && URL.canParse(location, request.url)
         ? this.#redact(new URL(location, request.url).origin)
