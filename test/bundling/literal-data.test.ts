@@ -85,6 +85,26 @@ describe("a $ref inside literal data", () => {
     expect(document.paths["/stats"].get.parameters[0].schema).toEqual({ $ref: "#/components/schemas/q" });
   });
 
+  it("is data in an OpenAPI 3.2 Example's dataValue and serializedValue, even when the file is missing", async () => {
+    const text = [
+      "openapi: 3.2.0",
+      "info: { title: T, version: '1' }",
+      "components:",
+      "  schemas:",
+      "    A: { $ref: a.yaml }",
+      "  examples:",
+      "    one:",
+      "      dataValue: { $ref: missing-data.yaml }",
+      '      serializedValue: \'{"$ref": "missing-serialized.yaml"}\'',
+      "",
+    ].join("\n");
+    const result = await bundle({ "openapi.yaml": text, "a.yaml": "type: object\n" });
+
+    expect(result.bundled).toBe(true);
+    expect(parse(result.text).components.examples.one.dataValue).toEqual({ $ref: "missing-data.yaml" });
+    expect(findExternalRefs(parse(text))).toEqual(["a.yaml"]);
+  });
+
   it("is data in a file reached by reference too, even when that file exists", async () => {
     const result = await bundle({
       "openapi.yaml":

@@ -337,6 +337,7 @@ describe("reading files: regular files only, a size limit, never out of the work
     const byFile = Object.fromEntries(resultsOf(run.outputs).map((r) => [r.file, r]));
     expect(byFile["good.yaml"]?.status).toBe("published");
     expect(byFile["huge.yaml"]?.status).toBe("failed");
+    expect(byFile["huge.yaml"]?.errorCode).toBe("FILE_TOO_LARGE");
     const reason = byFile["huge.yaml"]?.errors.join(" ") ?? "";
     expect(reason).toContain("huge.yaml is 33.0 MiB, over the 32.0 MiB limit");
     expect(reason).toContain("source: url");

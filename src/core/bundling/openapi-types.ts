@@ -1,7 +1,8 @@
 /**
  * What each position of an OpenAPI 2.0/3.0/3.1 document holds, as far as bundling needs to know: where a
  * `$ref` is a reference (everywhere except literal data), where the contents are literal data (never
- * resolved: `example`, `default`, `const`, `enum`, a Schema's `examples`, an Example's `value`, a Link's
+ * resolved: `example`, `default`, `const`, `enum`, a Schema's `examples`, an Example's `value` (and 3.2's
+ * `dataValue`, `serializedValue`), a Link's
  * `parameters` and `requestBody`, a Swagger 2.0 Response's `examples`), which referenced nodes become named
  * components, and where discriminator mappings are. Positions this table does not know (unknown fields,
  * `x-` extensions) are walked as `anyNode`: every `$ref` in them is resolved.
@@ -118,7 +119,12 @@ function buildTypes(version: "oas2" | "oas3"): SpecTypes {
     enum: data,
   });
 
-  const exampleObject: NodeType = { name: "Example", ...group("examples"), fields: { value: data } };
+  // OpenAPI 3.2 adds `dataValue` and `serializedValue` beside `value`: literal data as well.
+  const exampleObject: NodeType = {
+    name: "Example",
+    ...group("examples"),
+    fields: { value: data, dataValue: data, serializedValue: data },
+  };
   const examples = map("Example", exampleObject);
   // Swagger 2.0 `items` of a non-body parameter or header: literal `default` and `enum`.
   const items = { name: "Items", fields: {} } as NodeType & { fields: Record<string, NodeType> };

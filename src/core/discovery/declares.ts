@@ -1,5 +1,5 @@
+import { findObjectKey } from "../documents/json-keys.ts";
 import { locateKeyPath } from "../documents/locate.ts";
-import { findObjectKey } from "./json-keys.ts";
 import { lineAndColumn } from "./parse.ts";
 import type { SpecFormat } from "./types.ts";
 

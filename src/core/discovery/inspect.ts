@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { formatOf } from "../documents/format.ts";
+import { findObjectKey } from "../documents/json-keys.ts";
 import { isWithin } from "../files/containment.ts";
 import {
   FileTooLargeError,
@@ -10,7 +11,6 @@ import {
 } from "../files/read-regular.ts";
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey, numericVersionOf } from "./declares.ts";
-import { findObjectKey } from "./json-keys.ts";
 import { jsonCommentMiss, type NearMiss, wideEncodingMiss } from "./near-misses.ts";
 import { parseText } from "./parse.ts";
 import { mayDeclareSpec } from "./prefilter.ts";
@@ -236,7 +236,12 @@ async function tooLarge(
   }
   return {
     kind: "broken",
-    broken: { path: relativePath, absolutePath, problem: { file: relativePath, message: error.message } },
+    broken: {
+      path: relativePath,
+      absolutePath,
+      problem: { file: relativePath, message: error.message },
+      code: "FILE_TOO_LARGE",
+    },
   };
 }
 

@@ -61,6 +61,8 @@ export interface BrokenSpec {
   path: string;
   absolutePath: string;
   problem: LocatedProblem;
+  /** What is wrong, as the run reports it: it does not parse (the default), or it is over the size limit. */
+  code?: "FILE_TOO_LARGE";
 }
 
 export interface DiscoveryResult {

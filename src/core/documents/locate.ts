@@ -1,7 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { findObjectKey } from "../discovery/json-keys.ts";
 import { lineAndColumn } from "../discovery/parse.ts";
 import type { TextFormat } from "./format.ts";
+import { findObjectKey } from "./json-keys.ts";
 
 export interface Position {
   line: number;

@@ -125,7 +125,7 @@ function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
     slug,
     problems: [
       {
-        code: "SYNTAX_ERROR",
+        code: broken.code ?? "SYNTAX_ERROR",
         message: `${broken.path}: ${message}`,
         location: { file, line, column },
       },

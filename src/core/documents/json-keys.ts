@@ -1,3 +1,8 @@
+/**
+ * Finding a key in JSON text that may not parse (a near miss, a located error): tolerant, on decoded
+ * text. Its strict sibling ./json-scan.ts checks that bytes are JSON and where the top-level values lie;
+ * the two answer different questions and share no rule but "a string ends at its unescaped quote".
+ */
 export interface JsonKeyHit {
   key: string;
   /** Offset of the key's opening quote. */
