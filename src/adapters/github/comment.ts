@@ -22,7 +22,8 @@ import type { Account, StoredComment } from "../../core/review-thread/own-commen
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { KiB, MiB } from "../../core/service/limits.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
-import { type AnswerCap, nextPage, ReviewHostError } from "../http/host-client.ts";
+import { type AnswerCap, ReviewHostError } from "../http/host-client.ts";
+import { restCommentStore } from "../http/rest-comment-store.ts";
 import type { GitHubClient } from "./api.ts";
 
 export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";
@@ -95,57 +96,19 @@ export function githubCommentStore(client: GitHubClient, target: CommentTarget):
   const repo = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
   const list = `${repo}/issues/${target.issueNumber}/comments`;
   const one = (id: number) => `${repo}/issues/comments/${id}`;
-  const written = (data: unknown, call: string): StoredComment => {
-    const comment = parseComment(data);
-    if (!comment) throw new ReviewHostError(`GitHub ${call} answered no comment.`, undefined, false);
-    return comment;
-  };
-  return {
-    async page(number) {
-      const answer = await client.rest.send({
-        method: "GET",
-        path: list,
-        // The first page is asked for without `page`, as GitHub's own `Link` header leaves it out.
-        query: number > 1 ? { per_page: 100, page: number } : { per_page: 100 },
-        cap: GITHUB_ANSWER_CAPS.page,
-      });
-      if (!Array.isArray(answer.data)) {
-        throw new ReviewHostError(
-          `GitHub GET ${list} did not answer a list of comments.`,
-          answer.status,
-          false,
-        );
-      }
-      const comments = answer.data.map(parseComment).filter((c): c is StoredComment => c !== undefined);
-      return { comments, next: nextPage(answer.headers, number) };
-    },
-    async create(body) {
-      const { data } = await client.rest.send({
-        method: "POST",
-        path: list,
-        body: { body },
-        cap: GITHUB_ANSWER_CAPS.comment,
-      });
-      return written(data, `POST ${list}`);
-    },
-    async update(id, body) {
-      const { data } = await client.rest.send({
-        method: "PATCH",
-        path: one(id),
-        body: { body },
-        cap: GITHUB_ANSWER_CAPS.comment,
-        idempotent: true,
-      });
-      return written(data, `PATCH ${one(id)}`);
-    },
-    async remove(id) {
-      try {
-        await client.rest.send({ method: "DELETE", path: one(id), cap: GITHUB_ANSWER_CAPS.deletion });
-      } catch (error) {
-        if (!(error instanceof ReviewHostError && error.status === 404)) throw error;
-      }
-    },
-  };
+  return restCommentStore({
+    client: client.rest,
+    host: "GitHub",
+    noun: "comment",
+    list,
+    one,
+    // The first page is asked for without `page`, as GitHub's own `Link` header leaves it out.
+    pageQuery: (number): Record<string, number> =>
+      number > 1 ? { per_page: 100, page: number } : { per_page: 100 },
+    updateMethod: "PATCH",
+    caps: GITHUB_ANSWER_CAPS,
+    parse: parseComment,
+  });
 }
 
 /** A REST issue comment, checked field by field; undefined when it has no id or body. */

@@ -16,7 +16,8 @@ import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { KiB, MiB } from "../../core/service/limits.ts";
-import { type AnswerCap, nextPage, ReviewHostError } from "../http/host-client.ts";
+import { type AnswerCap, ReviewHostError } from "../http/host-client.ts";
+import { restCommentStore } from "../http/rest-comment-store.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
 
@@ -65,54 +66,17 @@ export function gitlabNoteStore(
   urlOf: (noteId: number) => string,
 ): CommentStore {
   const list = notesPath(target);
-  const written = (data: unknown, call: string): StoredComment => {
-    const note = parseNote(data, urlOf);
-    if (!note) throw new ReviewHostError(`GitLab ${call} answered no note.`, undefined, false);
-    return note;
-  };
-  return {
-    async page(number) {
-      const answer = await client.send({
-        method: "GET",
-        path: list,
-        query: { sort: "asc", order_by: "created_at", per_page: 100, page: number },
-        cap: GITLAB_ANSWER_CAPS.page,
-      });
-      if (!Array.isArray(answer.data)) {
-        throw new ReviewHostError(`GitLab GET ${list} did not answer a list of notes.`, answer.status, false);
-      }
-      const comments = answer.data
-        .map((note) => parseNote(note, urlOf))
-        .filter((note): note is StoredComment => note !== undefined);
-      return { comments, next: nextPage(answer.headers, number) };
-    },
-    async create(body) {
-      const { data } = await client.send({
-        method: "POST",
-        path: list,
-        body: { body },
-        cap: GITLAB_ANSWER_CAPS.note,
-      });
-      return written(data, `POST ${list}`);
-    },
-    async update(id, body) {
-      const path = `${list}/${id}`;
-      const { data } = await client.send({
-        method: "PUT",
-        path,
-        body: { body },
-        cap: GITLAB_ANSWER_CAPS.note,
-      });
-      return written(data, `PUT ${path}`);
-    },
-    async remove(id) {
-      try {
-        await client.send({ method: "DELETE", path: `${list}/${id}`, cap: GITLAB_ANSWER_CAPS.deletion });
-      } catch (error) {
-        if (!(error instanceof ReviewHostError && error.status === 404)) throw error;
-      }
-    },
-  };
+  return restCommentStore({
+    client,
+    host: "GitLab",
+    noun: "note",
+    list,
+    one: (id) => `${list}/${id}`,
+    pageQuery: (number) => ({ sort: "asc", order_by: "created_at", per_page: 100, page: number }),
+    updateMethod: "PUT",
+    caps: { ...GITLAB_ANSWER_CAPS, comment: GITLAB_ANSWER_CAPS.note },
+    parse: (value) => parseNote(value, urlOf),
+  });
 }
 
 /** A note checked field by field; undefined for a system note or one without id or body. */

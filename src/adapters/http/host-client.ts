@@ -12,12 +12,7 @@ import { formatBytes } from "../../core/service/limits.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { truncate } from "../../core/text/truncate.ts";
 import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
-import {
-  type AttemptVerdict,
-  type RetryPolicy,
-  requestNeverSent,
-  withRetries,
-} from "./retry.ts";
+import { type AttemptVerdict, type RetryPolicy, requestNeverSent, withRetries } from "./retry.ts";
 import { DEFAULT_USER_AGENT } from "./user-agent.ts";
 
 export type HostMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
