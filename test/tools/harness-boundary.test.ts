@@ -18,6 +18,21 @@ const FORBIDDEN_IMPORTS = [
   'import { specFixture } from "../../test/support/spec-fixture.ts";',
 ];
 
+/** One import of each layer, as a file two folders below src/ writes it. */
+const LAYER_IMPORTS = {
+  core: 'import { compareApis } from "../../core/changes/index.ts";',
+  adapters: 'import { GitBookClient } from "../../adapters/gitbook/index.ts";',
+  settings: 'import { SETTINGS } from "../../settings/settings-table.ts";',
+  hosts: 'import { runCli } from "../../hosts/cli/program.ts";',
+} as const;
+type Layer = keyof typeof LAYER_IMPORTS;
+const LAYER_PROBES: Record<string, readonly Layer[]> = {
+  "src/core/sync/probe.ts": ["core", "adapters", "settings", "hosts"],
+  "src/adapters/github/probe.ts": ["core", "adapters", "settings", "hosts"],
+  "src/settings/nested/probe.ts": ["core", "adapters", "settings", "hosts"],
+  "src/hosts/cli/probe.ts": ["core", "adapters", "settings", "hosts"],
+};
+
 interface Diagnostic {
   category: string;
   location: { path: string; start: { line: number } };
@@ -39,6 +54,15 @@ beforeAll(async () => {
   for (const file of ["src/hosts/action/probe.ts", "test/action/probe.ts", "harness/probe.ts"]) {
     await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
     await writeFile(path.join(folder, file), probe);
+  }
+  for (const [file, layers] of Object.entries(LAYER_PROBES)) {
+    await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
+    const lines = layers.map((layer) => LAYER_IMPORTS[layer]);
+    const names = ["compareApis", "GitBookClient", "SETTINGS", "runCli"];
+    await writeFile(
+      path.join(folder, file),
+      `${lines.join("\n")}\n\nexport const used = [${names.join(", ")}];\n`,
+    );
   }
   const biome = path.join(repositoryRoot, "node_modules", ".bin", "biome");
   const { stdout } = await promisify(execFile)(
@@ -66,5 +90,26 @@ describe("product code cannot import the harness", () => {
   it("lets tests and the harness itself import it", () => {
     expect(restricted("test/action/probe.ts")).toEqual([]);
     expect(restricted("harness/probe.ts")).toEqual([]);
+  });
+});
+
+describe("imports point inwards: hosts → settings → core ← adapters", () => {
+  /** The layers whose import a probe in `file` gets refused for, from the lines biome reports. */
+  const refusedLayers = (file: string) => restricted(file).map((line) => LAYER_PROBES[file]?.[line - 1]);
+
+  it("the core imports nothing outside it", () => {
+    expect(refusedLayers("src/core/sync/probe.ts")).toEqual(["adapters", "settings", "hosts"]);
+  });
+
+  it("adapters import the core and each other, never a host or the settings", () => {
+    expect(refusedLayers("src/adapters/github/probe.ts")).toEqual(["settings", "hosts"]);
+  });
+
+  it("the settings import the core, never an adapter or a host", () => {
+    expect(refusedLayers("src/settings/nested/probe.ts")).toEqual(["adapters", "hosts"]);
+  });
+
+  it("hosts import every layer", () => {
+    expect(refusedLayers("src/hosts/cli/probe.ts")).toEqual([]);
   });
 });
