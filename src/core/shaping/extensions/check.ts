@@ -1,0 +1,246 @@
+import { childType, type NodeType, specVersion, typesFor } from "../../bundling/openapi-types.ts";
+import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
+import type { Logger } from "../../logger.ts";
+import { type DocumentPath, pathLocator } from "./locate.ts";
+import { type ExtensionRule, RULES, type TagIndex, type Where } from "./rules.ts";
+
+/** A problem with one of GitBook's extensions, at a path of the document. */
+export interface ExtensionProblem {
+  path: DocumentPath;
+  message: string;
+}
+
+/** More than this many in one file are summed up in one last warning. */
+export const MAX_WARNINGS_PER_FILE = 50;
+
+const RULES_BY_KEY = new Map<string, ExtensionRule[]>();
+for (const rule of RULES) {
+  for (const key of rule.keys) RULES_BY_KEY.set(key, [...(RULES_BY_KEY.get(key) ?? []), rule]);
+}
+
+/** A quick look for any key of the table, so that a spec using none is neither parsed nor walked here. */
+const ANY_KEY = new RegExp(
+  `(?:${[...RULES_BY_KEY.keys()].map((key) => key.replace(/[-]/g, "\\-")).join("|")})["']?\\s*:`,
+);
+
+/**
+ * Warns, at its file, line and column, about every use of GitBook's OpenAPI extensions that GitBook
+ * cannot use as written (rules.ts). Warnings only: the spec is published all the same.
+ */
+export function warnAboutGitBookExtensions(spec: LoadedSpec, logger: Logger): void {
+  for (const { file, line, column, message } of gitBookExtensionWarnings(spec)) {
+    logger.warning(`${spec.path}: ${message}`, {
+      file,
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column } : {}),
+    });
+  }
+}
+
+/** The warnings of {@link warnAboutGitBookExtensions}, located in the spec's own file. */
+export function gitBookExtensionWarnings(
+  spec: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+): LocatedProblem[] {
+  const { text } = spec;
+  if (!ANY_KEY.test(text)) return [];
+  const problems = checkGitBookExtensions(documentOf(spec));
+  if (problems.length === 0) return [];
+  const locate = pathLocator(text, spec.format);
+  const located: LocatedProblem[] = problems
+    .slice(0, MAX_WARNINGS_PER_FILE)
+    .map(({ path, message }) => ({ file: spec.path, ...locate(path), message }))
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+  const more = problems.length - MAX_WARNINGS_PER_FILE;
+  if (more > 0) {
+    located.push({
+      file: spec.path,
+      message: `${more} more uses of GitBook's extensions like the ones above; fix those first.`,
+    });
+  }
+  return located;
+}
+
+/**
+ * A JSON spec is parsed here, for this check only, rather than through `spec.document`: a spec sent as
+ * written keeps no parsed document through its upload (see sync/prepare.ts). A YAML spec is parsed already.
+ */
+function documentOf(spec: Pick<LoadedSpec, "text" | "format" | "document">): unknown {
+  if (spec.format !== "json") return spec.document;
+  try {
+    return JSON.parse(spec.text.charCodeAt(0) === 0xfeff ? spec.text.slice(1) : spec.text);
+  } catch {
+    return spec.document;
+  }
+}
+
+const OPERATION_KEYS = new Set([
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+  "query",
+]);
+
+interface Frame {
+  value: Record<string, unknown>;
+  type: NodeType;
+  wheres: readonly Where[];
+}
+
+/** Every problem of the table's rules in one walk of the document, in document order. */
+export function checkGitBookExtensions(document: unknown): ExtensionProblem[] {
+  if (!isMapping(document)) return [];
+  const tags = indexTags(document);
+  const types = typesFor(specVersion(document));
+  const problems: ExtensionProblem[] = [];
+  const seen = new WeakSet<object>();
+  const path: (string | number)[] = [];
+
+  const visit = ({ value, type, wheres }: Frame): void => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    if (!Array.isArray(value)) applyRules(value, wheres, path, tags, problems);
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (!isObject(child)) continue;
+      const childTypeOf = Array.isArray(value) ? type : childType(type, String(key));
+      if (childTypeOf.data) continue;
+      path.push(key);
+      visit({ value: child, type: childTypeOf, wheres: wheresOf(childTypeOf, wheres, path) });
+      path.pop();
+    }
+  };
+  visit({ value: document, type: types.root, wheres: ["root"] });
+  return problems;
+}
+
+/** What kind of place the mapping at `path` is, from the bundler's table of OpenAPI types and its path. */
+function wheresOf(type: NodeType, parent: readonly Where[], path: DocumentPath): Where[] {
+  const wheres: Where[] = ["anywhere"];
+  const [first, second] = path;
+  const key = path[path.length - 1];
+  const parentKey = path[path.length - 2];
+  if (path.length === 2 && first === "tags" && typeof second === "number") wheres.push("tag");
+  if (path.length === 2 && first === "securityDefinitions") wheres.push("securityScheme");
+  if (type.name === "Operation") wheres.push("operation");
+  else if (type.name === "PathItem") wheres.push("pathItem");
+  else if (type.name === "Response") wheres.push("response");
+  else if (type.name === "SecurityScheme") wheres.push("securityScheme");
+  else if (type.name === "Schema") {
+    wheres.push("schema");
+    if (
+      (path.length === 3 && first === "components" && second === "schemas") ||
+      (path.length === 2 && first === "definitions")
+    ) {
+      wheres.push("componentSchema");
+    }
+  }
+  // Servers are not in the bundler's table: a list `servers` of the root, a path item or an operation.
+  if (parentKey === "servers" && typeof key === "number" && parent.includes("serverList"))
+    wheres.push("server");
+  if (
+    key === "servers" &&
+    (parent.includes("root") || parent.includes("pathItem") || parent.includes("operation"))
+  ) {
+    wheres.push("serverList");
+  }
+  if (key === "variables" && parent.includes("server")) wheres.push("serverVariables");
+  if (parent.includes("serverVariables")) wheres.push("serverVariable");
+  return wheres;
+}
+
+function applyRules(
+  holder: Record<string, unknown>,
+  wheres: readonly Where[],
+  path: DocumentPath,
+  tags: TagIndex,
+  problems: ExtensionProblem[],
+): void {
+  let subject: string | undefined;
+  for (const key in holder) {
+    const rules = RULES_BY_KEY.get(key);
+    if (!rules || !Object.hasOwn(holder, key)) continue;
+    const value = holder[key];
+    // A `$ref` is checked where it leads to, once bundled: not here.
+    if (isMapping(value) && typeof value.$ref === "string") continue;
+    for (const rule of rules) {
+      if (!rule.where.some((where) => wheres.includes(where))) continue;
+      subject ??= subjectOf(holder, wheres, path);
+      const found = rule.check(value, key, { holder, subject, tags });
+      if (found === undefined) continue;
+      const findings = typeof found === "string" ? [{ message: found }] : found;
+      for (const { at, message } of findings) problems.push({ path: [...path, key, ...(at ?? [])], message });
+    }
+  }
+}
+
+/** How a message names the mapping: "the document", "tag `users`", "GET /pets", "responses.200 of GET /pets". */
+function subjectOf(holder: Record<string, unknown>, wheres: readonly Where[], path: DocumentPath): string {
+  if (path.length === 0) return "the document";
+  if (wheres.includes("tag"))
+    return typeof holder.name === "string" ? `tag \`${holder.name}\`` : `tag ${Number(path[1]) + 1}`;
+  const [first, second, third] = path;
+  if ((first === "paths" || first === "webhooks") && typeof third === "string" && OPERATION_KEYS.has(third)) {
+    const operation = `${first === "webhooks" ? "webhook " : ""}${third.toUpperCase()} ${String(second)}`;
+    const rest = path.slice(3);
+    return rest.length === 0 ? operation : `${spell(rest)} of ${operation}`;
+  }
+  return spell(path);
+}
+
+function spell(path: DocumentPath): string {
+  return path
+    .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join("");
+}
+
+/** The declared and hidden tags, and where a nesting cycle is to be reported. */
+function indexTags(document: Record<string, unknown>): TagIndex {
+  const list = Array.isArray(document.tags) ? document.tags.filter(isMapping) : [];
+  const declared = new Set<string>();
+  const hidden = new Set<string>();
+  const byName = new Map<string, Record<string, unknown>>();
+  for (const tag of list) {
+    if (typeof tag.name !== "string") continue;
+    declared.add(tag.name);
+    if (tag["x-internal"] === true || tag["x-gitbook-ignore"] === true) hidden.add(tag.name);
+    if (!byName.has(tag.name)) byName.set(tag.name, tag);
+  }
+  const parentOf = (tag: Record<string, unknown>) => {
+    // GitBook reads `parent` first, then `x-parent`.
+    const parent = typeof tag.parent === "string" ? tag.parent : tag["x-parent"];
+    return typeof parent === "string" ? byName.get(parent) : undefined;
+  };
+  const cycleAt = new Map<Record<string, unknown>, string[]>();
+  const inCycle = new Set<Record<string, unknown>>();
+  for (const start of list) {
+    if (inCycle.has(start)) continue;
+    const chain: Record<string, unknown>[] = [];
+    let at: Record<string, unknown> | undefined = start;
+    while (at && !chain.includes(at)) {
+      chain.push(at);
+      at = parentOf(at);
+    }
+    if (at !== start) continue;
+    for (const tag of chain) inCycle.add(tag);
+    cycleAt.set(
+      start,
+      [...chain, start].map((tag) => String(tag.name)),
+    );
+  }
+  return { declared, hidden, cycleAt };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && !Array.isArray(value);
+}

@@ -1,0 +1,164 @@
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { TextFormat } from "../../documents/format.ts";
+import type { Position } from "../../documents/locate.ts";
+
+/** A path into a document: keys of mappings and indexes of lists, e.g. ["tags", 2, "x-parent"]. */
+export type DocumentPath = readonly (string | number)[];
+
+/**
+ * Finds where many paths are written in one text, parsing a YAML text once (`locateKeyPath` in
+ * documents/locate.ts parses it again for each key path, and follows mapping keys only). A JSON text is
+ * not parsed: each path is followed by a scan that skips the values it passes over. The position is that
+ * of the deepest part of the path that exists (a key, or a list item's first character); line 1, column 1
+ * when none does. Only called when there is something to report.
+ */
+export function pathLocator(text: string, format: TextFormat): (path: DocumentPath) => Position {
+  if (format === "json") {
+    const lines = lineStarts(text);
+    return (path) => positionOf(lines, locateInJson(text, path));
+  }
+  const lineCounter = new LineCounter();
+  // `uniqueKeys: false`: the duplicate-key check is quadratic in the size of a mapping (ARCHITECTURE.md).
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
+  return (path) => {
+    const offset = locateInYaml(document.contents, path);
+    if (offset === undefined) return { line: 1, column: 1 };
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+}
+
+function locateInYaml(root: unknown, path: DocumentPath): number | undefined {
+  let node: unknown = root;
+  let found: number | undefined;
+  for (const part of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(part));
+      const key = pair?.key as Node | undefined;
+      if (!pair || !key?.range) return found;
+      found = key.range[0];
+      node = pair.value;
+    } else if (isSeq(node) && typeof part === "number") {
+      const item = node.items[part] as Node | undefined;
+      if (!item?.range) return found;
+      found = item.range[0];
+      node = item;
+    } else {
+      return found;
+    }
+  }
+  return found;
+}
+
+function locateInJson(text: string, path: DocumentPath): number | undefined {
+  let at = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  let found: number | undefined;
+  for (const part of path) {
+    const next =
+      text[at] === "{"
+        ? keyIn(text, at, String(part))
+        : text[at] === "["
+          ? itemIn(text, at, part)
+          : undefined;
+    if (next === undefined) return found;
+    found = next.found;
+    at = next.value;
+  }
+  return found;
+}
+
+/** The key `wanted` of the object opening at `open`: where the key is written and where its value starts. */
+function keyIn(text: string, open: number, wanted: string): { found: number; value: number } | undefined {
+  let at = skipSpace(text, open + 1);
+  while (text[at] === '"') {
+    const keyEnd = endOfString(text, at);
+    const key = decodeKey(text.slice(at, keyEnd + 1));
+    const value = skipSpace(text, skipSpace(text, keyEnd + 1) + 1);
+    if (key === wanted) return { found: at, value };
+    at = skipSpace(text, skipValue(text, value));
+    if (text[at] !== ",") return undefined;
+    at = skipSpace(text, at + 1);
+  }
+  return undefined;
+}
+
+/** The item `index` of the array opening at `open`. */
+function itemIn(
+  text: string,
+  open: number,
+  index: string | number,
+): { found: number; value: number } | undefined {
+  if (typeof index !== "number") return undefined;
+  let at = skipSpace(text, open + 1);
+  for (let item = 0; text[at] !== "]" && at < text.length; item += 1) {
+    if (item === index) return { found: at, value: at };
+    at = skipSpace(text, skipValue(text, at));
+    if (text[at] !== ",") return undefined;
+    at = skipSpace(text, at + 1);
+  }
+  return undefined;
+}
+
+function decodeKey(literal: string): string {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return literal.slice(1, -1);
+  }
+}
+
+/** The offset just after the JSON value starting at `at` (a string, a number or word, or a nested value). */
+function skipValue(text: string, at: number): number {
+  const first = text[at];
+  if (first === '"') return endOfString(text, at) + 1;
+  if (first !== "{" && first !== "[") {
+    let end = at;
+    while (end < text.length && !/[\s,}\]]/.test(text[end] as string)) end += 1;
+    return end;
+  }
+  let depth = 0;
+  for (let index = at; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '"') index = endOfString(text, index);
+    else if (char === "{" || char === "[") depth += 1;
+    else if (char === "}" || char === "]") {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return text.length;
+}
+
+function endOfString(text: string, open: number): number {
+  for (let index = open + 1; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === "\\") index += 1;
+    else if (char === '"') return index;
+  }
+  return text.length;
+}
+
+function skipSpace(text: string, at: number): number {
+  let index = at;
+  while (index < text.length && /\s/.test(text[index] as string)) index += 1;
+  return index;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1))
+    starts.push(index + 1);
+  return starts;
+}
+
+function positionOf(starts: readonly number[], offset: number | undefined): Position {
+  if (offset === undefined) return { line: 1, column: 1 };
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { line: low + 1, column: offset - (starts[low] as number) + 1 };
+}
