@@ -1,0 +1,246 @@
+/**
+ * Shaping: what a spec's published document is made of besides its file. Per spec file, in the
+ * configuration file (`specs:`): overlays applied to every publication of it, `remove-internal`, and
+ * `audiences` — one file published under several slugs, each shaped its own way. Each audience is a spec
+ * of its own in the run: its own slug, upload, unchanged check, result and review (README "Overlays and
+ * audiences").
+ *
+ * The steps, in order: the bundled document → the spec's overlays → the audience's overlays →
+ * `remove-internal` (so that an overlay may mark parts `x-internal: true`).
+ */
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { toYaml } from "../bundling/yaml-text.ts";
+import { isWithin } from "../files/containment.ts";
+import { readRegularText } from "../files/read-regular.ts";
+import type { Logger } from "../logger.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import { applyOverlay, type Overlay, OverlayError, parseOverlay } from "./overlay.ts";
+import { danglingRefs, removeInternal } from "./remove-internal.ts";
+
+/** What is done to one publication of a file's document. */
+export interface ShapingSteps {
+  /** Workspace-relative overlay files, applied in order. */
+  readonly overlays: readonly string[];
+  readonly removeInternal: boolean;
+}
+
+export interface AudienceEntry extends ShapingSteps {
+  /** `[a-z0-9-]+`: names the audience in messages and derives its slug. */
+  readonly name: string;
+  /** Published under this slug as written; default: the file's slug, `-`, the audience's name. */
+  readonly slug?: string;
+}
+
+/** A spec file's entry: its own steps (applied to every audience first), and its audiences, if any. */
+export interface SpecShaping extends ShapingSteps {
+  readonly audiences: readonly AudienceEntry[];
+}
+
+/** Spec file (workspace-relative) → its shaping. */
+export type ShapingConfig = ReadonlyMap<string, SpecShaping>;
+
+/** One publication of a file: a file has one, or one per audience. */
+export interface PublishTarget {
+  file: string;
+  /** The slug it is published under in this run (a review's preview slug in previews). */
+  slug: string;
+  /** The slug outside any review: where its published version lives. */
+  baseSlug: string;
+  audience?: string;
+  /** Undefined: the file is published as it is (bundled). */
+  steps?: ShapingSteps;
+}
+
+/** A shaping entry that cannot be used (a file not found, slugs colliding): stops the run. */
+export class ShapingConfigError extends Error {
+  override readonly name = "ShapingConfigError";
+}
+
+/** The steps of one publication: the spec's, then the audience's; undefined when there are none. */
+export function stepsOf(spec: SpecShaping | undefined, audience?: AudienceEntry): ShapingSteps | undefined {
+  if (!spec) return undefined;
+  const overlays = [...spec.overlays, ...(audience?.overlays ?? [])];
+  const removeInternal = spec.removeInternal || audience?.removeInternal === true;
+  return overlays.length === 0 && !removeInternal ? undefined : { overlays, removeInternal };
+}
+
+/**
+ * Every publication of the run's files, in path order (audiences in their declared order). `slugs` are
+ * the files' slugs in this run and `baseSlugs` outside any review; `previewSlug` turns an audience's slug
+ * into this run's. Throws {@link ShapingConfigError} for an entry naming no file of the run, and for two
+ * publications sharing a slug.
+ */
+export function publishTargets(
+  files: readonly string[],
+  slugs: ReadonlyMap<string, string>,
+  baseSlugs: ReadonlyMap<string, string>,
+  shaping: ShapingConfig,
+  options: { previewSlug?: ((slug: string) => string) | undefined; configName: string },
+): PublishTarget[] {
+  const known = new Set(files);
+  const unknown = [...shaping.keys()].filter((file) => !known.has(file));
+  if (unknown.length > 0) {
+    throw new ShapingConfigError(
+      `${options.configName} shapes ${unknown.map((file) => JSON.stringify(file)).join(", ")}, which ${unknown.length === 1 ? "is not a spec" : "are not specs"} this run publishes: check the path (relative to the workspace), or the files and exclude settings. Nothing was published, so that no spec goes out unshaped.`,
+    );
+  }
+  const targets: PublishTarget[] = [];
+  for (const file of files) {
+    const slug = slugs.get(file) ?? "";
+    const baseSlug = baseSlugs.get(file) ?? slug;
+    const spec = shaping.get(file);
+    if (!spec || spec.audiences.length === 0) {
+      const steps = stepsOf(spec);
+      targets.push({ file, slug, baseSlug, ...(steps ? { steps } : {}) });
+      continue;
+    }
+    for (const audience of spec.audiences) {
+      const base = audience.slug ?? `${baseSlug}-${audience.name}`;
+      const steps = stepsOf(spec, audience);
+      targets.push({
+        file,
+        slug: options.previewSlug ? options.previewSlug(base) : base,
+        baseSlug: base,
+        audience: audience.name,
+        ...(steps ? { steps } : {}),
+      });
+    }
+  }
+  const bySlug = new Map<string, PublishTarget[]>();
+  for (const target of targets) bySlug.set(target.slug, [...(bySlug.get(target.slug) ?? []), target]);
+  const shared = [...bySlug].filter(([, sharing]) => sharing.length > 1 && sharing.some((t) => t.audience));
+  if (shared.length > 0) {
+    const lines = shared.map(
+      ([slug, sharing]) => `'${slug}': ${sharing.map((t) => describeTarget(t)).join(" and ")}`,
+    );
+    throw new ShapingConfigError(
+      `Audiences in ${options.configName} share slugs with other specs or audiences (a slug names one spec): ${lines.join("; ")}. Give each audience its own \`slug\`.`,
+    );
+  }
+  return targets;
+}
+
+/** `api/openapi.yaml (audience public)`, or the file alone. */
+export function describeTarget(target: Pick<PublishTarget, "file" | "audience">): string {
+  return target.audience ? `${target.file} (audience ${target.audience})` : target.file;
+}
+
+/** Reads an overlay file (workspace-relative); undefined when a base commit does not have it. */
+export type OverlayReader = (file: string) => Overlay | undefined;
+
+/** Overlay files must be regular files under the workspace, links included: no larger than this. */
+const MAX_OVERLAY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads overlays from `workspace`, under the containment rule (the file, through any link, lies inside
+ * it). `missing: "skip"` reads a review's base commit, where an overlay the change adds is not there yet
+ * (its effect is then part of the change).
+ */
+export function workspaceOverlays(workspace: string, missing: "fail" | "skip" = "fail"): OverlayReader {
+  const cache = new Map<string, Overlay | undefined>();
+  return (file) => {
+    if (cache.has(file)) return cache.get(file);
+    const absolute = path.resolve(workspace, file);
+    if (!isWithin(path.resolve(workspace), absolute))
+      throw new OverlayError("is outside the workspace; an overlay must be a file of the repository.", {
+        file,
+      });
+    let real: string;
+    try {
+      real = realpathSync.native(absolute);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === "ENOENT" || code === "ENOTDIR") && missing === "skip") {
+        cache.set(file, undefined);
+        return undefined;
+      }
+      throw new OverlayError(
+        code === "ENOENT"
+          ? "the overlay file does not exist (paths are relative to the workspace)."
+          : `cannot be read (${code}).`,
+        { file },
+      );
+    }
+    if (!isWithin(realpathSync.native(workspace), real))
+      throw new OverlayError(`is a link to ${real}, outside the workspace.`, { file });
+    let text: string;
+    try {
+      text = readRegularText(real, { maxBytes: MAX_OVERLAY_BYTES, label: file });
+    } catch (error) {
+      throw new OverlayError((error as Error).message, { file });
+    }
+    const overlay = parseOverlay(text, file);
+    cache.set(file, overlay);
+    return overlay;
+  };
+}
+
+export interface ShapedDocument {
+  document: unknown;
+  /** What was done, for the log: "2 overlays; remove-internal: 3 operations, 5 components". */
+  summary: string;
+}
+
+/**
+ * Applies `steps` to a copy of `document` (the bundled document: the caller's is never changed). Throws
+ * {@link OverlayError} for an overlay that cannot be read or applied, and {@link ShapingError} when the
+ * result references what it no longer has. Warnings (an action that selects nothing) go to `logger` at
+ * the overlay's line.
+ */
+export function shapeDocument(
+  document: unknown,
+  steps: ShapingSteps,
+  options: { readOverlay: OverlayReader; logger: Logger; specFile: string },
+): ShapedDocument {
+  let shaped = structuredClone(document);
+  const danglingBefore = new Set(danglingRefs(shaped));
+  const done: string[] = [];
+  let applied = 0;
+  for (const file of steps.overlays) {
+    const overlay = options.readOverlay(file);
+    if (overlay === undefined) continue;
+    shaped = applyOverlay(shaped, overlay, (message, location) =>
+      options.logger.warning(
+        `${escapeUntrusted(`${where(location)}: ${message}`)} (shaping ${options.specFile})`,
+        {
+          file: location.file,
+          ...(location.line !== undefined ? { line: location.line } : {}),
+        },
+      ),
+    );
+    applied++;
+  }
+  if (applied > 0) done.push(`${applied} overlay${applied === 1 ? "" : "s"}`);
+  if (steps.removeInternal) {
+    const removed = removeInternal(shaped);
+    done.push(
+      `remove-internal: ${removed.marked} marked part${removed.marked === 1 ? "" : "s"}, ${removed.operations} operation${removed.operations === 1 ? "" : "s"}, ${removed.components} component${removed.components === 1 ? "" : "s"}, ${removed.tags} tag${removed.tags === 1 ? "" : "s"} removed`,
+    );
+  }
+  const dangling = [...new Set(danglingRefs(shaped))].filter((ref) => !danglingBefore.has(ref));
+  if (dangling.length > 0) {
+    const shown = dangling
+      .slice(0, 5)
+      .map((ref) => JSON.stringify(ref))
+      .join(", ");
+    throw new ShapingError(
+      `${options.specFile}: after shaping, the document references what it no longer has: ${shown}${dangling.length > 5 ? `, and ${dangling.length - 5} more` : ""}. An overlay removed or renamed their targets; remove the references too, or mark them \`x-internal: true\` with remove-internal.`,
+    );
+  }
+  return { document: shaped, summary: done.join("; ") || "nothing to do" };
+}
+
+/** The shaped document is not a whole document (dangling references). */
+export class ShapingError extends Error {
+  override readonly name = "ShapingError";
+}
+
+/** The shaped document's text, in the spec's own format. */
+export function shapedText(document: unknown, format: "json" | "yaml"): string {
+  return format === "json" ? `${JSON.stringify(document, null, 2)}\n` : toYaml(document);
+}
+
+function where(location: { file: string; line?: number }): string {
+  return location.line === undefined ? location.file : `${location.file}:${location.line}`;
+}

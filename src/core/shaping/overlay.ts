@@ -1,0 +1,371 @@
+/**
+ * OpenAPI Overlays (Overlay Specification 1.0.x, and 1.1.x with its `copy` action): a document of
+ * actions, each a JSONPath `target` (RFC 9535, evaluated by `json-p3`, see docs/overlays.md) with an
+ * `update` merged into the nodes it selects, or `remove: true`. Actions apply in order, each to the result
+ * of the previous one.
+ *
+ * An overlay that is not one (wrong `overlay` version, no `info` or `actions`, a bad JSONPath, an action
+ * that says neither or both of `update` and `remove`) throws {@link OverlayError} at its file and line:
+ * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
+ * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/overlays.md says which).
+ */
+import { JSONPathEnvironment, type JSONPathQuery } from "json-p3";
+import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
+
+export interface OverlayLocation {
+  /** Workspace-relative, `/`-separated. */
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/** The overlay cannot be applied: the message starts with its `file:line`. */
+export class OverlayError extends Error {
+  override readonly name = "OverlayError";
+  readonly location: OverlayLocation;
+
+  constructor(message: string, location: OverlayLocation) {
+    super(`${where(location)}: ${message}`);
+    this.location = location;
+  }
+}
+
+export interface OverlayAction {
+  /** 0-based, in the file's order. */
+  index: number;
+  line: number;
+  target: string;
+  query: JSONPathQuery;
+  /** Set when the action updates (absent for `remove`). */
+  update?: unknown;
+  /** A 1.1 `copy`: the JSONPath of the one node whose value is merged like an update. */
+  copy?: { path: string; query: JSONPathQuery };
+  remove: boolean;
+}
+
+export interface Overlay {
+  file: string;
+  /** `1.0` or `1.1`: what `update` means on arrays and primitives. */
+  version: "1.0" | "1.1";
+  actions: OverlayAction[];
+}
+
+/** Told each action whose target selected nothing. */
+export type OverlayWarn = (message: string, location: OverlayLocation) => void;
+
+const ROOT_FIELDS = new Set(["overlay", "info", "extends", "actions"]);
+const INFO_FIELDS = new Set(["title", "version", "description"]);
+const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "copy"]);
+
+/** One environment for every query: strict RFC 9535, no non-standard selectors. */
+const JSONPATH = new JSONPathEnvironment({ strict: true });
+
+/**
+ * Reads an overlay's text (YAML or JSON) into its checked actions, each query compiled. `file` is how
+ * messages name it (workspace-relative).
+ */
+export function parseOverlay(text: string, file: string): Overlay {
+  let value: unknown;
+  try {
+    value = parseSource(text, file.toLowerCase().endsWith(".json"));
+  } catch (error) {
+    const position =
+      error instanceof SourceSyntaxError && error.line !== undefined
+        ? { line: error.line, ...(error.column !== undefined ? { column: error.column } : {}) }
+        : {};
+    throw new OverlayError(`is not valid YAML or JSON: ${(error as Error).message.split("\n")[0]}`, {
+      file,
+      ...position,
+    });
+  }
+  let locate: ((tokens: readonly string[]) => { line: number; column: number }) | undefined;
+  const at = (...tokens: string[]): OverlayLocation => {
+    locate ??= valueLocator(text);
+    return { file, ...locate(tokens) };
+  };
+  const fail = (message: string, ...tokens: string[]) => new OverlayError(message, at(...tokens));
+  if (!isObject(value)) throw fail("an overlay is a mapping with `overlay`, `info` and `actions`.");
+  const declared = value.overlay;
+  const version = typeof declared === "string" ? /^1\.([01])\.\d+$/.exec(declared)?.[1] : undefined;
+  if (version === undefined) {
+    throw fail(
+      declared === undefined
+        ? "not an overlay: it has no `overlay` field; the first line of an overlay is `overlay: 1.0.0`."
+        : `\`overlay: ${String(declared)}\` is not a supported Overlay Specification version; write \`overlay: 1.0.0\` (or 1.1.0), quoted if your editor reads it as a number.`,
+      "overlay",
+    );
+  }
+  unknownFields(value, ROOT_FIELDS, fail, []);
+  const info = value.info;
+  if (!isObject(info)) throw fail("`info` must be a mapping with a `title` and a `version`.", "info");
+  for (const key of ["title", "version"] as const) {
+    if (typeof info[key] !== "string")
+      throw fail(`\`info.${key}\` must be a text (it is ${describe(info[key])}).`, "info", key);
+  }
+  unknownFields(info, INFO_FIELDS, fail, ["info"]);
+  if (value.extends !== undefined && typeof value.extends !== "string")
+    throw fail("`extends` must be a text (a URI reference).", "extends");
+  const actions = value.actions;
+  if (!Array.isArray(actions) || actions.length === 0)
+    throw fail("`actions` must be a list of at least one action.", "actions");
+  const parsed = actions.map((action, index) =>
+    parseAction(action, index, version === "1" ? "1.1" : "1.0", fail, at),
+  );
+  return { file, version: version === "1" ? "1.1" : "1.0", actions: parsed };
+}
+
+function parseAction(
+  action: unknown,
+  index: number,
+  version: Overlay["version"],
+  fail: (message: string, ...tokens: string[]) => OverlayError,
+  at: (...tokens: string[]) => OverlayLocation,
+): OverlayAction {
+  const token = String(index);
+  const name = `action ${index + 1}`;
+  if (!isObject(action)) throw fail(`${name} must be a mapping with a \`target\`.`, "actions", token);
+  unknownFields(action, ACTION_FIELDS, fail, ["actions", token]);
+  const { target, description, update, remove, copy } = action;
+  if (typeof target !== "string")
+    throw fail(`${name} needs a \`target\`: a JSONPath such as \`$.paths['/pets'].get\`.`, "actions", token);
+  if (description !== undefined && typeof description !== "string")
+    throw fail(`the \`description\` of ${name} must be a text.`, "actions", token, "description");
+  if (remove !== undefined && typeof remove !== "boolean")
+    throw fail(`\`remove\` of ${name} must be true or false.`, "actions", token, "remove");
+  if (copy !== undefined && (version === "1.0" || typeof copy !== "string"))
+    throw fail(
+      version === "1.0"
+        ? `${name} has \`copy\`, which Overlay 1.1 added; declare \`overlay: 1.1.0\`.`
+        : `\`copy\` of ${name} must be a JSONPath text.`,
+      "actions",
+      token,
+      "copy",
+    );
+  const modifiers = [update !== undefined, remove === true, copy !== undefined].filter(Boolean).length;
+  if (modifiers === 0)
+    throw fail(
+      `${name} (${target}) neither updates nor removes anything: give it \`update\`${version === "1.1" ? ", `copy`" : ""} or \`remove: true\`.`,
+      "actions",
+      token,
+    );
+  if (modifiers > 1)
+    throw fail(
+      `${name} (${target}) has more than one of \`update\`, \`copy\` and \`remove: true\`; the specification then ignores all but \`remove\`, so say only what the action does.`,
+      "actions",
+      token,
+    );
+  const { line } = at("actions", token);
+  const compiled = compileQuery(target, () => at("actions", token, "target"), `the target of ${name}`);
+  const copied =
+    typeof copy === "string"
+      ? { path: copy, query: compileQuery(copy, () => at("actions", token, "copy"), `\`copy\` of ${name}`) }
+      : undefined;
+  return {
+    index,
+    line: line ?? 1,
+    target,
+    query: compiled,
+    ...(update !== undefined ? { update } : {}),
+    ...(copied ? { copy: copied } : {}),
+    remove: remove === true,
+  };
+}
+
+function compileQuery(path: string, at: () => OverlayLocation, what: string): JSONPathQuery {
+  try {
+    return JSONPATH.compile(path);
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\s+/g, " ").trim();
+    const hint = /(^|[.])[A-Za-z_][\w]*-/.test(path)
+      ? " A name with `-` (such as `x-internal`) is written in brackets: `@['x-internal']`."
+      : "";
+    throw new OverlayError(
+      `${what}, ${JSON.stringify(path)}, is not a JSONPath query (RFC 9535): ${reason}.${hint}`,
+      at(),
+    );
+  }
+}
+
+function unknownFields(
+  value: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  fail: (message: string, ...tokens: string[]) => OverlayError,
+  tokens: string[],
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.has(key) || key.startsWith("x-")) continue;
+    const where = tokens.length === 0 ? "an overlay" : tokens[0] === "info" ? "`info`" : "an action";
+    throw fail(
+      `unknown field \`${key}\` in ${where}; the fields are ${[...known].map((k) => `\`${k}\``).join(", ")} and \`x-\` extensions.`,
+      ...tokens,
+      key,
+    );
+  }
+}
+
+/**
+ * Applies the overlay's actions in order to `document`, in place, and returns it (a `$` target replaced by
+ * an update is the same object). Throws {@link OverlayError} for an action that cannot apply.
+ */
+export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayWarn): unknown {
+  for (const action of overlay.actions) {
+    const location = { file: overlay.file, line: action.line };
+    const nodes = action.query.query(document as never).nodes;
+    if (nodes.length === 0) {
+      warn(
+        `action ${action.index + 1}'s target ${action.target} selects nothing; the action changes nothing.`,
+        location,
+      );
+      continue;
+    }
+    if (action.remove) {
+      removeNodes(
+        document,
+        nodes.map((node) => node.location),
+      );
+      continue;
+    }
+    const update = action.copy ? copiedValue(document, action, location) : action.update;
+    for (const node of nodes) {
+      const replaced = updateNode(node.value, update, overlay.version, action, location);
+      if (replaced !== NOT_REPLACED) {
+        if (node.location.length === 0) document = replaced;
+        else setAt(document, node.location, replaced);
+      }
+    }
+  }
+  return document;
+}
+
+function copiedValue(document: unknown, action: OverlayAction, location: OverlayLocation): unknown {
+  const copy = action.copy as NonNullable<OverlayAction["copy"]>;
+  const sources = copy.query.query(document as never).nodes;
+  if (sources.length !== 1)
+    throw new OverlayError(
+      `action ${action.index + 1}'s \`copy\` ${copy.path} selects ${sources.length} nodes; it must select exactly one.`,
+      location,
+    );
+  return structuredClone(sources[0]?.value);
+}
+
+const NOT_REPLACED = Symbol("not replaced");
+
+/** Merges `update` into one selected node; a primitive node (1.1) is replaced, given back to set. */
+function updateNode(
+  target: unknown,
+  update: unknown,
+  version: Overlay["version"],
+  action: OverlayAction,
+  location: OverlayLocation,
+): unknown {
+  const name = `action ${action.index + 1} (${action.target})`;
+  if (Array.isArray(target)) {
+    if (version === "1.1" && Array.isArray(update)) target.push(...structuredClone(update));
+    else target.push(structuredClone(update));
+    return NOT_REPLACED;
+  }
+  if (isObject(target)) {
+    if (!isObject(update))
+      throw new OverlayError(
+        `${name} selects an object, so its \`update\` must be a mapping of the properties to merge (it is ${describe(update)}).`,
+        location,
+      );
+    mergeInto(target, update, name, location);
+    return NOT_REPLACED;
+  }
+  if (version === "1.0")
+    throw new OverlayError(
+      `${name} selects ${describe(target)}, not an object or array; in Overlay 1.0 target the object that holds it and update that property.`,
+      location,
+    );
+  if (isObject(update) || Array.isArray(update))
+    throw new OverlayError(`${name} selects a primitive value; its \`update\` must be one too.`, location);
+  return update;
+}
+
+/** The merge of 1.1.0 (which 1.0.0 calls "recursively merged"): see docs/overlays.md. */
+function mergeInto(
+  target: Record<string, unknown>,
+  update: Record<string, unknown>,
+  name: string,
+  location: OverlayLocation,
+): void {
+  for (const [key, value] of Object.entries(update)) {
+    const current = target[key];
+    if (value === null) {
+      // An empty value (`components:` and `tags:` in the specification's structured example) replaces
+      // only a primitive: over an absent key, a mapping or a list it is a placeholder, not a change.
+      if (Object.hasOwn(target, key) && !isObject(current) && !Array.isArray(current)) target[key] = null;
+    } else if (!Object.hasOwn(target, key) || current === null || current === undefined) {
+      defineKey(target, key, structuredClone(value));
+    } else if (isObject(current) && isObject(value)) {
+      mergeInto(current, value, name, location);
+    } else if (Array.isArray(current) && Array.isArray(value)) {
+      current.push(...structuredClone(value));
+    } else if (!isObject(current) && !Array.isArray(current) && !isObject(value) && !Array.isArray(value)) {
+      target[key] = value;
+    } else {
+      throw new OverlayError(
+        `${name} would merge ${describe(value)} into \`${key}\`, which is ${describe(current)}; remove \`${key}\` in an action before this one to replace it.`,
+        location,
+      );
+    }
+  }
+}
+
+/** Sets a key even when it is `__proto__`, as JSON.parse would. */
+function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Removes every located node; array items from the last index down, so earlier indexes stay right. */
+function removeNodes(document: unknown, locations: Array<Array<string | number>>): void {
+  const sorted = [...locations].sort((a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const [x, y] = [a[i], b[i]];
+      if (x === y) continue;
+      if (typeof x === "number" && typeof y === "number") return y - x;
+      return String(x) < String(y) ? -1 : 1;
+    }
+    return b.length - a.length;
+  });
+  for (const location of sorted) {
+    if (location.length === 0) continue; // `$` itself cannot be removed from anything
+    const parent = valueAt(document, location.slice(0, -1));
+    const key = location[location.length - 1] as string | number;
+    if (Array.isArray(parent) && typeof key === "number") parent.splice(key, 1);
+    else if (isObject(parent) && typeof key === "string") delete parent[key];
+  }
+}
+
+function setAt(document: unknown, location: Array<string | number>, value: unknown): void {
+  const parent = valueAt(document, location.slice(0, -1));
+  const key = location[location.length - 1] as string | number;
+  if (Array.isArray(parent) && typeof key === "number") parent[key] = value;
+  else if (isObject(parent) && typeof key === "string") defineKey(parent, key, value);
+}
+
+function valueAt(document: unknown, location: Array<string | number>): unknown {
+  let node = document;
+  for (const key of location) {
+    if (Array.isArray(node) && typeof key === "number") node = node[key];
+    else if (isObject(node) && typeof key === "string" && Object.hasOwn(node, key)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `the ${typeof value} ${JSON.stringify(value)}`.slice(0, 80);
+}
+
+function where(location: OverlayLocation): string {
+  return [location.file, location.line, location.column].filter((part) => part !== undefined).join(":");
+}
