@@ -26,7 +26,11 @@ const done = (status: SpecResult["status"]): SpecResult => ({
 describe("the command line's log", () => {
   it("keeps a live count under the log on a terminal, and clears it when every spec is done", () => {
     const { output, text, log } = streams(true);
-    const { logger, progress } = createCliLog(output, { gitlabSections: false, debug: false, live: true });
+    const { logger, progress } = createCliLog(output, {
+      gitlabSections: false,
+      debug: false,
+      liveColumns: 200,
+    });
     progress({ kind: "planned", total: 2 });
     progress({ kind: "staged" });
     logger.group("a.yaml → a: published", () => logger.info("Created spec 'a'."));
@@ -41,7 +45,11 @@ describe("the command line's log", () => {
 
   it("writes plain lines in CI logs, problems with their place, and escapes control characters", () => {
     const { output, text } = streams(false);
-    const { logger, progress } = createCliLog(output, { gitlabSections: false, debug: false, live: false });
+    const { logger, progress } = createCliLog(output, {
+      gitlabSections: false,
+      debug: false,
+      liveColumns: undefined,
+    });
     progress({ kind: "planned", total: 1 });
     logger.error("bad \x1b[31mred\x1b[0m", { file: "api.yaml", line: 3, column: 2 });
     logger.debug("hidden");
@@ -50,7 +58,7 @@ describe("the command line's log", () => {
 
   it("writes groups as GitLab's collapsible sections in GitLab CI", () => {
     const { output, text } = streams(false);
-    const { logger } = createCliLog(output, { gitlabSections: true, debug: false, live: false });
+    const { logger } = createCliLog(output, { gitlabSections: true, debug: false, liveColumns: undefined });
     logger.group("Plan (publish): 1 spec", () => logger.info("a.yaml → a"));
     expect(text()).toMatch(
       // biome-ignore lint/suspicious/noControlCharactersInRegex: GitLab's section markers are escape sequences

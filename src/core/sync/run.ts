@@ -37,7 +37,7 @@ import {
   unchangedResult,
 } from "./skip-unchanged.ts";
 import { BatchedStateReader, type StateReader } from "./state-reads.ts";
-import { collisionResults, stoppedRunResults } from "./stopped.ts";
+import { collisionResults, notStartedResult, stoppedRunResults, stopReason } from "./stopped.ts";
 
 export interface SyncPorts {
   /** The service, for a run with a token; undefined without one (check mode only). */
@@ -52,6 +52,12 @@ export interface SyncPorts {
   comparer?: ChangeComparer | undefined;
   /** Reads the review's base commit; without it, specs are compared with their published versions. */
   git?: Git | undefined;
+  /**
+   * The host's stop (the CLI's on SIGINT or SIGTERM): once aborted, no spec starts (each left is
+   * skipped, "Not started: <reason>"), those started finish under the run's deadline as always, and the
+   * run ends there — no pruning, no review comment — reporting `stoppedBy: stop.reason`.
+   */
+  stop?: AbortSignal | undefined;
 }
 
 export interface SyncReport {
@@ -61,7 +67,7 @@ export interface SyncReport {
   results: SpecResult[];
   /** Slug collisions: their files failed, every other file went on; the run failed. */
   slugCollisions?: DuplicateSlugError;
-  /** Why the run stopped before any upload (an input problem); the run failed. */
+  /** Why the run stopped: before any upload (an input problem), or its host's stop; the run failed. */
   stoppedReason?: string;
   /** What stopped it, for a host that tells kinds of stop apart (exit codes). */
   stoppedBy?: unknown;
@@ -183,12 +189,27 @@ async function runSteps(
       baseSide = await openBase(plan, ports, link);
       results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
     }
+    if (ports.stop?.aborted) return stoppedByHost(ports.stop, link, results);
     results = [...results, ...(await prune(plan, ports, found, link, owner, timings))];
     return await finish(plan, ports, found, link, baseSide, results, timings);
   } finally {
     await baseSide?.dispose();
     await client?.close();
   }
+}
+
+/** A run its host stopped: what it did, each spec it did not start skipped; nothing more is done. */
+function stoppedByHost(
+  stop: AbortSignal,
+  link: Link,
+  results: SpecResult[],
+): Omit<SyncReport, "mode" | "durationMs"> {
+  return {
+    organizationId: link.organizationId,
+    results,
+    stoppedReason: stopReason(stop),
+    stoppedBy: stop.reason,
+  };
 }
 
 /** Discovery and slugs: the files the run knows of, each with its slug; collisions fail their own files. */
@@ -459,6 +480,10 @@ function streamedSpec(
     slug,
     bytes: isBroken(file) ? 0 : file.bytes,
     stage: async (log) => {
+      if (ports.stop?.aborted) {
+        const result = notStartedResult(file.path, slug, ports.stop);
+        return async () => result;
+      }
       const { connection, comparing } = run;
       const held = await heldFirst(file, slug, plan, ports.clock, run, log);
       if (held?.result) return async () => held.result as SpecResult;

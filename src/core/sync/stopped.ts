@@ -28,6 +28,20 @@ export function collisionResults(error: DuplicateSlugError): SpecResult[] {
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
+/**
+ * A spec the run did not start because its host stopped it (a signal, see `SyncPorts.stop`): skipped,
+ * with why. Specs already started finish; their results stand.
+ */
+export function notStartedResult(file: string, slug: string, stop: AbortSignal): SpecResult {
+  return skipped(file, slug, `Not started: ${stopReason(stop)}`);
+}
+
+/** Why the host stopped the run, in words. */
+export function stopReason(stop: AbortSignal): string {
+  const reason: unknown = stop.reason;
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
 function skipped(file: string, slug: string, reason: string): SpecResult {
   return { file, slug, status: "skipped", errors: [reason] };
 }

@@ -11,6 +11,12 @@ export const ExitCode = {
   usage: 2,
   /** The service refused the token or the organization (401 or 403). */
   refused: 3,
+  /**
+   * `sync` stopped by Ctrl-C (SIGINT, 130) or SIGTERM (143), as a shell reports a process ended by the
+   * signal: the specs started finished, the others did not start; the partial report was printed.
+   */
+  interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -20,7 +26,10 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  one or more specs failed or timed out (sync), a breaking change with --fail-on-breaking
      (sync, diff), or the operation failed
   2  usage or input error (the message names the flag or variable)
-  3  the service refused the token or the organization (401/403)`;
+  3  the service refused the token or the organization (401/403)
+  130  interrupted (SIGINT, Ctrl-C); in sync: the specs started finished, no other started, and the
+       partial report was printed (a second signal exits at once)
+  143  the same, stopped by SIGTERM`;
 
 /** The exit codes of `diff`, which reads two files and sends nothing. */
 export const DIFF_EXIT_CODES_HELP = `Exit codes:

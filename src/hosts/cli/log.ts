@@ -1,53 +1,82 @@
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import type { ProgressEvent, ProgressListener } from "../../core/sync/pipeline.ts";
 import type { SpecStatus } from "../../core/sync/result.ts";
+import { truncate } from "../../core/text/truncate.ts";
 import { type Output, printable } from "./output.ts";
+import { NO_COLORS, type Paint, type Palette, statusPaint } from "./terminal.ts";
 
 export interface CliLogOptions {
   /** GitLab CI: groups become collapsible sections of the job log. */
   gitlabSections: boolean;
   /** Print debug lines too (`GITBOOK_DEBUG=1`). */
   debug: boolean;
-  /** stderr is a terminal: a live progress line is kept under the log. */
-  live: boolean;
+  /**
+   * stderr is a terminal this many columns wide: a live progress line, cut to fit, is kept under the
+   * log. Undefined: no live line (a pipe, a file, a dumb terminal, an unknown width).
+   */
+  liveColumns: number | undefined;
+  /** `--quiet`: errors only; the live line, notes, warnings and group titles are left out. */
+  quiet?: boolean;
+  /** The colours of labels and statuses (none by default). */
+  palette?: Palette;
 }
 
 /**
  * The CLI's log, on stderr (stdout is kept for `--json`): plain lines, a level prefix on problems,
  * groups as an indented block — or as GitLab's collapsible sections — and, on a terminal, a live line
- * counting the specs uploaded, processing and done. Every text is made printable first.
+ * counting the specs uploaded, processing and done, never wider than the terminal (a wrapped line
+ * could not be rewritten in place: each redraw would leave a row behind). Every text is made printable
+ * first, then painted.
  */
 export function createCliLog(
   output: Output,
   options: CliLogOptions,
 ): { logger: Logger; progress: ProgressListener } {
   const counts = { total: 0, staged: 0, finished: 0, published: 0, failed: 0 };
+  const palette = options.palette ?? NO_COLORS;
+  const quiet = options.quiet === true;
+  const columns = quiet ? undefined : options.liveColumns;
   let liveShown = false;
-  const write = (text: string) => {
+  const redrawLive = () => {
     if (liveShown) output.err("\r\x1b[K");
-    output.err(text);
-    if (options.live && counts.total > 0 && counts.finished < counts.total) {
-      output.err(liveLine(counts));
+    if (columns !== undefined && counts.total > 0 && counts.finished < counts.total) {
+      // One column is left free: a line that fills the last one leaves the cursor waiting to wrap.
+      output.err(truncate(liveLine(counts), columns - 1));
       liveShown = true;
     } else liveShown = false;
   };
+  const write = (text: string) => {
+    if (liveShown) {
+      output.err("\r\x1b[K");
+      liveShown = false;
+    }
+    output.err(text);
+    redrawLive();
+  };
   let depth = 0;
-  const line = (text: string) => write(`${printable(depth > 0 ? indent(text) : text, true)}\n`);
-  const problem = (label: string) => (message: string, location?: SourceLocation) =>
-    line(`${label}: ${where(location)}${message}`);
+  const line = (text: string, paint?: Paint) => {
+    const printed = printable(depth > 0 && !quiet ? indent(text) : text, true);
+    write(`${paint ? paint(printed) : printed}\n`);
+  };
+  // Only the label is painted: the first `label:` of the printed line, after its indentation.
+  const problem = (label: string, paint?: Paint) => (message: string, location?: SourceLocation) =>
+    line(`${label}: ${where(location)}${message}`, (printed) =>
+      printed.replace(`${label}:`, (found) => (paint ? paint(found) : found)),
+    );
   let sections = 0;
+  const say = (write: (message: string) => void) => (quiet ? () => {} : write);
 
   const logger: Logger = {
     debug: (message) => {
       if (options.debug) line(`debug: ${message}`);
     },
-    info: line,
-    notice: problem("notice"),
-    warning: problem("warning"),
-    error: problem("error"),
+    info: say((message) => line(message)),
+    notice: say(problem("notice")),
+    warning: say(problem("warning", palette.yellow)),
+    error: problem("error", palette.red),
     group(title, body) {
-      if (!options.gitlabSections) {
-        line(title);
+      if (quiet || !options.gitlabSections) {
+        if (!quiet) line(title, titlePaint(palette));
         depth += 1;
         try {
           body();
@@ -75,14 +104,14 @@ export function createCliLog(
       if (isSuccess(event.result.status)) counts.published += 1;
       else counts.failed += 1;
     }
-    if (!options.live) return;
-    if (liveShown) output.err("\r\x1b[K");
-    if (counts.finished < counts.total) {
-      output.err(liveLine(counts));
-      liveShown = true;
-    } else liveShown = false;
+    redrawLive();
   };
   return { logger, progress };
+}
+
+/** A spec's group title ends with its status (`a.yaml → a: failed`): that word is painted as the status. */
+function titlePaint(palette: Palette): Paint {
+  return (printed) => printed.replace(/(?<=: )[a-z-]+$/, (status) => statusPaint(palette, status)(status));
 }
 
 function liveLine(counts: {

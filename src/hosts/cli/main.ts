@@ -3,6 +3,7 @@
 import "./node-version.ts";
 import { isCompareWorker, serveComparison } from "../../core/review/compare-worker.ts";
 import { runCli } from "./program.ts";
+import { processSignals } from "./signals.ts";
 
 // The bundle is also the change review's worker (src/core/review/compare-worker.ts): there it only compares.
 if (isCompareWorker()) serveComparison();
@@ -18,5 +19,6 @@ else {
     cwd: process.cwd(),
     stdout: process.stdout,
     stderr: process.stderr,
+    signals: processSignals,
   });
 }

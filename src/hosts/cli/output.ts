@@ -6,6 +6,8 @@
  * here, at the sink: the data a run works with (slugs, ids) is never redacted.
  */
 import { Redactor } from "../../core/text/redact.ts";
+import type { SignalSource } from "./signals.ts";
+import { type Palette, paletteOf, type TerminalManners, terminalManners } from "./terminal.ts";
 
 /** The environment as the CLI sees it (`process.env` in production, a plain object in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -21,6 +23,8 @@ export interface CliIo {
   readonly cwd: string;
   readonly stdout: Stream;
   readonly stderr: Stream;
+  /** SIGINT and SIGTERM, for `sync` to stop cleanly; none in process (tests), the process's in main.ts. */
+  readonly signals?: SignalSource;
 }
 
 export class Output {
@@ -39,6 +43,16 @@ export class Output {
   /** Whether stderr, where the log goes, is a terminal: a live progress line is kept there. */
   get isErrorTerminal(): boolean {
     return this.#io.stderr.isTTY === true;
+  }
+
+  /** Colours and the live line on stderr, where the log goes (see terminal.ts). */
+  get errorManners(): TerminalManners {
+    return terminalManners(this.#io.env, this.#io.stderr);
+  }
+
+  /** The colours of what is written to stderr: none unless {@link errorManners} allows them. */
+  get errorPalette(): Palette {
+    return paletteOf(this.errorManners.colors);
   }
 
   /** Width of the terminal; undefined when stdout is not one. */

@@ -325,6 +325,7 @@ function addDiffCommand(program: Command, io: CliIo, output: Output, state: { ex
 const RUN_VARIABLES: readonly [string, string][] = [
   ["GITBOOK_WORKSPACE", "--workspace"],
   ["GITBOOK_JSON", "'true' for --json"],
+  ["GITBOOK_QUIET", "'true' for --quiet"],
   ["GITBOOK_JUNIT", "--junit"],
   ["GITBOOK_MERGE_REQUEST", "--merge-request"],
 ];
@@ -390,6 +391,7 @@ function addSyncCommand(
   command
     .option("--workspace <dir>", "the folder to publish from (default: the current directory)")
     .option("--json", "print the results as JSON: stdout holds only JSON")
+    .option("-q, --quiet", "print only errors and the final line on stderr (no log, no progress)")
     .option("--junit <file>", "write a JUnit XML report, one test case per spec")
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
     .addHelpText("after", SYNC_HELP)
@@ -399,7 +401,7 @@ function addSyncCommand(
       const token = await tokens.read(flags.tokenFile);
       const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
       await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
-      state.exitCode = await runSyncCommand(settings, output, io.env);
+      state.exitCode = await runSyncCommand(settings, output, io.env, io.signals);
     });
 }
 

@@ -33,6 +33,8 @@ export interface SyncFlags {
   apiUrl?: string;
   workspace?: string;
   json?: boolean;
+  /** `--quiet`: errors and the final line only. */
+  quiet?: boolean;
   junit?: string;
   mergeRequest?: string;
   tokenFile?: string;
@@ -66,6 +68,8 @@ export interface SyncSettings {
   readonly workspace: string;
   /** `--json`: stdout holds only the results, as JSON. */
   readonly json: boolean;
+  /** `--quiet` (or `GITBOOK_QUIET`): the log on stderr holds errors and the final line only. */
+  readonly quiet: boolean;
   /** `--junit FILE`, resolved against the current directory. */
   readonly junitFile: string | undefined;
   /** `--merge-request IID`: the merge or pull request number, for previews and the comment. */
@@ -222,6 +226,7 @@ export function buildSyncSettings(
     ...inputs,
     workspace: workspaceFolder,
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
+    quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
     mergeRequest: readMergeRequest(mergeRequest),
   };

@@ -16,7 +16,8 @@ import { changesHeadline } from "../../core/report/changes.ts";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
-import { isFailure, statusLabel } from "../../core/report/status.ts";
+import { countBy, isFailure, statusLabel } from "../../core/report/status.ts";
+import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { InputError } from "../../core/sync/input-error.ts";
@@ -35,8 +36,10 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
 import { type Env, type Output, printable } from "./output.ts";
+import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
+import { type Palette, statusPaint } from "./terminal.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
 /** What to do without a token, in the command line's words. */
@@ -44,7 +47,12 @@ const CLI_TOKEN_HINT =
   "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
 
 /** Runs a sync with the given settings; resolves to the exit code. */
-export async function runSyncCommand(settings: SyncSettings, output: Output, env: Env): Promise<number> {
+export async function runSyncCommand(
+  settings: SyncSettings,
+  output: Output,
+  env: Env,
+  signals?: SignalSource,
+): Promise<number> {
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
   // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
@@ -58,7 +66,9 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
   const { logger, progress } = createCliLog(output, {
     gitlabSections: ci.name === "GitLab CI",
     debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
-    live: output.isErrorTerminal,
+    liveColumns: output.errorManners.liveColumns,
+    quiet: settings.quiet,
+    palette: output.errorPalette,
   });
   const sourceUrlFor =
     config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
@@ -79,6 +89,15 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     names: (setting) => settings.settingName(setting),
   });
   const redact = (text: string) => output.redact(text);
+  const listening = listenForStop(signals, {
+    onFirst: (signal) => {
+      const text = `${signal} received: no other spec starts; the specs started finish, then the partial report follows. Send it again to exit at once.`;
+      // Said even with --quiet, which leaves warnings out: the user is waiting for an answer.
+      if (settings.quiet) output.err(`${output.errorPalette.yellow("warning:")} ${text}\n`);
+      else logger.warning(text);
+    },
+    onSecond: (signal) => output.err(`\n${signal} received again: exiting now.\n`),
+  });
   const report = await runSync(plan, {
     createService: config.token
       ? (deadline) =>
@@ -98,8 +117,9 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
     progress,
     comparer: changeComparer(env),
     git: commandLineGit,
-  });
-  printReport(report, output, config.files !== undefined);
+    stop: listening.stop,
+  }).finally(() => listening.dispose());
+  printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
   if (report.slugCollisions) return ExitCode.usage;
@@ -107,12 +127,58 @@ export async function runSyncCommand(settings: SyncSettings, output: Output, env
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
 
-/** The run's end on stderr: one line per spec, then why it failed, if it did. */
-function printReport(report: SyncReport, output: Output, filesSet: boolean): void {
+/**
+ * The run's end on stderr: one line per spec (its status painted), then why it failed, if it did, or
+ * one line with the time and the counts. `quiet` keeps only the last part.
+ */
+function printReport(
+  report: SyncReport,
+  output: Output,
+  options: { filesSet: boolean; quiet: boolean },
+): void {
+  const palette = output.errorPalette;
+  if (!options.quiet) printSpecLines(report, output, palette);
+  const collisions =
+    report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet);
+  const failures =
+    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
+  const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
+  // A run that stopped says why as the command's error; failed specs are the run's own outcome.
+  if (report.stoppedBy instanceof Interrupted)
+    output.err(
+      `${palette.red(`gitbook-openapi: ${report.stoppedBy.message}:`)} ${partialCounts(report.results)}.\n`,
+    );
+  else if (report.stoppedReason !== undefined)
+    output.err(`${palette.red("gitbook-openapi: error:")} ${printable(failure ?? "", true)}\n`);
+  else if (failure) output.err(`${printable(failure, true)}\n`);
+  else
+    output.err(
+      `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
+    );
+}
+
+/** What an interrupted run did: `3 published, 1 failed, 15 not started`. */
+function partialCounts(results: readonly SpecResult[]): string {
+  const counts = countBy(results);
+  const parts: [number, string][] = [
+    [counts.published, "published"],
+    [counts.unchanged, "unchanged"],
+    [counts.submitted, "submitted"],
+    [counts.planned, "checked"],
+    [counts.failed + counts["timed-out"], "failed"],
+    [counts.skipped, "not started"],
+  ];
+  const said = parts.filter(([count]) => count > 0).map(([count, word]) => `${count} ${word}`);
+  return said.length > 0 ? said.join(", ") : "nothing started";
+}
+
+function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
   for (const result of report.results) {
     const link = result.versionUrl ?? result.appUrl ?? "";
     const line = `${statusLabel(result.status)}  ${result.file || "(recorded)"} → ${result.slug}`;
-    output.err(`${printable(link ? `${line}  ${link}` : line)}\n`);
+    const printed = printable(link ? `${line}  ${link}` : line);
+    // The label's word, painted: the text is the same with or without colours.
+    output.err(`${printed.replace(result.status, (word) => statusPaint(palette, word)(word))}\n`);
   }
   for (const result of report.results) {
     if (!result.changes) continue;
@@ -120,19 +186,10 @@ function printReport(report: SyncReport, output: Output, filesSet: boolean): voi
       `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
     );
     for (const change of result.changes.breaking)
-      output.err(`  breaking: ${printable(specChangeLine(change))}\n`);
+      output.err(`  ${palette.yellow("breaking:")} ${printable(specChangeLine(change))}\n`);
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
-    output.err(`Removed spec (breaking): ${printable(file)}\n`);
-  const collisions = report.slugCollisions && describeCollisionsForCli(report.slugCollisions, filesSet);
-  const failures =
-    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
-  const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
-  // A run that stopped says why as the command's error; failed specs are the run's own outcome.
-  if (report.stoppedReason !== undefined)
-    output.err(`gitbook-openapi: error: ${printable(failure ?? "", true)}\n`);
-  else if (failure) output.err(`${printable(failure, true)}\n`);
-  else output.err(`Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}).\n`);
+    output.err(`${palette.yellow("Removed spec (breaking):")} ${printable(file)}\n`);
 }
 
 function readCi(env: Env, settings: SyncSettings): CiRun {
@@ -163,6 +220,7 @@ function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, setting
 }
 
 function stopExitCode(error: unknown): number {
+  if (error instanceof Interrupted) return error.exitCode;
   if (isRefusal(error)) return ExitCode.refused;
   const inputProblems = [InputError, UsageError, SlugInputError, DiscoveryError, OrganizationLookupError];
   return inputProblems.some((kind) => error instanceof kind) ? ExitCode.usage : ExitCode.failed;

@@ -1,0 +1,173 @@
+/**
+ * Ctrl-C and SIGTERM during `gitbook-openapi sync`, as a shell sends them: a new Node process running the
+ * sources' main against the emulator, slowed down by its latency option so that the signal arrives
+ * mid-run. Each test waits for a line of the log before signalling, never for a time.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import type { SpecResult } from "../../src/core/sync/result.ts";
+import { CLI_SOURCE } from "./run-cli.ts";
+
+const TOKEN = "signals-token-5b7e2d";
+const ORG = "demo-org";
+const SPECS = 20;
+
+let emulator: RunningEmulator;
+let workspace: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    token: TOKEN,
+    processing: { pendingMs: 5, progressMs: 5 },
+    faults: { latencyMs: 40 },
+  });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), "gitbook-signals-"));
+  for (let i = 1; i <= SPECS; i++) {
+    const name = `api-${String(i).padStart(2, "0")}`;
+    await writeFile(
+      path.join(workspace, `${name}.yaml`),
+      `openapi: 3.1.0\ninfo:\n  title: ${name}\n  version: 1.0.0\npaths: {}\n`,
+    );
+  }
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stderr(): string;
+  stdout(): string;
+  /** Resolves once stderr holds a line matching `pattern`. */
+  waitFor(pattern: RegExp): Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startSync(slugPrefix: string, concurrency = 1): Running {
+  const child = spawn(
+    process.execPath,
+    [
+      CLI_SOURCE,
+      "sync",
+      "--workspace",
+      workspace,
+      "--slug-prefix",
+      slugPrefix,
+      "--concurrency",
+      String(concurrency),
+      "--json",
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+        GITBOOK_TOKEN: TOKEN,
+        GITBOOK_API_URL: emulator.baseUrl,
+        GITBOOK_ORGANIZATION: ORG,
+      },
+    },
+  );
+  let stderr = "";
+  let stdout = "";
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stderr)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    waitFor: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        if (pattern.test(stderr)) return resolve();
+        waiters.push({ pattern, resolve });
+        exited.then(() => reject(new Error(`exited before ${pattern}:\n${stderr}`)));
+      }),
+    exited,
+  };
+}
+
+/** A spec's group title as the log writes it when the spec ends. */
+const FIRST_PUBLISHED = /^api-\d+\.yaml → [\w-]+: published$/m;
+
+describe("a signal during sync", () => {
+  it("SIGINT: no other spec starts, the partial report is printed, exit 130", async () => {
+    const run = startSync("sigint");
+    await run.waitFor(FIRST_PUBLISHED);
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    const stderr = run.stderr();
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain("SIGINT received: no other spec starts");
+
+    const results = JSON.parse(run.stdout()) as SpecResult[];
+    expect(results).toHaveLength(SPECS);
+    const published = results.filter((result) => result.status === "published");
+    const notStarted = results.filter((result) => result.status === "skipped");
+    expect(published.length).toBeGreaterThan(0);
+    expect(notStarted.length).toBeGreaterThan(0);
+    expect(published.length + notStarted.length).toBe(SPECS);
+    for (const result of notStarted) expect(result.errors).toEqual(["Not started: interrupted by SIGINT"]);
+    // What was not started was never sent: GitBook holds exactly the published ones.
+    const held = emulator.listSpecs(ORG).filter((spec) => spec.slug.startsWith("sigint-"));
+    expect(held.map((spec) => spec.slug).sort()).toEqual(published.map((result) => result.slug).sort());
+
+    const lines = stderr.trimEnd().split("\n");
+    for (const result of notStarted) expect(lines).toContain(`⏭️ skipped  ${result.file} → ${result.slug}`);
+    expect(lines.at(-1)).toBe(
+      `gitbook-openapi: interrupted by SIGINT: ${published.length} published, ${notStarted.length} not started.`,
+    );
+    expect(stderr).not.toContain("Timings:");
+  });
+
+  it("SIGTERM: the same, exit 143", async () => {
+    const run = startSync("sigterm");
+    await run.waitFor(FIRST_PUBLISHED);
+    run.child.kill("SIGTERM");
+    const { code } = await run.exited;
+    expect(code, run.stderr()).toBe(143);
+    expect(run.stderr().trimEnd().split("\n").at(-1)).toMatch(
+      /^gitbook-openapi: interrupted by SIGTERM: \d+ published, \d+ not started\.$/,
+    );
+  });
+
+  it("a second signal exits at once, even while an upload is held without an answer", async () => {
+    // The first spec's upload is never answered: the run cannot end on its own after the first signal.
+    emulator.script({
+      method: "PUT",
+      path: "/v1/orgs/demo-org/openapi/held-api-01",
+      fault: { delayMs: Infinity },
+    });
+    const run = startSync("held", 4);
+    await run.waitFor(FIRST_PUBLISHED);
+    run.child.kill("SIGINT");
+    await run.waitFor(/SIGINT received: no other spec starts/);
+    expect(run.child.exitCode).toBe(null);
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    expect(code, run.stderr()).toBe(130);
+    expect(run.stderr()).toContain("SIGINT received again: exiting now.");
+    expect(run.stdout()).toBe("");
+  });
+});
