@@ -51,7 +51,9 @@ describe("an empty info.title or info.version", () => {
     expect(missing.problems).toEqual([
       expect.objectContaining({ message: expect.stringMatching(/missing/) }),
     ]);
-    const empty = validate(discovered("openapi: 3.0.3\ninfo:\n  title:\n  version: '1'\n", "yaml"));
+    const empty = validate(
+      discovered("openapi: 3.0.3\ninfo:\n  title:\n  version: '1'\npaths: {}\n", "yaml"),
+    );
     expect(empty.problems).toEqual([
       expect.objectContaining({ line: 3, message: expect.stringMatching(/empty/) }),
     ]);

@@ -1,4 +1,4 @@
-import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { lineAndColumn } from "../discovery/parse.ts";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
@@ -27,6 +27,22 @@ export function locateKeyPath(text: string, format: TextFormat, keyPath: readonl
   return format === "json" ? locateInJson(text, keyPath) : locateInYaml(text, keyPath);
 }
 
+/**
+ * Locates many key paths of one text, parsing a YAML text once (for a list of problems). A decimal key
+ * also steps into a YAML sequence; in JSON the search stops at a list, at the key that holds it.
+ */
+export function keyPathLocator(text: string, format: TextFormat): (keyPath: readonly string[]) => Located {
+  if (format === "json") return (keyPath) => locateInJson(text, keyPath.slice(0, firstIndex(keyPath)));
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
+  return (keyPath) => walkYaml(document.contents, lineCounter, keyPath);
+}
+
+function firstIndex(keyPath: readonly string[]): number {
+  const at = keyPath.findIndex((key) => /^\d+$/.test(key));
+  return at < 0 ? keyPath.length : at;
+}
+
 function locateInJson(text: string, keyPath: readonly string[]): Located {
   let found: Located = { position: START, depth: 0 };
   let from = 0;
@@ -43,9 +59,21 @@ function locateInJson(text: string, keyPath: readonly string[]): Located {
 function locateInYaml(text: string, keyPath: readonly string[]): Located {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
+  return walkYaml(document.contents, lineCounter, keyPath);
+}
+
+function walkYaml(contents: unknown, lineCounter: LineCounter, keyPath: readonly string[]): Located {
   let found: Located = { position: START, depth: 0 };
-  let node: unknown = document.contents;
+  let node: unknown = contents;
   for (const key of keyPath) {
+    if (isSeq(node) && /^\d+$/.test(key)) {
+      const item = node.items[Number(key)] as { range?: [number, number, number] } | undefined;
+      if (!item?.range) return found;
+      const { line, col } = lineCounter.linePos(item.range[0]);
+      found = { position: { line, column: col }, depth: found.depth + 1 };
+      node = item;
+      continue;
+    }
     if (!isMap(node)) return found;
     const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
     const keyNode = pair?.key;

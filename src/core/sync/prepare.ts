@@ -12,9 +12,10 @@ import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import { assignSlugs } from "../slugs/index.ts";
-import { infoVersionOf, validateSpecDocument } from "../validation/index.ts";
+import { infoVersionOf, type RuleFamily, validateSpecDocument } from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+import { bareMessage } from "./problem-text.ts";
 
 export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
@@ -30,6 +31,8 @@ export interface SlugOptions {
 
 export interface PrepareOptions extends SlugOptions {
   workspace: string;
+  /** Validation rule families reported as warnings (`validation-warnings`): the spec goes on. */
+  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
   /** Keep the document as it is uploaded (parsed), for comparing it with the review's base. */
   keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
@@ -112,7 +115,9 @@ export async function prepareFile(
     return {
       file: file.path,
       slug,
-      problems: [{ code, message: problem.message, location: { file: where, line, column } }],
+      problems: [
+        { code, message: bareMessage(problem.message, where), location: { file: where, line, column } },
+      ],
     };
   }
   return prepareLoaded(loaded.spec, slug, options, logger);
@@ -126,7 +131,7 @@ function brokenSpec(broken: BrokenSpec, slug: string): PreparedSpec {
     problems: [
       {
         code: broken.code ?? "SYNTAX_ERROR",
-        message: `${broken.path}: ${message}`,
+        message: bareMessage(message, file),
         location: { file, line, column },
       },
     ],
@@ -141,11 +146,12 @@ async function prepareLoaded(
 ): Promise<PreparedSpec> {
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const problems: LocalProblem[] = validateSpecDocument(spec, logger).map(
+  const validation = options.validationWarnings ? { warnings: options.validationWarnings } : {};
+  const problems: LocalProblem[] = validateSpecDocument(spec, logger, validation).map(
     ({ file, line, column, message }) => ({
       code: "INVALID_SPEC",
-      message: `${spec.path}: ${message}`,
-      location: { file, line, column },
+      message,
+      location: { file, ...(line !== undefined ? { line, column } : {}) },
     }),
   );
 
@@ -169,7 +175,7 @@ async function prepareLoaded(
     const size = Buffer.byteLength(bundled.text);
     problems.push({
       code: "BUNDLE_ERROR",
-      message: `${spec.path}: the bundled document is ${formatBytes(size)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec; publish it with \`source: url\` or split it.`,
+      message: `the bundled document is ${formatBytes(size)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec; publish it with \`source: url\` or split it.`,
       location: { file: spec.path },
     });
   }
@@ -240,7 +246,7 @@ function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {
   if (error instanceof BundleFailure) {
     return error.problems.map((problem) => ({
       code: "BUNDLE_ERROR",
-      message: problem.message,
+      message: bareMessage(problem.message, problem.file),
       location: { file: problem.file, line: problem.line, column: problem.column },
     }));
   }
@@ -248,7 +254,7 @@ function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {
   return [
     {
       code: "BUNDLE_ERROR",
-      message: `${spec.path}: could not bundle: ${message}`,
+      message: `could not bundle: ${message}`,
       location: { file: spec.path },
     },
   ];

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { PreparedSpec } from "./prepared.ts";
+import { bareMessage, locatedMessage } from "./problem-text.ts";
 import type { SpecResult } from "./result.ts";
 
 /** The fields every result of `spec` starts from. */
@@ -20,11 +21,16 @@ export function isReadyToUpload(spec: PreparedSpec): spec is PreparedSpec & { so
 
 /** The failed result of a spec that a local step stopped, with each problem annotated on its file. */
 export function localFailure(spec: PreparedSpec, logger: Logger): SpecResult {
-  for (const problem of spec.problems) logger.error(problem.message, problem.location);
+  // Once: a message that starts with its own place (an older form) loses it; the logger writes it.
+  const problems = spec.problems.map((problem) => ({
+    ...problem,
+    message: bareMessage(problem.message, problem.location.file),
+  }));
+  for (const problem of problems) logger.error(problem.message, problem.location);
   return {
     ...resultOf(spec),
     status: "failed",
     errorCode: spec.problems[0]?.code ?? "INVALID_SPEC",
-    errors: spec.problems.map((problem) => problem.message),
+    errors: problems.map(locatedMessage),
   };
 }

@@ -1,10 +1,16 @@
 import { numericVersionOf } from "../discovery/declares.ts";
 import type { LoadedSpec, LocatedProblem } from "../discovery/types.ts";
-import { locateKeyPath } from "../documents/locate.ts";
+import { keyPathLocator, locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
+import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
+import { type RuleFamily, type StructuralIssue, structuralIssues } from "./structure.ts";
+
+export { RULE_FAMILIES, type RuleFamily } from "./structure.ts";
 
 /**
- * Checks what the service needs from a document before anything is uploaded: `info.title` and
+ * Checks a document before anything is uploaded: its structure against the official schema of its
+ * OpenAPI version (structure.ts; rule families `schema` and `refs`), and what the service needs from it
+ * (rule family `info`): `info.title` and
  * `info.version` as strings. A number is accepted as `info.version` (YAML reads `version: 1.0` as a
  * number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
  * Each problem points at the field, else at `info`, else at line 1.
@@ -13,7 +19,112 @@ import { type Logger, silentLogger } from "../logger.ts";
  * GitBook decides: an empty `info.title` or `info.version` (`""`, valid OpenAPI), and a version written
  * as a number (`swagger: 2.0`), whose text is uploaded as written; the warning quotes it.
  */
-export function validateSpecDocument(spec: LoadedSpec, logger: Logger = silentLogger): LocatedProblem[] {
+export function validateSpecDocument(
+  spec: LoadedSpec,
+  logger: Logger = silentLogger,
+  options: ValidationOptions = {},
+): LocatedProblem[] {
+  const warnings = options.warnings ?? new Set<RuleFamily>();
+  warnAboutGitBookExtensions(spec, logger);
+  const infoProblems = validateInfo(spec, logger);
+  const problems = warnings.has("info") ? [] : infoProblems;
+  if (warnings.has("info")) for (const problem of infoProblems) warnProblem(problem, logger);
+  if (options.structure === false) return problems;
+  const structural = structuralProblems(spec, logger, warnings);
+  return [...problems, ...structural];
+}
+
+/** Options of {@link validateSpecDocument}. */
+export interface ValidationOptions {
+  /** Rule families reported as warnings: the spec goes on. */
+  warnings?: ReadonlySet<RuleFamily>;
+  /** False: only what the service needs (`info`), no check against the official schema. */
+  structure?: boolean;
+}
+
+/** The most problems of one kind (errors, warnings) reported per file; the rest are counted. */
+export const MAX_PROBLEMS_PER_FILE = 50;
+
+/** Key paths the `info` check and discovery already judge: the schema's word on them is left out. */
+function judgedElsewhere(spec: LoadedSpec, issue: StructuralIssue): boolean {
+  const path = issue.keyPath.join("\u0000");
+  if (path === spec.flavor) return true;
+  if (path === "info" || path === "info\u0000title" || path === "info\u0000version") return true;
+  return issue.keyPath.length === 0 && issue.message.includes("`info`");
+}
+
+/**
+ * The document against the official schema of its version, each issue located once; the families in
+ * `warnings` are logged as warnings, the others returned. Each list is capped at
+ * {@link MAX_PROBLEMS_PER_FILE} with a line counting the rest.
+ */
+function structuralProblems(
+  spec: LoadedSpec,
+  logger: Logger,
+  warnings: ReadonlySet<RuleFamily>,
+): LocatedProblem[] {
+  let issues: StructuralIssue[] | undefined;
+  try {
+    // A fresh parse for a JSON spec: the loaded spec keeps its document once parsed, and one sent as
+    // written should not carry it until its upload.
+    const document =
+      spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document;
+    issues = structuralIssues(document, spec.declaredVersion);
+  } catch (error) {
+    logger.debug(`${spec.path}: the structural check could not run: ${String(error)}`);
+    return [];
+  }
+  if (issues === undefined) {
+    logger.debug(`${spec.path}: no schema for version ${spec.declaredVersion}; structure not checked.`);
+    return [];
+  }
+  issues = issues.filter((issue) => !judgedElsewhere(spec, issue));
+  if (issues.length === 0) return [];
+  const locate = keyPathLocator(spec.text, spec.format);
+  const located = issues
+    .map((issue) => {
+      const { position } = locate(issue.keyPath);
+      return {
+        family: issue.family,
+        problem: { file: spec.path, line: position.line, column: position.column, message: issue.message },
+      };
+    })
+    .sort((a, b) => a.problem.line - b.problem.line || a.problem.column - b.problem.column);
+  const errors = capped(
+    located.filter(({ family }) => !warnings.has(family)).map(({ problem }) => problem),
+    spec,
+  );
+  const warned = capped(
+    located.filter(({ family }) => warnings.has(family)).map(({ problem }) => problem),
+    spec,
+  );
+  for (const problem of warned) warnProblem(problem, logger);
+  return errors;
+}
+
+function capped(problems: LocatedProblem[], spec: LoadedSpec): LocatedProblem[] {
+  if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
+  const rest = problems.length - MAX_PROBLEMS_PER_FILE;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS_PER_FILE),
+    {
+      file: spec.path,
+      message: `and ${rest} more structural problem${rest === 1 ? "" : "s"} (fix these and run again to see them).`,
+    },
+  ];
+}
+
+function warnProblem(problem: LocatedProblem, logger: Logger): void {
+  const { file, line, column, message } = problem;
+  logger.warning(message, {
+    file,
+    ...(line !== undefined ? { line } : {}),
+    ...(column !== undefined ? { column } : {}),
+  });
+}
+
+/** What the service needs from `info`: a title and a version. */
+function validateInfo(spec: LoadedSpec, logger: Logger): LocatedProblem[] {
   warnAboutNumericVersion(spec, logger);
   const problems: LocatedProblem[] = [];
   const info = spec.field("info");

@@ -11,6 +11,7 @@ import { isWithin } from "../../core/files/containment.ts";
 import { silentLogger } from "../../core/logger.ts";
 import { ownerKey } from "../../core/sync/ownership.ts";
 import { prepareFile } from "../../core/sync/prepare.ts";
+import { locatedMessage } from "../../core/sync/problem-text.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { readCiRun } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
@@ -68,7 +69,7 @@ export async function runBundleCommand(
   );
   const source = prepared.source;
   if (prepared.problems.length > 0 || source === undefined || !("text" in source)) {
-    for (const problem of prepared.problems) output.err(`${problem.message}\n`);
+    for (const problem of prepared.problems) output.err(`${locatedMessage(problem)}\n`);
     return ExitCode.failed;
   }
   if (flags.output === undefined) output.out(source.text);

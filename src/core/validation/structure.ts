@@ -1,0 +1,308 @@
+/**
+ * Structural validation: a document against the official JSON Schema of its OpenAPI version (2.0, 3.0,
+ * 3.1, 3.2), as kept by `@seriousme/openapi-schema-validator` (the OAI's schemas, its 3.1 and 3.2 ones
+ * with `$dynamicRef` made plain so that ajv follows them), checked with ajv. The choice and its
+ * measurements: docs/validation-choice.md.
+ *
+ * ajv's raw errors become short issues, each at the key path of the offending node: the branches of a
+ * failed `oneOf`/`anyOf` are reduced to the deepest ones (where the document went furthest into a
+ * branch), the "this could have been a `$ref`" branch is dropped when another one explains more, and
+ * one node gets one message per kind of problem.
+ */
+
+import schema20 from "@seriousme/openapi-schema-validator/schemas/v2.0/schema.json" with { type: "json" };
+import schema30 from "@seriousme/openapi-schema-validator/schemas/v3.0/schema.json" with { type: "json" };
+import schema31 from "@seriousme/openapi-schema-validator/schemas/v3.1/schema.json" with { type: "json" };
+import schema32 from "@seriousme/openapi-schema-validator/schemas/v3.2/schema.json" with { type: "json" };
+import type { ErrorObject, ValidateFunction } from "ajv";
+import Ajv2020Module from "ajv/dist/2020.js";
+import Ajv04Module from "ajv-draft-04";
+import addFormatsModule from "ajv-formats";
+
+/** The rule families a user can turn down to warnings (`validation-warnings`). */
+export const RULE_FAMILIES = ["schema", "refs", "info"] as const;
+export type RuleFamily = (typeof RULE_FAMILIES)[number];
+
+export interface StructuralIssue {
+  family: RuleFamily;
+  /** The offending node's keys from the document's root (array indexes as decimal text). */
+  keyPath: string[];
+  message: string;
+}
+
+type SchemaVersion = "2.0" | "3.0" | "3.1" | "3.2";
+
+// CommonJS modules: their class or function is the module itself or its `default`.
+type Constructor = new (
+  options: Record<string, unknown>,
+) => {
+  compile(schema: unknown): ValidateFunction;
+  addFormat(name: string, format: boolean): unknown;
+};
+const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
+
+const compiled = new Map<SchemaVersion, ValidateFunction>();
+
+/** The schema's version for a declared `openapi`/`swagger` value; undefined for one not known. */
+export function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
+  if (declaredVersion === "2.0") return "2.0";
+  const minor = /^3\.([0-2])(\.|$|-)/.exec(declaredVersion)?.[1];
+  return minor === undefined ? undefined : (`3.${minor}` as SchemaVersion);
+}
+
+/** Compiled on first use, once per process and version (about 0.1–0.5 s). */
+function validatorFor(version: SchemaVersion): ValidateFunction {
+  const known = compiled.get(version);
+  if (known) return known;
+  const draft04 = version === "2.0" || version === "3.0";
+  const Ajv = unwrap<Constructor>(draft04 ? Ajv04Module : Ajv2020Module);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  unwrap<(ajv: unknown) => void>(addFormatsModule)(ajv);
+  ajv.addFormat("media-range", true);
+  const schema = { "2.0": schema20, "3.0": schema30, "3.1": schema31, "3.2": schema32 }[version];
+  const validate = ajv.compile(schema);
+  compiled.set(version, validate);
+  return validate;
+}
+
+/**
+ * Every structural issue of `document` for its declared version, in document order of their paths;
+ * undefined when the version has no schema here. The caller caps and locates them.
+ */
+export function structuralIssues(document: unknown, declaredVersion: string): StructuralIssue[] | undefined {
+  const version = schemaVersionOf(declaredVersion);
+  if (version === undefined) return undefined;
+  const validate = validatorFor(version);
+  if (validate(document)) return [];
+  return summarize(validate.errors ?? [], document);
+}
+
+interface RawError {
+  path: string[];
+  error: ErrorObject;
+}
+
+function pointerKeys(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+const isPrefix = (prefix: readonly string[], path: readonly string[]) =>
+  prefix.length <= path.length && prefix.every((key, index) => path[index] === key);
+
+/** ajv's errors → one issue per node and kind, the alternatives of each `oneOf`/`anyOf` reduced. */
+export function summarize(errors: readonly ErrorObject[], document: unknown): StructuralIssue[] {
+  const raw: RawError[] = errors.map((error) => ({ path: pointerKeys(error.instancePath), error }));
+  const alternatives = raw
+    .filter(({ error }) => error.keyword === "oneOf" || error.keyword === "anyOf")
+    .sort((a, b) => a.path.length - b.path.length);
+  // Each error goes to the shallowest alternative that holds it; the rest stand alone.
+  const groups = new Map<RawError | undefined, RawError[]>();
+  for (const entry of raw) {
+    if (["oneOf", "anyOf", "if", "not", "allOf"].includes(entry.error.keyword)) continue;
+    const owner = alternatives.find(({ path }) => isPrefix(path, entry.path));
+    const group = groups.get(owner) ?? [];
+    group.push(entry);
+    groups.set(owner, group);
+  }
+  const kept: RawError[] = [];
+  for (const [owner, group] of groups) {
+    if (owner === undefined) kept.push(...group);
+    else if (
+      owner.error.keyword === "anyOf" &&
+      group.every((e) => isRequired(e) && e.path.length === owner.path.length)
+    )
+      kept.push(oneOfFields(owner, group));
+    else kept.push(...bestOf(group));
+  }
+  const issues = new Map<string, StructuralIssue>();
+  for (const { path, error } of kept) {
+    const issue = describe(path, error, document);
+    const key = `${issue.keyPath.join("\u0000")}\u0001${issue.message}`;
+    if (!issues.has(key)) issues.set(key, issue);
+  }
+  return [...issues.values()];
+}
+
+/** The errors of one failed alternative: those deepest in the document, a `$ref` branch's last. */
+function bestOf(group: RawError[]): RawError[] {
+  const refNodes = new Set(
+    group
+      .filter((entry) => isRequired(entry) && missingOf(entry) === "$ref")
+      .map(({ path }) => path.join("/")),
+  );
+  // The Reference branch: its missing `$ref`, and in 2.0 the other fields it does not allow.
+  const isRefBranch = (entry: RawError) =>
+    (isRequired(entry) && missingOf(entry) === "$ref") ||
+    (entry.error.keyword === "additionalProperties" && refNodes.has(entry.path.join("/")));
+  // A value that an `enum`/`const` refuses picked another branch (`in: query` is not the body branch).
+  const isSelector = ({ error }: RawError) => error.keyword === "enum" || error.keyword === "const";
+  const others = group.filter((entry) => !isRefBranch(entry));
+  const explained = others.filter((entry) => !isSelector(entry));
+  const pool = explained.length > 0 ? explained : others.length > 0 ? others : group;
+  const depth = Math.max(...pool.map(({ path }) => path.length));
+  const deepest = pool.filter(({ path }) => path.length === depth);
+  // When every branch failed at the node itself on its type, one type message is enough.
+  const notType = deepest.filter(({ error }) => error.keyword !== "type");
+  const types = deepest.filter(({ error }) => error.keyword === "type");
+  return notType.length > 0 && types.length > 0 && depth === Math.min(...group.map((e) => e.path.length))
+    ? [...types.slice(0, 1), ...notType]
+    : deepest;
+}
+
+const isRequired = ({ error }: RawError) => error.keyword === "required";
+const missingOf = ({ error }: RawError) =>
+  String((error.params as { missingProperty?: unknown }).missingProperty);
+
+/** An `anyOf` of required fields none of which is there: one error naming them all. */
+function oneOfFields(owner: RawError, group: RawError[]): RawError {
+  const fields = [...new Set(group.map(missingOf))];
+  return { path: owner.path, error: { ...owner.error, keyword: "requiredOneOf", params: { fields } } };
+}
+
+/** What some well-known fields hold, for type messages. */
+const WHAT_IT_HOLDS: Readonly<Record<string, string>> = {
+  paths: "a mapping of paths (`/pets`) to path items",
+  responses: "a mapping of status codes (`200`, `4XX`, `default`) to responses",
+  parameters: "a list of parameters",
+  components: "a mapping of component kinds (`schemas`, `responses`…)",
+  schemas: "a mapping of names to schemas",
+  definitions: "a mapping of names to schemas",
+  properties: "a mapping of property names to schemas",
+  servers: "a list of servers",
+  tags: "a list of tags",
+  security: "a list of security requirements",
+  info: "a mapping with a `title` and a `version`",
+  content: "a mapping of media types to media type objects",
+  headers: "a mapping of header names to headers",
+  required: "a list of property names",
+  enum: "a list of values",
+  $ref: "a string: a URI reference such as `#/components/schemas/Pet`",
+};
+
+/** What a container's keys must look like, for messages on an unknown key. */
+const KEY_RULES: Readonly<Record<string, string>> = {
+  paths: "each path starts with `/`",
+  responses: "keys are status codes (`200`, `4XX`) or `default`",
+};
+
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  object: "a mapping",
+  array: "a list",
+  string: "a string",
+  number: "a number",
+  integer: "a whole number",
+  boolean: "true or false",
+  null: "null",
+};
+
+function kindOf(value: unknown): string {
+  if (value === null) return "empty (null)";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return `the string ${JSON.stringify(truncate(value))}`;
+  return `${typeof value === "number" ? "the number" : ""} ${String(value)}`.trim();
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+function valueAt(document: unknown, path: readonly string[]): unknown {
+  let node = document;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** `responses`, `parameters[0]`, or `the document` for the root: how a message names a node. */
+function nameOf(path: readonly string[]): string {
+  if (path.length === 0) return "the document";
+  const last = path.at(-1) as string;
+  if (/^\d+$/.test(last) && path.length > 1) return `\`${path.at(-2)}[${last}]\``;
+  return `\`${last}\``;
+}
+
+function familyOf(path: readonly string[], extraKey?: string): RuleFamily {
+  if (path.includes("$ref") || extraKey === "$ref") return "refs";
+  if (path[0] === "info") return "info";
+  return "schema";
+}
+
+function describe(path: string[], error: ErrorObject, document: unknown): StructuralIssue {
+  const params = error.params as Record<string, unknown>;
+  const name = nameOf(path);
+  const value = valueAt(document, path);
+  const last = path.at(-1) ?? "";
+  switch (error.keyword) {
+    case "type": {
+      if (last === "$ref" && String(params.type) === "object" && path.length > 1) {
+        return issue(
+          path,
+          `\`${path.at(-2)}\` holds a \`$ref\`, read as an entry named "$ref": \`${path.at(-2)}\` must be ${WHAT_IT_HOLDS[path.at(-2) as string] ?? "a mapping"}; put the \`$ref\` on the object that holds \`${path.at(-2)}\` (or use \`allOf\`).`,
+        );
+      }
+      const expected = String(params.type)
+        .split(",")
+        .map((type) => TYPE_NAMES[type] ?? type)
+        .join(" or ");
+      const holds = WHAT_IT_HOLDS[last];
+      const wanted = holds?.startsWith(expected) ? holds : expected;
+      return issue(path, `${name} must be ${wanted}; it is ${kindOf(value)}.`);
+    }
+    case "requiredOneOf": {
+      const fields = (params.fields as string[]).map((field) => `\`${field}\``).join(", ");
+      return issue(path, `${name} must have at least one of ${fields}.`);
+    }
+    case "required": {
+      const field = String(params.missingProperty);
+      return issue(path, `${name} is missing the required field \`${field}\`.`);
+    }
+    case "additionalProperties":
+    case "unevaluatedProperties": {
+      const key = String(params.additionalProperty ?? params.unevaluatedProperty);
+      const rule = KEY_RULES[last];
+      const hint = rule
+        ? ` (${rule})`
+        : key === "$ref"
+          ? " (a `$ref` stands for a whole object, not for one of its fields)"
+          : " (extensions start with `x-`)";
+      return {
+        family: familyOf(path, key),
+        keyPath: [...path, key],
+        message: `${name} has an unknown field \`${key}\`${hint}.`,
+      };
+    }
+    case "enum":
+      return issue(
+        path,
+        `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}; it is ${kindOf(value)}.`,
+      );
+    case "const":
+      return issue(path, `${name} must be ${JSON.stringify(params.allowedValue)}; it is ${kindOf(value)}.`);
+    case "format":
+      return issue(path, `${name} must be a valid ${String(params.format)}; it is ${kindOf(value)}.`);
+    case "pattern":
+      return issue(path, `${name} must match ${String(params.pattern)}; it is ${kindOf(value)}.`);
+    case "minProperties":
+      return issue(path, `${name} must not be empty.`);
+    case "minItems":
+      return issue(path, `${name} must hold at least ${String(params.limit)} item(s).`);
+    case "uniqueItems":
+      return issue(
+        path,
+        `${name} must not repeat an item (items ${String(params.j)} and ${String(params.i)} are the same).`,
+      );
+    default:
+      return issue(path, `${name} ${error.message ?? `fails the rule \`${error.keyword}\``}.`);
+  }
+}
+
+function issue(keyPath: string[], message: string): StructuralIssue {
+  return { family: familyOf(keyPath), keyPath, message };
+}
