@@ -1,0 +1,435 @@
+/**
+ * Checks of GitBook's own OpenAPI extensions (issue 20; list and sources in docs/gitbook-extensions.md):
+ * each kind of mistake is one warning at its file, line and column; correct uses, unknown `x-` keys and
+ * real public specs stay silent; a check-mode run of the CLI prints the warning as `file:line:col`.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { load } from "js-yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleSpec } from "../../src/core/bundling/index.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import {
+  checkGitBookExtensions,
+  gitBookExtensionWarnings,
+  MAX_WARNINGS_PER_FILE,
+} from "../../src/core/shaping/extensions/check.ts";
+import { RULES } from "../../src/core/shaping/extensions/rules.ts";
+import { validateSpecDocument } from "../../src/core/validation/index.ts";
+import { runCli } from "../cli/run-cli.ts";
+import { loadedSpec } from "../support/loaded-spec.ts";
+
+/** Line and column (from 1) of the first occurrence of `needle` in `text`. */
+function where(text: string, needle: string): { line: number; column: number } {
+  const offset = text.indexOf(needle);
+  if (offset < 0) throw new Error(`not in the text: ${needle}`);
+  return positionAt(text, offset);
+}
+
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before.at(-1) as string).length + 1 };
+}
+
+function warningsOf(text: string, format: "yaml" | "json" = "yaml", file = `api/spec.${format}`) {
+  return gitBookExtensionWarnings(loadedSpec(text, format, file));
+}
+
+/** Each mistake, the text that marks its line, and a fragment of the one warning it must give. */
+const MISTAKES = `openapi: 3.2.0
+info:
+  title: Pets
+  version: "1"
+x-hideTryItPanel: "true"
+x-codeSamples:
+  - lang: shell
+    source: curl
+tags:
+  - name: animals
+  - name: pets
+    x-page-title: 42
+    x-page-description: [Pets]
+    x-page-icon: fa-solid fa-dog
+    x-parent: animal
+  - name: cats
+    x-displayName: "  "
+    x-parent: dogs
+  - name: dogs
+    parent: cats
+  - name: secret
+    x-internal: "true"
+paths:
+  /pets:
+    get:
+      tags: [pets]
+      x-stability: Beta
+      x-enable-proxy: 1
+      x-deprecated-sunset: 12/05/2030
+      x-gitbook-ignore: yes
+      x-codeSamples:
+        - lang: JavaScript
+          source: fetch("/pets")
+        - lang: Python
+        - label: 7
+          lang: Go
+          source: http.Get("/pets")
+      responses:
+        "200":
+          description: OK
+          x-hideSample: "false"
+    post:
+      x-codeSamples: []
+      x-code-samples: { lang: shell, source: curl }
+      responses:
+        "201":
+          description: Created
+components:
+  schemas:
+    Status:
+      type: string
+      enum: [LIVE, PENDING, REJECTED]
+      x-enumDescriptions:
+        LIVE: The project is live.
+        PENDING: The project is pending approval.
+        REJECTD: The project was rejected.
+    Level:
+      type: integer
+      enum: [1, 2]
+      x-enumDescriptions: [Low, High]
+    Kind:
+      type: string
+      enum: [a, b]
+      x-gitbook-enum:
+        a: { name: A, description: 3 }
+        b: { name: B }
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+      x-gitbook-prefix: Token
+    key:
+      type: apiKey
+      in: header
+      name: Authorization
+      x-gitbook-token-placeholder: 12345
+`;
+
+/** [the text on the warning's line, a fragment of its message], in the order of the lines. */
+const EXPECTED: [string, string][] = [
+  ['x-hideTryItPanel: "true"', '`x-hideTryItPanel` of the document is the text "true"'],
+  ["x-codeSamples:", "`x-codeSamples` at the top of the document is a list"],
+  ["x-page-title: 42", "`x-page-title` of tag `pets` is the number 42"],
+  ["x-page-description: [Pets]", "`x-page-description` of tag `pets` is a list"],
+  ["x-page-icon: fa-solid fa-dog", "write x-page-icon: dog."],
+  ["x-parent: animal", "names `animal`, which is not declared in `tags`"],
+  ['x-displayName: "  "', "`x-displayName` of tag `cats` is blank"],
+  ["x-parent: dogs", "nests tags in a circle (`cats` → `dogs` → `cats`)"],
+  ['x-internal: "true"', "so tag `secret` is published"],
+  ["x-stability: Beta", "Write x-stability: beta."],
+  ["x-enable-proxy: 1", "`x-enable-proxy` of GET /pets is the number 1"],
+  ["x-deprecated-sunset: 12/05/2030", "a date written YYYY-MM-DD"],
+  ["x-gitbook-ignore: yes", '`x-gitbook-ignore` of GET /pets is the text "yes"'],
+  ["- lang: Python", "sample 2 of `x-codeSamples` of GET /pets needs text in `source` (missing)"],
+  ["label: 7", "`label` of sample 3 of `x-codeSamples` of GET /pets is the number 7"],
+  ['x-hideSample: "false"', "`x-hideSample` of responses.200 of GET /pets"],
+  ["x-codeSamples: []", "`x-codeSamples` of POST /pets is an empty list"],
+  ["x-code-samples: {", "`x-code-samples` of POST /pets is a mapping"],
+  ["x-enumDescriptions:", "has no entry for `REJECTED` of its `enum`"],
+  ["REJECTD:", "describes `REJECTD`, which is not in its `enum`"],
+  ["x-enumDescriptions: [Low, High]", "`x-enumDescriptions` of components.schemas.Level is a list"],
+  ["a: { name: A, description: 3 }", "The description of `a` in `x-gitbook-enum`"],
+  ["x-gitbook-prefix: Token", "does not apply it to `type: http` schemes"],
+  ["x-gitbook-token-placeholder: 12345", "`x-gitbook-token-placeholder` of components.securitySchemes.key"],
+];
+
+describe("a spec with each kind of mistake", () => {
+  it("gives exactly one warning per mistake, at the line and column of its key (YAML)", () => {
+    const warnings = warningsOf(MISTAKES);
+    const expected = EXPECTED.map(([needle, fragment]) => {
+      const key = needle.startsWith("- ") ? needle : needle.slice(0, needle.indexOf(":") + 1);
+      const at = where(MISTAKES, needle);
+      // The warning points at the key, or for a list item at the item.
+      const column = key.startsWith("- ") ? at.column + 2 : at.column;
+      return { line: at.line, column, fragment };
+    });
+    expect(warnings.map(({ line, column }) => ({ line, column }))).toEqual(
+      expected.map(({ line, column }) => ({ line, column })),
+    );
+    warnings.forEach((warning, index) => {
+      expect(warning.file).toBe("api/spec.yaml");
+      expect(warning.message).toContain(expected[index]?.fragment);
+    });
+  });
+
+  it("points at the same keys in JSON, list items included", () => {
+    const json = `${JSON.stringify(load(MISTAKES), null, 2)}\n`;
+    const warnings = warningsOf(json, "json");
+    expect(warnings).toHaveLength(EXPECTED.length);
+    const byMessage = new Map(warnings.map((warning) => [warning.message, warning]));
+    const sample = [...byMessage.values()].find((w) => w.message.includes("sample 2 of `x-codeSamples`"));
+    // The second sample's opening brace, inside GET /pets' x-codeSamples.
+    const second = json.indexOf('"lang": "Python"');
+    const brace = json.lastIndexOf("{", second);
+    expect(sample && { line: sample.line, column: sample.column }).toEqual(positionAt(json, brace));
+    const icon = warnings.find((w) => w.message.includes("x-page-icon"));
+    expect(icon && { line: icon.line, column: icon.column }).toEqual(where(json, '"x-page-icon"'));
+    const rejected = warnings.find((w) => w.message.includes("describes `REJECTD`"));
+    expect(rejected && { line: rejected.line, column: rejected.column }).toEqual(where(json, '"REJECTD"'));
+  });
+
+  it("are warnings of the validation, never problems: the spec is still published", () => {
+    const logger = new MemoryLogger();
+    const problems = validateSpecDocument(loadedSpec(MISTAKES, "yaml", "api/spec.yaml"), logger);
+    const warnings = logger.entries.filter((entry) => entry.level === "warning");
+    expect(problems.filter((problem) => problem.message.includes("x-"))).toEqual([]);
+    const icon = warnings.find((entry) => entry.message.includes("`x-page-icon`"));
+    expect(icon?.message).toMatch(/^api\/spec\.yaml: `x-page-icon` of tag `pets`/);
+    expect(icon?.location).toEqual({ file: "api/spec.yaml", ...where(MISTAKES, "x-page-icon") });
+    expect(logger.entries.filter((entry) => entry.level === "error")).toEqual([]);
+  });
+
+  it("stops at the cap with one line counting the rest", () => {
+    const tags = Array.from(
+      { length: MAX_WARNINGS_PER_FILE + 7 },
+      (_, i) => `  - name: t${i}\n    x-page-icon: 7 Up\n`,
+    );
+    const text = `openapi: 3.1.0\ninfo: {title: T, version: "1"}\ntags:\n${tags.join("")}`;
+    const warnings = warningsOf(text);
+    expect(warnings).toHaveLength(MAX_WARNINGS_PER_FILE + 1);
+    expect(warnings.at(-1)?.message).toMatch(/^7 more uses of GitBook's extensions/);
+  });
+});
+
+/** Every extension used as GitBook's documentation shows it. */
+const CORRECT = `openapi: 3.2.0
+info:
+  title: Pets
+  version: "1"
+x-hideTryItPanel: false
+x-codeSamples: false
+x-enable-proxy: true
+x-expandAllResponses: true
+x-expandAllModelSections: false
+x-gitbook-mcp-url: https://mcp.example.com
+servers:
+  - url: https://{region}.example.com
+    x-gitbook-prefill: "{{ visitor.claims.url }}"
+    variables:
+      region:
+        default: eu
+        x-gitbook-prefill: "{{ visitor.claims.region }}"
+tags:
+  - name: organization
+    x-page-title: Organization
+    x-page-description: Manage organizations.
+    x-page-icon: building
+  - name: admin
+    x-displayName: Admins
+    x-parent: organization
+    x-page-icon: user-shield
+  - name: user
+    parent: organization
+    x-page-icon: "0"
+  - name: internal
+    x-internal: true
+paths:
+  /users:
+    x-gitbook-mcp-url: https://mcp.example.com/users
+    get:
+      tags: [user]
+      x-hideTryItPanel: true
+      x-stability: experimental
+      deprecated: true
+      x-deprecated-sunset: 2030-12-05
+      x-gitbook-mcp: true
+      x-enable-proxy: false
+      x-expandAllResponses: false
+      x-codeSamples:
+        - lang: cURL
+          label: CLI
+          source: |
+            curl -L 'https://api.gitbook.com/v1/user'
+        - lang: JavaScript
+          source: fetch("/users")
+        - $ref: "#/components/x-samples/python"
+      responses:
+        "200":
+          description: OK
+          x-hideSample: true
+    post:
+      x-codeSamples: false
+      x-code-samples:
+        - { lang: Go, label: Go SDK, source: client.Users.Create() }
+      x-internal: false
+      x-gitbook-ignore: true
+      x-stability: beta
+      responses:
+        "201":
+          description: Created
+webhooks:
+  newUser:
+    post:
+      x-stability: alpha
+      x-codeSamples:
+        - { lang: shell, source: echo }
+      responses:
+        "200":
+          description: OK
+components:
+  x-samples:
+    python: { lang: Python, source: requests.get("/users") }
+  schemas:
+    project_status:
+      type: string
+      enum: [LIVE, PENDING, REJECTED, null]
+      x-enumDescriptions:
+        LIVE: The project is live.
+        PENDING: The project is pending approval.
+        REJECTED: The project was rejected.
+      x-stability: beta
+      x-internal: false
+    level:
+      type: integer
+      enum: [1, 2]
+      x-enumDescriptions: { "1": Low, "2": High }
+      x-gitbook-enum:
+        "1": { name: Low, description: The lowest. }
+        "2": {}
+    anything:
+      x-enumDescriptions:
+        any: value
+  securitySchemes:
+    apiKey:
+      type: apiKey
+      in: header
+      name: Authorization
+      x-gitbook-prefix: Token
+      x-gitbook-token-placeholder: YOUR_CUSTOM_TOKEN
+      x-gitbook-prefill: "{{ visitor.claims.token }}"
+`;
+
+describe("correct uses", () => {
+  it("stay silent, in YAML and in JSON", () => {
+    expect(warningsOf(CORRECT)).toEqual([]);
+    expect(warningsOf(JSON.stringify(load(CORRECT)), "json")).toEqual([]);
+  });
+
+  it("cover every row of the table", () => {
+    const used = new Set(CORRECT.match(/\b(?:x-[\w-]+|parent)(?=:)/g));
+    const missing = RULES.flatMap((rule) => rule.keys).filter((key) => !used.has(key));
+    expect(missing).toEqual(["x-custom-examples"]);
+  });
+
+  it("unknown `x-` keys and GitBook's keys outside the places GitBook reads them are never reported", () => {
+    const text = `openapi: 3.1.0
+info:
+  title: T
+  version: "1"
+  x-page-icon: 42
+x-logo: { url: 3 }
+x-internal: "no"
+x-stability: whatever
+tags:
+  - name: t
+    x-tagGroup: [1]
+    x-parents: nowhere
+paths:
+  /a:
+    x-internal: maybe
+    get:
+      x-page-title: 3
+      x-codeSample: 1
+      x-enumDescriptions: { a: 1 }
+      parameters:
+        - name: q
+          in: query
+          x-internal: "yes"
+          schema: { type: string }
+          example: { x-codeSamples: 3, x-enumDescriptions: [1] }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              examples:
+                one:
+                  value: { x-stability: nope, x-hideSample: 3 }
+`;
+    expect(warningsOf(text).map((w) => w.message)).toEqual([
+      // The one GitBook key in a place it reads: x-enumDescriptions without an enum, whose value is no text.
+      expect.stringContaining("The description of `a` in `x-enumDescriptions` of GET /a is the number 1"),
+    ]);
+  });
+});
+
+describe("real public specs", () => {
+  const fixtures = fileURLToPath(new URL("../fixtures/", import.meta.url));
+  let workspace: string;
+  beforeAll(async () => {
+    workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-"));
+    execFileSync("tar", ["-xzf", `${fixtures}digitalocean-openapi.tar.gz`, "-C", workspace]);
+  }, 60_000);
+  afterAll(async () => {
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it("DigitalOcean: 648 x-codeSamples and its tags' x-displayName, bundled from 2,850 files, are silent", async () => {
+    const root = path.join(workspace, "specification/DigitalOcean-public.v2.yaml");
+    const bundled = await bundleSpec(root, { workspace });
+    const document = load(bundled.text) as Record<string, unknown>;
+    const text = JSON.stringify(document);
+    expect(text.match(/"x-codeSamples":/g)?.length).toBeGreaterThanOrEqual(600);
+    expect(text).toContain('"x-displayName":');
+    expect(checkGitBookExtensions(document)).toEqual([]);
+  }, 120_000);
+
+  const MIRRORS = "/work/.mirror";
+  // Large specs without GitBook's extensions, and Moby's with `x-displayName` on its tags: read from the
+  // bare clones of the workplace when they are there (the biggest files are left out of those clones,
+  // hence an older commit of Stripe's).
+  const REAL: [string, string, string][] = [
+    ["stripe+openapi", "e0123a38b40c8d840b4c0469ac0ee1650b6bfea3", "openapi/spec3.json"],
+    ["stripe+openapi", "63a674638635c68de26b9f3add13e58198f4df44", "openapi/spec3.yaml"],
+    ["kubernetes-client+python", "HEAD", "kubernetes/swagger.json.unprocessed"],
+    ["digitalocean+openapi", "HEAD", "specification/DigitalOcean-public.v2.yaml"],
+    ["moby+moby", "HEAD", "api/swagger.yaml"],
+    ["openai+openai-openapi", "HEAD", "openapi.yaml"],
+    ["twilio+twilio-oai", "HEAD", "spec/json/twilio_api_v2010.json"],
+  ];
+  it.skipIf(!existsSync(MIRRORS)).each(REAL)("%s %s %s: no warning", (repo, commit, file) => {
+    const text = execFileSync("git", ["-C", `${MIRRORS}/${repo}/repo`, "show", `${commit}:${file}`], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    });
+    const format = file.endsWith(".yaml") ? "yaml" : "json";
+    const spec = loadedSpec(text, format, file);
+    expect(gitBookExtensionWarnings(spec)).toEqual([]);
+    // And the walk itself, which the quick look for the table's keys may spare a spec.
+    expect(checkGitBookExtensions(format === "json" ? JSON.parse(text) : spec.document)).toEqual([]);
+  });
+});
+
+describe("the command line in check mode", () => {
+  it("prints the warning with the file, line and column, and checks the spec as valid", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-cli-"));
+    try {
+      await mkdir(path.join(workspace, "specs"));
+      const text =
+        'openapi: 3.0.3\ninfo:\n  title: Pets\n  version: "1"\ntags:\n  - name: pets\n    x-page-icon: fa-dog\npaths: {}\n';
+      await writeFile(path.join(workspace, "specs", "pets.yaml"), text);
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+      expect(run.code).toBe(0);
+      const { line, column } = where(text, "x-page-icon");
+      expect(run.stderr).toContain(
+        `warning: specs/pets.yaml:${line}:${column}: specs/pets.yaml: \`x-page-icon\` of tag \`pets\` is "fa-dog"`,
+      );
+      expect(run.stderr).toContain("write x-page-icon: dog.");
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
