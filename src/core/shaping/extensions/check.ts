@@ -23,6 +23,11 @@ const ANY_KEY = new RegExp(
   `(?:${[...RULES_BY_KEY.keys()].map((key) => key.replace(/[-]/g, "\\-")).join("|")})["']?\\s*:`,
 );
 
+/** False when no key of the table is written in the text: nothing to check, nothing to parse. */
+export function mayUseGitBookExtensions(text: string): boolean {
+  return ANY_KEY.test(text);
+}
+
 /**
  * Warns, at its file, line and column, about every use of GitBook's OpenAPI extensions that GitBook
  * cannot use as written (rules.ts). Warnings only: the spec is published all the same.
@@ -42,7 +47,7 @@ export function gitBookExtensionWarnings(
   spec: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
 ): LocatedProblem[] {
   const { text } = spec;
-  if (!ANY_KEY.test(text)) return [];
+  if (!mayUseGitBookExtensions(text)) return [];
   const problems = checkGitBookExtensions(documentOf(spec));
   if (problems.length === 0) return [];
   const locate = pathLocator(text, spec.format);
