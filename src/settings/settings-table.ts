@@ -212,6 +212,19 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     },
   },
   {
+    name: "validation-warnings",
+    kind: "lines",
+    default: "",
+    doc: "Validation rule families reported as warnings instead of failing the spec, one a line: `schema` (the official OpenAPI schema: types, required and unknown fields), `refs` (the shape of `$ref`s; a `$ref` whose target is missing still fails), `info` (`info.title` and `info.version`).",
+    action: true,
+    cli: {
+      flag: "--validation-warnings <family>",
+      env: "GITBOOK_VALIDATION_WARNINGS",
+      repeatable: true,
+      help: "report a validation rule family (schema, refs, info) as warnings; repeatable",
+    },
+  },
+  {
     name: "source",
     kind: "text",
     default: "text",

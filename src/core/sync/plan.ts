@@ -1,3 +1,4 @@
+import type { RuleFamily } from "../validation/index.ts";
 import type { SyncMode } from "./ports.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
 import type { SettingNames } from "./settings.ts";
@@ -64,6 +65,8 @@ export interface SyncPlan {
     | undefined;
   /** How messages name the host's settings. */
   names: SettingNames;
+  /** Validation rule families reported as warnings (`validation-warnings`). */
+  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
 }
 
 /** What only the host can say: where, in which mode, about which review, and how it names settings. */
@@ -108,5 +111,6 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
           }
         : undefined,
     names: host.names,
+    validationWarnings: config.validationWarnings,
   };
 }

@@ -496,6 +496,7 @@ function streamedSpec(
           sourceUrlFor: plan.sourceUrlFor,
           keepDocument: comparing !== undefined,
           owner: run.owner,
+          validationWarnings: plan.validationWarnings,
         },
         log,
       );

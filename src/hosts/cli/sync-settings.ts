@@ -50,6 +50,8 @@ export interface SyncFlags {
   config?: string;
   /** `--exclude GLOB`, repeatable. */
   exclude?: readonly string[];
+  /** `--validation-warnings FAMILY`, repeatable. */
+  validationWarnings?: readonly string[];
 }
 
 /** The API token, once read, with where it came from. */
@@ -101,6 +103,7 @@ const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">
   "fail-on-unreviewed": { fromFlag: (f) => (f.failOnUnreviewed ? "true" : undefined) },
   "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
   exclude: { fromFlag: (f) => f.exclude?.join("\n") },
+  "validation-warnings": { fromFlag: (f) => f.validationWarnings?.join("\n") },
 };
 
 /** The long flag of a commander flag spec: `-o, --organization <id>` → `--organization`. */
