@@ -1,5 +1,5 @@
 import type { Organization } from "../../src/core/service/types.ts";
-import { organizationsForDomain } from "./organizations.ts";
+import { organizationsForDomain, withOwnLinks } from "./organizations.ts";
 import { PaginationError, paginate, parsePageQuery } from "./pagination.ts";
 import type { Processor } from "./processor.ts";
 import {
@@ -56,7 +56,8 @@ function dispatch(ctx: ApiContext, route: Route, request: ApiRequest): Reply {
   switch (route.name) {
     case "listOrgsForDomain": {
       const visible = ctx.organizations.filter((org) => !ctx.forbiddenOrganizations.has(org.id));
-      return ok({ organizations: organizationsForDomain(visible, route.domain) });
+      const found = organizationsForDomain(visible, route.domain);
+      return ok({ organizations: found.map((org) => withOwnLinks(org, links)) });
     }
     case "versionFile": {
       const version = findVersion(ctx, route.orgId, route.slug, route.versionId);
@@ -65,6 +66,8 @@ function dispatch(ctx: ApiContext, route: Route, request: ApiRequest): Reply {
       }
       return { status: 200, text: version.text, contentType: mediaTypeOf(version) };
     }
+    case "appPage":
+      return appPage(ctx, route);
     default:
       checkOrganization(ctx, route.orgId);
   }
@@ -179,4 +182,23 @@ function findVersion(
   versionId: string,
 ): StoredVersion | undefined {
   return ctx.store.get(orgId, slug)?.versions.find((v) => v.id === versionId);
+}
+
+/**
+ * What a `urls.app` link of the emulator opens: a plain page naming the spec, its state and its versions'
+ * files (GitBook's own page is its editor; the emulator has none).
+ */
+function appPage(ctx: ApiContext, route: { orgId: string; slug: string; versionId?: string }): Reply {
+  const spec = ctx.store.get(route.orgId, route.slug);
+  const notFound: Reply = { status: 404, text: "Not found\n", contentType: "text/plain; charset=utf-8" };
+  if (spec === undefined) return notFound;
+  const versions =
+    route.versionId === undefined ? spec.versions : spec.versions.filter((v) => v.id === route.versionId);
+  if (versions.length === 0 && route.versionId !== undefined) return notFound;
+  const lines = [
+    `OpenAPI specification "${spec.slug}" of organization "${spec.orgId}" (emulator of GitBook)`,
+    `Processing: ${spec.processingState}${spec.lastProcessErrorCode ? `, last error ${spec.lastProcessErrorCode}` : ""}`,
+    ...versions.map((version) => `Version ${version.id}: ${renderVersion(ctx.links, spec, version).url}`),
+  ];
+  return { status: 200, text: `${lines.join("\n")}\n`, contentType: "text/plain; charset=utf-8" };
 }

@@ -22,6 +22,7 @@ Options:
   --drop-rate <share>    share 0..1 of /v1 requests whose connection is dropped
   --seed <n>             seed of the random faults, to reproduce them
   --stuck <slug,slug>    specifications with these slugs never leave "pending"
+  --refuse <slug,slug>   specifications with these slugs always fail processing with PARSE_ERROR
 
 Hostile version content (GET .../versions/{id|latest}/content, successful answers only):
   --content-padding-bytes <n>  pad the JSON with spaces to n bytes, streamed (600000000 costs no memory)
@@ -60,6 +61,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
         "drop-rate": { type: "string" },
         seed: { type: "string" },
         stuck: { type: "string" },
+        refuse: { type: "string" },
         "content-padding-bytes": { type: "string" },
         "content-chunked": { type: "boolean" },
         "content-delay-ms": { type: "string" },
@@ -100,6 +102,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
     dropRate: share("--drop-rate", text("drop-rate")),
     seed: integer("--seed", text("seed"), 0, 2 ** 32 - 1),
     stuckSlugs: text("stuck")
+      ?.split(",")
+      .map((slug) => slug.trim())
+      .filter((slug) => slug.length > 0),
+    refusedSlugs: text("refuse")
       ?.split(",")
       .map((slug) => slug.trim())
       .filter((slug) => slug.length > 0),

@@ -42,6 +42,10 @@ export class FaultInjector {
     return this.#faults.stuckSlugs?.includes(slug) ?? false;
   }
 
+  isRefused(slug: string): boolean {
+    return this.#faults.refusedSlugs?.includes(slug) ?? false;
+  }
+
   decide(method: string, path: string): FaultDecision {
     const latency = this.#faults.latencyMs ?? 0;
     const index = this.#scripted.findIndex((s) => matches(s.fault, method, path));

@@ -42,9 +42,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     progressMs: resolved.progressMs,
     fetchTimeoutMs: resolved.fetchTimeoutMs,
     isStuck: (slug) => faults.isStuck(slug),
+    isRefused: (slug) => faults.isRefused(slug),
     trustUploads: resolved.trustUploads,
   });
-  const links: LinkBase = { baseUrl: "", appUrl: resolved.appUrl };
+  const links: LinkBase = { baseUrl: "", appUrl: resolved.appUrl ?? "" };
   const api: ApiContext = {
     store,
     processor,
@@ -73,6 +74,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   links.baseUrl = `http://${host}:${address.port}`;
+  if (resolved.appUrl === undefined) links.appUrl = links.baseUrl;
 
   let closing: Promise<void> | undefined;
   return {

@@ -20,7 +20,10 @@ export interface EmulatorOptions {
   processing?: { pendingMs?: number; progressMs?: number; trustUploads?: boolean };
   /** Time limit to fetch a URL source; default 5000 ms. */
   fetchTimeoutMs?: number;
-  /** Base of the `urls.app` links; default "https://app.gitbook.com". */
+  /**
+   * Base of the `urls.app` links; default: the emulator's own address, which answers them with a small
+   * page (so that a demo or a test prints no link to the real GitBook).
+   */
   appUrl?: string;
   faults?: FaultOptions;
   /** Largest request body accepted (413 above it); default 64 MiB. */
@@ -40,6 +43,11 @@ export interface FaultOptions {
   dropRate?: number;
   /** Specifications with these slugs never leave "pending". */
   stuckSlugs?: string[];
+  /**
+   * Specifications with these slugs end every processing with `PARSE_ERROR`, as when GitBook's parser
+   * refuses a document that passed every local check (the demo shows such a failure).
+   */
+  refusedSlugs?: string[];
   /** Seed of the PRNG that draws random faults, so that they are reproducible. */
   seed?: number;
   /**
@@ -93,7 +101,8 @@ export interface ResolvedOptions {
   progressMs: number;
   trustUploads: boolean;
   fetchTimeoutMs: number;
-  appUrl: string;
+  /** Undefined: the emulator's own address. */
+  appUrl: string | undefined;
   faults: FaultOptions;
   maxBodyBytes: number;
 }
@@ -115,7 +124,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     progressMs: options.processing?.progressMs ?? 250,
     trustUploads: options.processing?.trustUploads ?? false,
     fetchTimeoutMs: options.fetchTimeoutMs ?? 5000,
-    appUrl: (options.appUrl ?? "https://app.gitbook.com").replace(/\/+$/, ""),
+    appUrl: options.appUrl?.replace(/\/+$/, ""),
     faults: options.faults ?? {},
     maxBodyBytes: options.maxBodyBytes ?? 64 * MiB,
   };

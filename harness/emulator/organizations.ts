@@ -3,6 +3,20 @@ import type { Organization } from "../../src/core/service/types.ts";
 const APP_URL = "https://app.gitbook.com";
 const API_URL = "https://api.gitbook.com/v1";
 
+/** An organization as answered: the default links (GitBook's hosts) become the emulator's own. */
+export function withOwnLinks(org: Organization, links: { baseUrl: string; appUrl: string }): Organization {
+  const own = (url: string, host: string, base: string) =>
+    url.startsWith(host) ? base + url.slice(host.length) : url;
+  return {
+    ...org,
+    urls: {
+      ...org.urls,
+      location: own(org.urls.location, API_URL, `${links.baseUrl}/v1`),
+      app: own(org.urls.app, APP_URL, links.appUrl),
+    },
+  };
+}
+
 /**
  * The organization seeded by default. Every field of the interface is filled, plus those the published
  * description requires (`mergeRules`, `trial.count`, the full `permissions`), except `blocked`: its

@@ -7,6 +7,8 @@ export interface ProcessorOptions {
   progressMs: number;
   fetchTimeoutMs: number;
   isStuck(slug: string): boolean;
+  /** Processing of this slug ends with PARSE_ERROR whatever its document (`refusedSlugs`). */
+  isRefused?(slug: string): boolean;
   /** Complete uploads without parsing them; parse on the first read of their content. */
   trustUploads?: boolean;
 }
@@ -71,6 +73,12 @@ export class Processor {
       text = fetched.text;
     } else {
       text = source.text;
+    }
+    if (this.#options.isRefused?.(spec.slug)) {
+      const message = `Injected fault: GitBook's parser refused the document of "${spec.slug}" (refusedSlugs).`;
+      this.#store.recordFailure(spec, "PARSE_ERROR", [{ code: "PARSE_ERROR", message }], 1);
+      this.#jobs.delete(spec);
+      return;
     }
     if (this.#options.trustUploads) {
       let document: Record<string, unknown> | undefined;

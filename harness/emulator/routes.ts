@@ -5,7 +5,9 @@ export type Route =
   | { name: "getVersion" | "getContent" | "getRawContent"; orgId: string; slug: string; versionId: string }
   | { name: "listOrgsForDomain"; domain: string }
   /** The public text of a version, outside /v1 (see `versionFileUrl`). */
-  | { name: "versionFile"; orgId: string; slug: string; versionId: string; file: string };
+  | { name: "versionFile"; orgId: string; slug: string; versionId: string; file: string }
+  /** The page a `urls.app` link opens (outside /v1, no token): the spec, or one of its versions. */
+  | { name: "appPage"; orgId: string; slug: string; versionId?: string };
 
 export type RouteName = Route["name"];
 
@@ -37,6 +39,8 @@ const TABLE: { pattern: string[]; methods: Partial<Record<string, RouteName>> }[
   },
   { pattern: ["v1", "email-domains", ":domain", "orgs"], methods: { GET: "listOrgsForDomain" } },
   { pattern: ["files", ":orgId", ":slug", ":versionId", ":file"], methods: { GET: "versionFile" } },
+  { pattern: ["o", ":orgId", "openapi", ":slug"], methods: { GET: "appPage" } },
+  { pattern: ["o", ":orgId", "openapi", ":slug", "versions", ":versionId"], methods: { GET: "appPage" } },
 ];
 
 /** Finds the route of a request; path parameters are URL-decoded. */

@@ -31,6 +31,21 @@ afterAll(() => emulator.close());
 const text = { source: { text: PETSTORE_YAML } };
 
 describe("specification CRUD", () => {
+  it("links to itself: a spec's and a version's app links open a page of the emulator", async () => {
+    const spec = emulator.seedSpec("demo-org", "crud-app", PETSTORE_YAML);
+    const [version] = emulator.listVersions("demo-org", "crud-app");
+    expect(spec.urls.app).toBe(`${emulator.baseUrl}/o/demo-org/openapi/crud-app`);
+    const page = await fetch(spec.urls.app);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('OpenAPI specification "crud-app" of organization "demo-org"');
+    expect(text).toContain(`${emulator.baseUrl}/files/demo-org/crud-app/${version?.id}/openapi.yaml`);
+    const versionPage = await fetch(`${spec.urls.app}/versions/${version?.id}`);
+    expect(versionPage.status).toBe(200);
+    expect((await fetch(`${spec.urls.app}/versions/nope`)).status).toBe(404);
+    expect((await fetch(`${emulator.baseUrl}/o/demo-org/openapi/absent`)).status).toBe(404);
+  });
+
   it("creates with POST (201), refuses a second POST of the same slug (400) and gets it back", async () => {
     const created = await call(emulator, "POST", "/orgs/demo-org/openapi", {
       json: { slug: "crud-a", ...text },
@@ -44,7 +59,7 @@ describe("specification CRUD", () => {
       permissions: { view: true, edit: true },
       urls: {
         location: `${emulator.baseUrl}/v1/orgs/demo-org/openapi/crud-a`,
-        app: "https://app.gitbook.com/o/demo-org/openapi/crud-a",
+        app: `${emulator.baseUrl}/o/demo-org/openapi/crud-a`,
       },
     });
     expect(created.body).not.toHaveProperty("sourceURL");

@@ -19,7 +19,7 @@ beforeAll(async () => {
   emulator = await startEmulator({
     processing: { pendingMs: 20, progressMs: 20 },
     fetchTimeoutMs: 200,
-    faults: { stuckSlugs: ["stuck-spec"] },
+    faults: { stuckSlugs: ["stuck-spec"], refusedSlugs: ["refused-spec"] },
   });
 });
 afterAll(() => emulator.close());
@@ -156,6 +156,18 @@ describe("processing of a text source", () => {
 });
 
 describe("PARSE_ERROR", () => {
+  it("ends every processing of a refused slug with PARSE_ERROR, whatever its document", async () => {
+    await call(emulator, "PUT", "/orgs/demo-org/openapi/refused-spec", {
+      json: { source: { text: PETSTORE_YAML } },
+    });
+    const done = await waitForSpec(emulator, "demo-org", "refused-spec");
+    expect(done).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
+    expect(done.lastProcessedErrors).toEqual([
+      { code: "PARSE_ERROR", message: expect.stringContaining('refused the document of "refused-spec"') },
+    ]);
+    expect(done).not.toHaveProperty("lastVersion");
+  });
+
   it.each([
     ["broken YAML", "openapi: 3.1.0\ninfo: [unclosed\n", /YAML error at line \d+, column \d+/],
     ["a YAML list", "- a\n- b\n", /a list, not a mapping/],
