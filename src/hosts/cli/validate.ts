@@ -1,0 +1,186 @@
+/**
+ * `gitbook-openapi validate [files...]`: every local check `sync` runs before an upload (syntax, the
+ * official OpenAPI schema, `info`, `$ref`s through bundling), on the given files or on what `sync`
+ * would discover, with no token and nothing sent. One `file:line:col: message` line per problem on
+ * stdout (warnings say `warning:`), a count last; exit 0 when every file is valid, 1 otherwise.
+ * The checks load when the command runs: `--help` and the other commands do not pay for them.
+ */
+import path from "node:path";
+import type { Command } from "commander";
+import type { Logger, SourceLocation } from "../../core/logger.ts";
+import { UsageError } from "./errors.ts";
+import { ExitCode } from "./exit-codes.ts";
+import { type CliIo, type Output, printable } from "./output.ts";
+import type { SyncFlags } from "./sync-settings.ts";
+
+export interface ValidateFlags {
+  workspace?: string;
+  config?: string;
+  validationWarnings?: string[];
+}
+
+export const VALIDATE_EXIT_CODES_HELP = `Exit codes:
+  0  every file is valid (warnings aside)
+  1  one or more files have a problem that would stop their upload (each is printed)
+  2  usage or input error: a file outside the workspace or not an OpenAPI document, a bad setting`;
+
+const HELP = `
+Runs the checks sync runs before uploading a spec: YAML/JSON syntax, the official OpenAPI schema of the
+document's version (2.0, 3.0, 3.1, 3.2), info.title and info.version, and every $ref (a split spec is
+bundled). Nothing is sent and no token is needed. Without files, the specs sync would publish are found
+as sync finds them (files, exclude and the configuration file apply).
+
+Rule families (--validation-warnings, or validation-warnings in gitbook-openapi.yaml) turn a kind of
+problem into a warning: schema (types, required and unknown fields), refs (the shape of $refs), info.
+
+Examples:
+  $ gitbook-openapi validate                        # every spec of the current folder
+  $ gitbook-openapi validate api/openapi.yaml
+  $ gitbook-openapi validate --validation-warnings schema
+
+${VALIDATE_EXIT_CODES_HELP}`;
+
+function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function addValidateCommand(
+  program: Command,
+  io: CliIo,
+  output: Output,
+  state: { exitCode: number },
+): void {
+  program
+    .command("validate")
+    .description("check OpenAPI files as sync does before uploading them, offline: file:line:col lines")
+    .argument("[files...]", "spec files of the workspace (default: every spec sync would publish)")
+    .option("--workspace <dir>", "the folder sync publishes from (default: the current directory)")
+    .option("--config <file>", "as sync's --config")
+    .option(
+      "--validation-warnings <family>",
+      "report a rule family (schema, refs, info) as warnings; repeatable",
+      repeatable,
+    )
+    .addHelpText("after", HELP)
+    .action(async (files: string[], _options: unknown, cmd: Command) => {
+      state.exitCode = await runValidateCommand(files, cmd.opts<ValidateFlags>(), io, output);
+    });
+}
+
+/** Where a problem is, as `file:line:col: `. */
+function where(location: SourceLocation | undefined): string {
+  if (!location) return "";
+  const at = location.line ? `:${location.line}${location.column ? `:${location.column}` : ""}` : "";
+  return `${location.file}${at}: `;
+}
+
+export async function runValidateCommand(
+  files: readonly string[],
+  flags: ValidateFlags,
+  io: CliIo,
+  output: Output,
+): Promise<number> {
+  const [
+    { discoverSpecs, inspectFile },
+    { isWithin },
+    { prepareFile },
+    { bareMessage, locatedMessage },
+    settingsModules,
+  ] = await Promise.all([
+    import("../../core/discovery/index.ts"),
+    import("../../core/files/containment.ts"),
+    import("../../core/sync/prepare.ts"),
+    import("../../core/sync/problem-text.ts"),
+    Promise.all([
+      import("../../settings/inputs.ts"),
+      import("./connection.ts"),
+      import("./sync-settings.ts"),
+    ]),
+  ]);
+  const [{ readConfig }, { checkInputs }, { buildSyncSettings }] = settingsModules;
+  const syncFlags: SyncFlags = {
+    ...(flags.workspace ? { workspace: flags.workspace } : {}),
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.validationWarnings ? { validationWarnings: flags.validationWarnings } : {}),
+  };
+  const settings = buildSyncSettings(syncFlags, io.env, { cwd: io.cwd });
+  // `mode: check` so that no token is asked for.
+  const config = checkInputs(
+    () => readConfig((name) => (name === "mode" ? "check" : settings.readInput(name))),
+    settings.settingName,
+  );
+  const line = (text: string) => output.out(`${printable(text, true)}\n`);
+  let warnings = 0;
+  const logger: Logger = {
+    debug() {},
+    info() {},
+    notice: (message, location) => line(`${where(location)}notice: ${message}`),
+    warning: (message, location) => {
+      warnings += 1;
+      line(`${where(location)}warning: ${message}`);
+    },
+    error: (message, location) => line(`${where(location)}${message}`),
+    group: (_title, body) => body(),
+  };
+
+  const targets = [];
+  if (files.length === 0) {
+    const discovery = await discoverSpecs({
+      workspace: settings.workspace,
+      ...(config.files ? { patterns: config.files } : {}),
+      exclude: config.exclude,
+      logger: { ...logger, warning: () => {}, notice: () => {} },
+    });
+    targets.push(...discovery.specs, ...discovery.broken);
+    targets.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    if (targets.length === 0) {
+      throw new UsageError(
+        "[files...]",
+        `no OpenAPI document was found in ${settings.workspace}; pass the files to check.`,
+      );
+    }
+  } else {
+    for (const file of files) {
+      const absolute = path.resolve(io.cwd, file);
+      if (!isWithin(settings.workspace, absolute))
+        throw new UsageError(
+          "[files...]",
+          `${file} is outside the workspace ${settings.workspace}; pass --workspace.`,
+        );
+      const relative = path.relative(settings.workspace, absolute).split(path.sep).join("/");
+      const inspection = await inspectFile(settings.workspace, relative);
+      if (inspection.kind === "spec") targets.push(inspection.spec);
+      else if (inspection.kind === "broken") targets.push(inspection.broken);
+      else {
+        const reason = "reason" in inspection ? `: ${inspection.reason}` : "";
+        throw new UsageError("[files...]", `${file} is not an OpenAPI document${reason}.`);
+      }
+    }
+  }
+
+  let invalid = 0;
+  let problems = 0;
+  for (const target of targets) {
+    const prepared = await prepareFile(
+      target,
+      "",
+      {
+        workspace: settings.workspace,
+        sourceUrlFor: undefined,
+        validationWarnings: config.validationWarnings,
+      },
+      logger,
+    );
+    if (prepared.problems.length === 0) continue;
+    invalid += 1;
+    problems += prepared.problems.length;
+    for (const problem of prepared.problems) {
+      line(locatedMessage({ ...problem, message: bareMessage(problem.message, problem.location.file) }));
+    }
+  }
+  const checked = `${targets.length} file${targets.length === 1 ? "" : "s"} checked`;
+  const warned = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : "";
+  if (invalid === 0) line(`${checked}: valid${warned}.`);
+  else line(`${checked}: ${invalid} invalid (${problems} problem${problems === 1 ? "" : "s"})${warned}.`);
+  return invalid === 0 ? ExitCode.ok : ExitCode.failed;
+}
