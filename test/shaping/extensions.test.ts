@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import {
   checkGitBookExtensions,
   gitBookExtensionWarnings,
   MAX_WARNINGS_PER_FILE,
+  referencedFileWarnings,
 } from "../../src/core/shaping/extensions/check.ts";
 import { RULES } from "../../src/core/shaping/extensions/rules.ts";
 import { validateSpecDocument } from "../../src/core/validation/index.ts";
@@ -366,6 +367,61 @@ paths:
   });
 });
 
+describe("a split spec", () => {
+  it("is checked in each file it references, at the lines of that file (YAML and JSON)", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-split-"));
+    try {
+      await mkdir(path.join(workspace, "paths"));
+      const root = `openapi: 3.1.0
+info: { title: Split, version: "1" }
+tags:
+  - name: pets
+paths:
+  /pets:
+    $ref: paths/pets.yaml
+components:
+  schemas:
+    Status:
+      $ref: status.json
+`;
+      const pets = `get:
+  tags: [pets]
+  x-stability: Experimental
+  x-codeSamples:
+    - lang: shell
+  responses:
+    "200":
+      description: OK
+      x-hideSample: "true"
+`;
+      const status = `{
+  "type": "string",
+  "enum": ["on", "off"],
+  "x-enumDescriptions": { "on": "Running.", "of": "Stopped." }
+}
+`;
+      await writeFile(path.join(workspace, "openapi.yaml"), root);
+      await writeFile(path.join(workspace, "paths/pets.yaml"), pets);
+      await writeFile(path.join(workspace, "status.json"), status);
+      const bundled = await bundleSpec(path.join(workspace, "openapi.yaml"), { workspace });
+      const warnings = referencedFileWarnings(bundled.document, bundled.referenced ?? []);
+      const placed = warnings.map(({ file, line, column }) => ({ file, line, column }));
+      expect(placed).toEqual([
+        { file: "paths/pets.yaml", ...where(pets, "x-stability") },
+        { file: "paths/pets.yaml", ...where(pets, "lang: shell") },
+        { file: "paths/pets.yaml", ...where(pets, "x-hideSample") },
+        { file: "status.json", ...where(status, '"x-enumDescriptions"') },
+        { file: "status.json", ...where(status, '"of"') },
+      ]);
+      expect(warnings[0]?.message).toContain("`x-stability` of the GET operation");
+      expect(warnings[1]?.message).toContain("sample 1 of `x-codeSamples` of the GET operation");
+      expect(warnings[2]?.message).toContain("`x-hideSample` of response 200");
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("real public specs", () => {
   const fixtures = fileURLToPath(new URL("../fixtures/", import.meta.url));
   let workspace: string;
@@ -377,14 +433,39 @@ describe("real public specs", () => {
     await rm(workspace, { recursive: true, force: true });
   });
 
-  it("DigitalOcean: 648 x-codeSamples and its tags' x-displayName, bundled from 2,850 files, are silent", async () => {
+  it("DigitalOcean: 648 x-codeSamples and its tags' x-displayName, in 2,850 files, are silent", async () => {
     const root = path.join(workspace, "specification/DigitalOcean-public.v2.yaml");
     const bundled = await bundleSpec(root, { workspace });
     const document = load(bundled.text) as Record<string, unknown>;
     const text = JSON.stringify(document);
     expect(text.match(/"x-codeSamples":/g)?.length).toBeGreaterThanOrEqual(600);
     expect(text).toContain('"x-displayName":');
+    // In each file where it is written, as the pipeline checks a split spec, and in the bundle.
+    expect(referencedFileWarnings(bundled.document, bundled.referenced ?? [])).toEqual([]);
     expect(checkGitBookExtensions(document)).toEqual([]);
+  }, 120_000);
+
+  it("DigitalOcean with one mistake in one of its operation files: one warning, at that file's line", async () => {
+    const file = "specification/resources/volumes/volumeActions_post.yml";
+    const text = await readFile(path.join(workspace, file), "utf8");
+    expect(text).toContain("\nx-codeSamples:\n");
+    const broken = text.replace("\nx-codeSamples:\n", "\nx-stability: Beta\nx-codeSamples:\n");
+    await writeFile(path.join(workspace, file), broken);
+    try {
+      const bundled = await bundleSpec(path.join(workspace, "specification/DigitalOcean-public.v2.yaml"), {
+        workspace,
+      });
+      const warnings = referencedFileWarnings(bundled.document, bundled.referenced ?? []);
+      expect(warnings).toEqual([
+        {
+          file,
+          ...where(broken, "x-stability: Beta"),
+          message: expect.stringContaining('`x-stability` of the operation is the text "Beta"'),
+        },
+      ]);
+    } finally {
+      await writeFile(path.join(workspace, file), text);
+    }
   }, 120_000);
 
   const MIRRORS = "/work/.mirror";

@@ -6,7 +6,7 @@ import { isWithin } from "../files/containment.ts";
 import { placeComponents } from "./components.ts";
 import { BundleError, BundleFailure } from "./errors.ts";
 import { findExternalRefs, mayReferenceOtherFiles } from "./external-refs.ts";
-import { specVersion, typesFor } from "./openapi-types.ts";
+import { type NodeType, specVersion, typesFor } from "./openapi-types.ts";
 import {
   collectSpecGraph,
   readInsideWorkspace,
@@ -37,6 +37,24 @@ export interface BundledSpec {
   files: string[];
   /** The bundled document that `text` writes, when `bundled`: spares reading the text back. */
   document?: unknown;
+  /**
+   * When `bundled`: every node that a `$ref` reaches in another file than the root, where it is written
+   * and the type of a position it is reached from, for checks that point into those files.
+   */
+  referenced?: readonly ReferencedNode[];
+}
+
+/** A node of another file than the root, reached by a `$ref`. */
+export interface ReferencedNode {
+  /** Workspace-relative, '/'-separated. */
+  file: string;
+  /** The file's text as read. */
+  text: string;
+  /** Where the node is in its file. */
+  tokens: readonly string[];
+  node: unknown;
+  /** The type of (one of) the positions it is reached from. */
+  type: NodeType;
 }
 
 /**
@@ -98,7 +116,18 @@ export async function bundleSpec(
     standalone: false,
     files: graph.files.map((file) => file.relative),
     document,
+    referenced: referencedNodes(graph, root),
   };
+}
+
+function referencedNodes(graph: SpecGraph, root: SpecFile): ReferencedNode[] {
+  const nodes: ReferencedNode[] = [];
+  for (const { file, tokens, node, types } of graph.targets.values()) {
+    const [type] = types;
+    if (file === root || file.isText || type === undefined) continue;
+    nodes.push({ file: file.relative, text: file.text, tokens, node, type });
+  }
+  return nodes;
 }
 
 /** Only examples' references to files that cannot be read: they stay as written, and so does the text. */

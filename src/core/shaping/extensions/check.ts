@@ -1,5 +1,6 @@
 import { childType, type NodeType, specVersion, typesFor } from "../../bundling/openapi-types.ts";
 import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
+import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import { type ExtensionRule, RULES, type TagIndex, type Where } from "./rules.ts";
@@ -33,13 +34,16 @@ export function mayUseGitBookExtensions(text: string): boolean {
  * cannot use as written (rules.ts). Warnings only: the spec is published all the same.
  */
 export function warnAboutGitBookExtensions(spec: LoadedSpec, logger: Logger): void {
-  for (const { file, line, column, message } of gitBookExtensionWarnings(spec)) {
-    logger.warning(`${spec.path}: ${message}`, {
-      file,
-      ...(line !== undefined ? { line } : {}),
-      ...(column !== undefined ? { column } : {}),
-    });
-  }
+  for (const problem of gitBookExtensionWarnings(spec)) warn(problem, logger);
+}
+
+/** Through the validation's warning path (validation/index.ts `warnAt`): the file, then the message. */
+function warn({ file, line, column, message }: LocatedProblem, logger: Logger): void {
+  logger.warning(`${file}: ${message}`, {
+    file,
+    ...(line !== undefined ? { line } : {}),
+    ...(column !== undefined ? { column } : {}),
+  });
 }
 
 /** The warnings of {@link warnAboutGitBookExtensions}, located in the spec's own file. */
@@ -49,16 +53,25 @@ export function gitBookExtensionWarnings(
   const { text } = spec;
   if (!mayUseGitBookExtensions(text)) return [];
   const problems = checkGitBookExtensions(documentOf(spec));
-  if (problems.length === 0) return [];
-  const locate = pathLocator(text, spec.format);
+  return problems.length === 0 ? [] : locateProblems(spec.path, text, spec.format, problems);
+}
+
+/** Problems of one file located in its text, in line order, capped at {@link MAX_WARNINGS_PER_FILE}. */
+function locateProblems(
+  file: string,
+  text: string,
+  format: TextFormat,
+  problems: readonly ExtensionProblem[],
+): LocatedProblem[] {
+  const locate = pathLocator(text, format);
   const located: LocatedProblem[] = problems
     .slice(0, MAX_WARNINGS_PER_FILE)
-    .map(({ path, message }) => ({ file: spec.path, ...locate(path), message }))
+    .map(({ path, message }) => ({ file, ...locate(path), message }))
     .sort((a, b) => a.line - b.line || a.column - b.column);
   const more = problems.length - MAX_WARNINGS_PER_FILE;
   if (more > 0) {
     located.push({
-      file: spec.path,
+      file,
       message: `${more} more uses of GitBook's extensions like the ones above; fix those first.`,
     });
   }
@@ -90,39 +103,116 @@ const OPERATION_KEYS = new Set([
   "query",
 ]);
 
-interface Frame {
-  value: Record<string, unknown>;
-  type: NodeType;
-  wheres: readonly Where[];
-}
-
 /** Every problem of the table's rules in one walk of the document, in document order. */
 export function checkGitBookExtensions(document: unknown): ExtensionProblem[] {
   if (!isMapping(document)) return [];
-  const tags = indexTags(document);
-  const types = typesFor(specVersion(document));
   const problems: ExtensionProblem[] = [];
-  const seen = new WeakSet<object>();
-  const path: (string | number)[] = [];
-
-  const visit = ({ value, type, wheres }: Frame): void => {
-    if (seen.has(value)) return;
-    seen.add(value);
-    if (!Array.isArray(value)) applyRules(value, wheres, path, tags, problems);
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((item, index) => [index, item])
-      : Object.entries(value);
-    for (const [key, child] of entries) {
-      if (!isObject(child)) continue;
-      const childTypeOf = Array.isArray(value) ? type : childType(type, String(key));
-      if (childTypeOf.data) continue;
-      path.push(key);
-      visit({ value: child, type: childTypeOf, wheres: wheresOf(childTypeOf, wheres, path) });
-      path.pop();
-    }
-  };
-  visit({ value: document, type: types.root, wheres: ["root"] });
+  const walker = { tags: indexTags(document), problems, seen: new WeakSet<object>(), subjectOf };
+  walk(walker, document, typesFor(specVersion(document)).root, ["root"], []);
   return problems;
+}
+
+interface Walker {
+  tags: TagIndex;
+  problems: ExtensionProblem[];
+  /** Each node once: one shared by YAML aliases or reached twice is reported once. */
+  seen: WeakSet<object>;
+  subjectOf(holder: Record<string, unknown>, wheres: readonly Where[], path: DocumentPath): string;
+}
+
+function walk(
+  walker: Walker,
+  value: object,
+  type: NodeType,
+  wheres: readonly Where[],
+  path: (string | number)[],
+): void {
+  if (walker.seen.has(value)) return;
+  walker.seen.add(value);
+  if (!Array.isArray(value)) applyRules(value as Record<string, unknown>, wheres, path, walker);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((item, index) => [index, item])
+    : Object.entries(value);
+  for (const [key, child] of entries) {
+    if (!isObject(child)) continue;
+    const childTypeOf = Array.isArray(value) ? type : childType(type, String(key));
+    if (childTypeOf.data) continue;
+    path.push(key);
+    walk(walker, child, childTypeOf, wheresOf(childTypeOf, wheres, path), path);
+    path.pop();
+  }
+}
+
+/** A node of another file reached by `$ref`, as the bundle hands it over (bundling/bundle.ts). */
+export interface ReferencedNodeLike {
+  file: string;
+  text: string;
+  tokens: readonly string[];
+  node: unknown;
+  type: NodeType;
+}
+
+/**
+ * The warnings in the files a split spec reaches by `$ref`, each located in its own file: every node
+ * reached is walked as the type of the position it is reached from. Tags are the root's (`tags` cannot be
+ * referenced), so `x-parent` is judged against them.
+ */
+export function referencedFileWarnings(
+  rootDocument: unknown,
+  referenced: readonly ReferencedNodeLike[],
+): LocatedProblem[] {
+  const tags = indexTags(isMapping(rootDocument) ? rootDocument : {});
+  const seen = new WeakSet<object>();
+  const byFile = new Map<string, { text: string; problems: ExtensionProblem[] }>();
+  for (const { file, text, tokens, node, type } of referenced) {
+    if (!isObject(node) || !mayUseGitBookExtensions(text)) continue;
+    const entry = byFile.get(file) ?? { text, problems: [] };
+    byFile.set(file, entry);
+    const path: (string | number)[] = [...tokens];
+    walk(
+      { tags, problems: entry.problems, seen, subjectOf: referencedSubjectOf },
+      node,
+      type,
+      wheresOf(type, [], path),
+      path,
+    );
+  }
+  const located: LocatedProblem[] = [];
+  for (const [file, { text, problems }] of byFile) {
+    if (problems.length > 0) located.push(...locateProblems(file, text, formatOf(file, text), problems));
+  }
+  return located;
+}
+
+/** Warns about what {@link referencedFileWarnings} finds, as {@link warnAboutGitBookExtensions} does. */
+export function warnAboutGitBookExtensionsInReferences(
+  rootDocument: unknown,
+  referenced: readonly ReferencedNodeLike[],
+  logger: Logger,
+): void {
+  for (const problem of referencedFileWarnings(rootDocument, referenced)) warn(problem, logger);
+}
+
+/** How a message names a mapping of a referenced file, whose path in the document is not known here. */
+function referencedSubjectOf(
+  holder: Record<string, unknown>,
+  wheres: readonly Where[],
+  path: DocumentPath,
+): string {
+  const last = path[path.length - 1];
+  if (wheres.includes("operation")) {
+    return typeof last === "string" && OPERATION_KEYS.has(last)
+      ? `the ${last.toUpperCase()} operation`
+      : "the operation";
+  }
+  if (wheres.includes("response")) return last === undefined ? "the response" : `response ${String(last)}`;
+  if (wheres.includes("securityScheme"))
+    return last === undefined ? "the security scheme" : `security scheme ${String(last)}`;
+  return path.length > 0
+    ? spell(path)
+    : subjectOf(holder, wheres, path) === "the document"
+      ? "the file's top"
+      : "";
 }
 
 /** What kind of place the mapping at `path` is, from the bundler's table of OpenAPI types and its path. */
@@ -164,23 +254,24 @@ function applyRules(
   holder: Record<string, unknown>,
   wheres: readonly Where[],
   path: DocumentPath,
-  tags: TagIndex,
-  problems: ExtensionProblem[],
+  walker: Walker,
 ): void {
   let subject: string | undefined;
   for (const key in holder) {
     const rules = RULES_BY_KEY.get(key);
     if (!rules || !Object.hasOwn(holder, key)) continue;
     const value = holder[key];
-    // A `$ref` is checked where it leads to, once bundled: not here.
+    // A `$ref` is checked where it leads to (referencedFileWarnings), not here.
     if (isMapping(value) && typeof value.$ref === "string") continue;
     for (const rule of rules) {
       if (!rule.where.some((where) => wheres.includes(where))) continue;
-      subject ??= subjectOf(holder, wheres, path);
-      const found = rule.check(value, key, { holder, subject, tags });
+      subject ??= walker.subjectOf(holder, wheres, path);
+      const found = rule.check(value, key, { holder, subject, tags: walker.tags });
       if (found === undefined) continue;
       const findings = typeof found === "string" ? [{ message: found }] : found;
-      for (const { at, message } of findings) problems.push({ path: [...path, key, ...(at ?? [])], message });
+      for (const { at, message } of findings) {
+        walker.problems.push({ path: [...path, key, ...(at ?? [])], message });
+      }
     }
   }
 }

@@ -2,7 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "y
 import type { TextFormat } from "../../documents/format.ts";
 import type { Position } from "../../documents/locate.ts";
 
-/** A path into a document: keys of mappings and indexes of lists, e.g. ["tags", 2, "x-parent"]. */
+/** A path into a document: keys of mappings and indexes of lists (numbers or decimal strings), e.g. ["tags", 2, "x-parent"]. */
 export type DocumentPath = readonly (string | number)[];
 
 /**
@@ -38,8 +38,8 @@ function locateInYaml(root: unknown, path: DocumentPath): number | undefined {
       if (!pair || !key?.range) return found;
       found = key.range[0];
       node = pair.value;
-    } else if (isSeq(node) && typeof part === "number") {
-      const item = node.items[part] as Node | undefined;
+    } else if (isSeq(node) && /^\d+$/.test(String(part))) {
+      const item = node.items[Number(part)] as Node | undefined;
       if (!item?.range) return found;
       found = item.range[0];
       node = item;
@@ -88,10 +88,11 @@ function itemIn(
   open: number,
   index: string | number,
 ): { found: number; value: number } | undefined {
-  if (typeof index !== "number") return undefined;
+  if (!/^\d+$/.test(String(index))) return undefined;
+  const wanted = Number(index);
   let at = skipSpace(text, open + 1);
   for (let item = 0; text[at] !== "]" && at < text.length; item += 1) {
-    if (item === index) return { found: at, value: at };
+    if (item === wanted) return { found: at, value: at };
     at = skipSpace(text, skipValue(text, at));
     if (text[at] !== ",") return undefined;
     at = skipSpace(text, at + 1);
