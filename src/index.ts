@@ -1,6 +1,6 @@
-import { isCompareWorker, serveComparison } from "./core/review/compare-worker.ts";
-import { run } from "./hosts/action/main.ts";
+import { isCompareWorker } from "./core/review/worker-kind.ts";
 
-// The bundle is also the change review's worker (src/core/review/compare-worker.ts): there it only compares.
-if (isCompareWorker()) serveComparison();
-else await run();
+// The bundle may also be the change review's worker (src/core/review/compare-worker.ts): there it only
+// compares, and the run's code is not loaded.
+if (isCompareWorker()) (await import("./core/review/compare-worker.ts")).serveComparison();
+else await (await import("./hosts/action/main.ts")).run();

@@ -17,6 +17,7 @@
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { readRegularText } from "../core/files/read-regular.ts";
+import { ConfigFileError } from "./config-file-error.ts";
 import { SETTINGS, type SettingDeclaration } from "./settings-table.ts";
 
 /** Looked for at the workspace root when no file is named. */
@@ -25,9 +26,7 @@ export const DEFAULT_CONFIG_FILES = ["gitbook-openapi.yaml", "gitbook-openapi.ym
 /** A configuration file is a few lines; anything larger is not one. */
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-export class ConfigFileError extends Error {
-  override readonly name = "ConfigFileError";
-}
+export { ConfigFileError };
 
 export interface ConfigFile {
   /** As the user named it (relative to the workspace). */

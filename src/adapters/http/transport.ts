@@ -10,7 +10,7 @@
  * or an id that happens to hold a piece of the token must come back as it is, or the run would ask
  * for something else.
  */
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 import type { Dispatcher } from "undici";
 import {
   createApiError,
@@ -28,6 +28,10 @@ import { type Parser, parseErrorBody, ResponseShapeError } from "../../core/serv
 import { createRedactor, type Redact } from "../../core/text/redact.ts";
 import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
 import { type AttemptVerdict, isRetryableStatus, type RetryPolicy, withRetries } from "./retry.ts";
+
+// Required, not imported: an `import` of node:http reads every export for the ES module's facade, and
+// its `WebSocket` getter then loads Node's own copy of undici, 45 ms of every start (docs/build-choice.md).
+const { STATUS_CODES } = createRequire(import.meta.url)("node:http") as typeof import("node:http");
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 

@@ -5,17 +5,18 @@
  * document no measurement foresaw cannot take the run down with it. Anything written to the console in
  * the worker is captured there and reported once, at debug level.
  *
- * The worker runs the file it is started from: this module when running from source, the bundle
- * itself in `dist/` (ncc bundles no separate worker file), whose entry (`src/index.ts`,
- * `src/hosts/cli/main.ts`) then calls {@link serveComparison} instead of starting the run.
+ * The worker runs the file this module is in: this module when running from source, the chunk of
+ * `dist/` that holds it when built (it starts the comparison itself, `import.meta.main` being true in
+ * the worker's entry); if a build inlines it into an entry (`src/index.ts`, `src/hosts/cli/main.ts`),
+ * that entry calls {@link serveComparison} instead of starting the run.
  */
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
+import { isCompareWorker, WORKER_KIND } from "./worker-kind.ts";
 
-/** What the worker is told to do; other worker threads (a test runner's) carry other data. */
-const WORKER_KIND = "gitbook-openapi:compare";
+export { isCompareWorker };
 
 /**
  * The heap of one comparison, in MiB. With the young generation and the code it stays under 1 GiB of
@@ -71,11 +72,6 @@ type Answer =
 interface ConsoleSummary {
   lines: number;
   first?: string;
-}
-
-/** Whether this thread is a comparison's worker (then the entries start nothing). */
-export function isCompareWorker(): boolean {
-  return !isMainThread && (workerData as Partial<Job> | null)?.kind === WORKER_KIND;
 }
 
 /**

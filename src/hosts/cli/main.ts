@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 /** Entry of the `gitbook-openapi` command (built to dist/cli.js): runs once, sets the exit code. */
 import "./node-version.ts";
-import { isCompareWorker, serveComparison } from "../../core/review/compare-worker.ts";
-import { runCli } from "./program.ts";
+import { enableCompileCache } from "node:module";
+import { isCompareWorker } from "../../core/review/worker-kind.ts";
 import { processSignals } from "./signals.ts";
 
-// The bundle is also the change review's worker (src/core/review/compare-worker.ts): there it only compares.
-if (isCompareWorker()) serveComparison();
+// V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
+// the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a second run starts without
+// compiling them again (docs/build-choice.md).
+enableCompileCache();
+
+// Everything else loads after the version check, and only what the thread needs: the entry may be the
+// change review's worker (src/core/review/compare-worker.ts), which only compares; the command line
+// loads a command's implementation when that command runs (program.ts).
+if (isCompareWorker()) (await import("../../core/review/compare-worker.ts")).serveComparison();
 else {
   // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -14,6 +21,7 @@ else {
     throw error;
   });
 
+  const { runCli } = await import("./program.ts");
   process.exitCode = await runCli(process.argv.slice(2), {
     env: process.env,
     cwd: process.cwd(),

@@ -13,6 +13,7 @@ import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import type { InputReader } from "../../settings/inputs.ts";
 import { SETTINGS } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
+import { longFlag, TOKEN_SETTINGS } from "./flag-names.ts";
 import type { Env } from "./output.ts";
 
 /** The `sync` command's flags as parsed; undefined when not given. */
@@ -106,10 +107,7 @@ const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">
   "validation-warnings": { fromFlag: (f) => f.validationWarnings?.join("\n") },
 };
 
-/** The long flag of a commander flag spec: `-o, --organization <id>` → `--organization`. */
-export function longFlag(spec: string): string {
-  return (/--[a-z-]+/.exec(spec) as RegExpExecArray)[0];
-}
+export { longFlag, TOKEN_SETTINGS };
 
 /** The key commander gives a flag's value: `--slug-prefix` → `slugPrefix`, `--no-wait` → `wait`. */
 function flagKey(flag: string): string {
@@ -131,8 +129,6 @@ export const SYNC_SETTINGS: readonly Setting[] = SETTINGS.flatMap((declared) => 
     },
   ];
 });
-
-export const TOKEN_SETTINGS = "GITBOOK_TOKEN or --token-file";
 
 interface Resolved {
   value: string;
