@@ -513,4 +513,24 @@ describe("the command line in check mode", () => {
       await rm(workspace, { recursive: true, force: true });
     }
   });
+
+  it("points into the file of a split spec where the mistake is written", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-cli-split-"));
+    try {
+      await mkdir(path.join(workspace, "specs", "paths"), { recursive: true });
+      const root =
+        'openapi: 3.1.0\ninfo:\n  title: Pets\n  version: "1"\npaths:\n  /pets:\n    $ref: paths/pets.yaml\n';
+      const pets = 'get:\n  x-internal: "true"\n  responses:\n    "200":\n      description: OK\n';
+      await writeFile(path.join(workspace, "specs", "pets.yaml"), root);
+      await writeFile(path.join(workspace, "specs", "paths", "pets.yaml"), pets);
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+      expect(run.code).toBe(0);
+      const { line, column } = where(pets, "x-internal");
+      expect(run.stderr).toContain(
+        `warning: specs/paths/pets.yaml:${line}:${column}: specs/paths/pets.yaml: \`x-internal\` of the GET operation is the text "true"`,
+      );
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
 });

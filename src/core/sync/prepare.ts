@@ -11,6 +11,7 @@ import {
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
+import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
 import { assignSlugs } from "../slugs/index.ts";
 import { infoVersionOf, type RuleFamily, validateSpecDocument } from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
@@ -170,6 +171,8 @@ async function prepareLoaded(
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
+  // GitBook's extensions in the files a split spec references (the spec's own file: validateSpecDocument).
+  if (bundled?.referenced) warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, logger);
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);
