@@ -75,8 +75,8 @@ export class Processor {
       text = source.text;
     }
     if (this.#options.isRefused?.(spec.slug)) {
-      const message = `Injected fault: GitBook's parser refused the document of "${spec.slug}" (refusedSlugs).`;
-      this.#store.recordFailure(spec, "PARSE_ERROR", [{ code: "PARSE_ERROR", message }], 1);
+      const message = `GitBook's parser refused the document of "${spec.slug}" (the emulator's refusedSlugs).`;
+      this.#store.recordFailure(spec, "PARSE_ERROR", [{ code: "INJECTED_FAULT", message }], 1);
       this.#jobs.delete(spec);
       return;
     }

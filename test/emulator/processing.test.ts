@@ -163,7 +163,7 @@ describe("PARSE_ERROR", () => {
     const done = await waitForSpec(emulator, "demo-org", "refused-spec");
     expect(done).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
     expect(done.lastProcessedErrors).toEqual([
-      { code: "PARSE_ERROR", message: expect.stringContaining('refused the document of "refused-spec"') },
+      { code: "INJECTED_FAULT", message: expect.stringContaining('refused the document of "refused-spec"') },
     ]);
     expect(done).not.toHaveProperty("lastVersion");
   });
