@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
-import { CLI_SOURCE } from "./run-cli.ts";
+import { CLI_SOURCE, runCli } from "./run-cli.ts";
 
 const TOKEN = "signals-token-5b7e2d";
 const ORG = "demo-org";
@@ -169,5 +169,12 @@ describe("a signal during sync", () => {
     expect(code, run.stderr()).toBe(130);
     expect(run.stderr()).toContain("SIGINT received again: exiting now.");
     expect(run.stdout()).toBe("");
+  });
+
+  it("has its exit codes in --help", async () => {
+    const help = await runCli(["sync", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}130 {2}interrupted \(SIGINT, Ctrl-C\)/m);
+    expect(help.stdout).toMatch(/^ {2}143 {2}the same, stopped by SIGTERM$/m);
   });
 });
