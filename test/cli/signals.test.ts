@@ -10,6 +10,9 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
+import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
+import type { SignalSource, StopSignal } from "../../src/hosts/cli/signals.ts";
+import { git } from "../support/git.ts";
 import { CLI_SOURCE, runCli } from "./run-cli.ts";
 
 const TOKEN = "signals-token-5b7e2d";
@@ -176,5 +179,60 @@ describe("a signal during sync", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^ {2}130 {2}interrupted \(SIGINT, Ctrl-C\)/m);
     expect(help.stdout).toMatch(/^ {2}143 {2}the same, stopped by SIGTERM$/m);
+  });
+
+  it("prunes nothing once stopped (in process, the signal given through CliIo)", async () => {
+    git(workspace, "init", "-q");
+    git(workspace, "remote", "add", "origin", "https://github.com/acme/signals.git");
+    const env = {
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+      GITBOOK_TOKEN: TOKEN,
+      GITBOOK_API_URL: emulator.baseUrl,
+      GITBOOK_ORGANIZATION: ORG,
+    };
+    const args = ["sync", "--workspace", workspace, "--slug-prefix", "keep", "--concurrency", "1"];
+    const io = (onStderr: (text: string) => void, signals?: SignalSource) => ({
+      env,
+      cwd: workspace,
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => onStderr(text) },
+      ...(signals ? { signals } : {}),
+    });
+    expect(
+      await runInProcess(
+        args,
+        io(() => {}),
+      ),
+    ).toBe(0);
+    const removed = "api-20.yaml";
+    await rm(path.join(workspace, removed));
+
+    let handler: ((signal: StopSignal) => void) | undefined;
+    const exits: number[] = [];
+    const signals: SignalSource = {
+      listen(given) {
+        handler = given;
+        return () => {
+          handler = undefined;
+        };
+      },
+      exit: (code) => exits.push(code),
+    };
+    let stderr = "";
+    const code = await runInProcess(
+      [...args, "--prune", "--force"],
+      io((text) => {
+        stderr += text;
+        if (FIRST_PUBLISHED.test(stderr) && !stderr.includes("SIGINT received")) handler?.("SIGINT");
+      }, signals),
+    );
+    expect(code, stderr).toBe(130);
+    expect(exits).toEqual([]);
+    expect(handler).toBeUndefined();
+    // The spec whose file is gone would be pruned by a run that went through; a stopped run does no more.
+    expect(emulator.getSpec(ORG, "keep-api-20")).toBeDefined();
+    expect(stderr).not.toMatch(/prun/i);
+    expect(stderr).toMatch(/^gitbook-openapi: interrupted by SIGINT: \d+ published, \d+ not started\.$/m);
   });
 });
