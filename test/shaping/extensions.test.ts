@@ -82,6 +82,11 @@ paths:
         "200":
           description: OK
           x-hideSample: "false"
+    put:
+      x-stability: deprecated
+      responses:
+        "200":
+          description: OK
     post:
       x-codeSamples: []
       x-code-samples: { lang: shell, source: curl }
@@ -137,6 +142,7 @@ const EXPECTED: [string, string][] = [
   ["- lang: Python", "sample 2 of `x-codeSamples` of GET /pets needs text in `source` (missing)"],
   ["label: 7", "`label` of sample 3 of `x-codeSamples` of GET /pets is the number 7"],
   ['x-hideSample: "false"', "`x-hideSample` of responses.200 of GET /pets"],
+  ["x-stability: deprecated", "For a deprecated operation write `deprecated: true`"],
   ["x-codeSamples: []", "`x-codeSamples` of POST /pets is an empty list"],
   ["x-code-samples: {", "`x-code-samples` of POST /pets is a mapping"],
   ["x-enumDescriptions:", "has no entry for `REJECTED` of its `enum`"],
@@ -261,6 +267,11 @@ paths:
         "200":
           description: OK
           x-hideSample: true
+    put:
+      x-stability: stable
+      responses:
+        "200":
+          description: OK
     post:
       x-codeSamples: false
       x-code-samples:

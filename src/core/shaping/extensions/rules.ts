@@ -155,7 +155,13 @@ export const RULES: readonly ExtensionRule[] = [
       if (typeof value === "string" && (STABILITY_VALUES as readonly string[]).includes(value))
         return undefined;
       const lower = typeof value === "string" ? value.trim().toLowerCase() : "";
-      const hint = (STABILITY_VALUES as readonly string[]).includes(lower) ? ` Write ${key}: ${lower}.` : "";
+      // No badge is what a stable operation should show: a value some teams write for their own tools.
+      if (lower === "stable") return undefined;
+      const hint = (STABILITY_VALUES as readonly string[]).includes(lower)
+        ? ` Write ${key}: ${lower}.`
+        : lower === "deprecated"
+          ? " For a deprecated operation write `deprecated: true` (and `x-deprecated-sunset: YYYY-MM-DD` for its end)."
+          : "";
       return `\`${key}\` of ${subject} is ${describe(value)}; GitBook shows a badge only for ${STABILITY_VALUES.join(", ")} (lowercase) and nothing for any other value.${hint}`;
     },
   },
