@@ -40,11 +40,6 @@ export class Output {
     return this.#io.stdout.isTTY === true;
   }
 
-  /** Whether stderr, where the log goes, is a terminal: a live progress line is kept there. */
-  get isErrorTerminal(): boolean {
-    return this.#io.stderr.isTTY === true;
-  }
-
   /** Colours and the live line on stderr, where the log goes (see terminal.ts). */
   get errorManners(): TerminalManners {
     return terminalManners(this.#io.env, this.#io.stderr);
