@@ -370,6 +370,11 @@ paths:
               examples:
                 one:
                   value: { x-stability: nope, x-hideSample: 3 }
+components:
+  schemas:
+    Location:
+      type: object
+      x-parent: my.module.LocationLogic
 `;
     expect(warningsOf(text).map((w) => w.message)).toEqual([
       // The one GitBook key in a place it reads: x-enumDescriptions without an enum, whose value is no text.
@@ -443,6 +448,21 @@ describe("real public specs", () => {
   afterAll(async () => {
     await rm(workspace, { recursive: true, force: true });
   });
+
+  it.each(["openapi.yaml", "openapi.json"])(
+    "GitBook's own API description (@gitbook/api %s): its titles, icons, parents and MCP badges are silent",
+    async (name) => {
+      const file = fileURLToPath(new URL(`../../node_modules/@gitbook/api/spec/${name}`, import.meta.url));
+      const text = await readFile(file, "utf8");
+      const uses = (key: string) => text.match(new RegExp(`"?${key}"?:`, "g"))?.length ?? 0;
+      expect(uses("x-page-icon")).toBeGreaterThanOrEqual(20);
+      expect(uses("x-parent")).toBeGreaterThanOrEqual(30);
+      expect(uses("x-page-title")).toBeGreaterThanOrEqual(50);
+      expect(uses("x-gitbook-mcp")).toBeGreaterThanOrEqual(100);
+      const spec = loadedSpec(text, name.endsWith(".json") ? "json" : "yaml", `spec/${name}`);
+      expect(gitBookExtensionWarnings(spec)).toEqual([]);
+    },
+  );
 
   it("DigitalOcean: 648 x-codeSamples and its tags' x-displayName, in 2,850 files, are silent", async () => {
     const root = path.join(workspace, "specification/DigitalOcean-public.v2.yaml");
