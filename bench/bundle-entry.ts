@@ -1,5 +1,5 @@
-// The bundler as a one-shot command (`node index.js <root> <workspace> [output]`), built with ncc by
-// bench/bundle.ts so that its cold start is measured the way the action ships: one bundled file.
+// The bundler as a one-shot command (`node index.js <root> <workspace> [output]`), built with esbuild by
+// bench/bundle.ts so that its cold start is measured the way the action ships: bundled and minified.
 // Prints the bundling time and the peak RSS of the process on stderr.
 import { writeFileSync } from "node:fs";
 import { bundleSpec } from "../src/core/bundling/index.ts";

@@ -3,7 +3,7 @@
  * from its root, test/fixtures/digitalocean-openapi.tar.gz), bundled
  *
  * - by `bundleSpec` in process, warm (as the action runs it after discovery);
- * - by `bundleSpec` as a cold one-shot process, built with ncc like `dist/` (bench/bundle-entry.ts);
+ * - by `bundleSpec` as a cold one-shot process, built with esbuild like `dist/` (bench/bundle-entry.ts);
  * - by the built action itself (`dist/index.js`, `mode: check`, run as the GitHub runner runs it:
  *   process start, inputs, discovery of the root, validation, bundling, summary); `npm run build` first;
  * - and, as the baseline, by `redocly bundle` (@redocly/cli, a devDependency) as a whole process.
@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { load } from "js-yaml";
 import { ACTION_BUNDLE, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { bundleSpec } from "../src/core/bundling/index.ts";
@@ -89,12 +90,20 @@ async function timeAction(workspace: string, inputs: Record<string, string>, hoo
   return peakMiB === undefined ? { ms } : { ms, peakMiB };
 }
 
-/** Builds bench/bundle-entry.ts with ncc into `into`; returns the built script. */
-function buildEntryWithNcc(into: string): string {
+/** Builds bench/bundle-entry.ts with esbuild into `into`, as scripts/build.mjs builds dist/; returns the built script. */
+async function buildEntry(into: string): Promise<string> {
   const out = path.join(into, "bundle-cli");
   const entry = fileURLToPath(new URL("./bundle-entry.ts", import.meta.url));
-  const ncc = path.join(repositoryRoot, "node_modules", "@vercel", "ncc", "dist", "ncc", "cli.js");
-  execFileSync(process.execPath, [ncc, "build", entry, "-o", out, "--quiet"], { stdio: "ignore" });
+  await build({
+    entryPoints: [entry],
+    outfile: path.join(out, "index.js"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    minify: true,
+    logLevel: "error",
+    banner: { js: `import{createRequire as __r}from"node:module";const require=__r(import.meta.url);` },
+  });
   writeFileSync(path.join(out, "package.json"), '{ "type": "module" }\n');
   return path.join(out, "index.js");
 }
@@ -106,7 +115,7 @@ try {
   execFileSync("tar", ["-xzf", fixture, "-C", workspace]);
   const root = path.join(workspace, rootRelative);
   const hook = writeRssHook(scratch);
-  const builtEntry = buildEntryWithNcc(scratch);
+  const builtEntry = await buildEntry(scratch);
   const redoclyVersion = execFileSync(process.execPath, [redoclyCli, "--version"], { env: quiet })
     .toString()
     .trim();
@@ -160,7 +169,7 @@ try {
   console.log("| Bundler | Median | vs redocly | Peak RSS |");
   console.log("| --- | ---: | ---: | ---: |");
   row("`bundleSpec` in process, warm (as the action runs it after discovery)", samples.inProcess);
-  row("`bundleSpec` as a one-shot process, built with ncc like `dist/`", samples.cold);
+  row("`bundleSpec` as a one-shot process, built with esbuild like `dist/`", samples.cold);
   if (haveAction) {
     row("the built action, `mode: check`, whole run, `files:` the root", samples.action);
     row("the built action, `mode: check`, whole run, discovery of all 2,907 files", samples.actionScan);

@@ -1,28 +1,42 @@
 /**
- * Cold start: from spawning the process to the first HTTP request that reaches a loopback server, for
- * the built action (`dist/index.js`, with the INPUT_* and GITHUB_* environment a runner gives, one spec
- * in the workspace), its sources (`src/index.ts`) and, once it is built, the CLI (`dist/cli.js specs
- * list`). The baseline, measured in the same run, is `node -e ''` from spawn to exit. The server answers
- * 401 to everything, so each run stops right after its first request. Peak RSS comes from
- * `process.resourceUsage()` at exit; the hook that prints it is loaded by every row, the baseline too.
+ * Cold start and size of the build. Each row is a process spawned the way a user (or the runner) starts
+ * it, timed from spawn to its first HTTP request reaching a loopback server (which answers 401 to
+ * everything, so the run stops there) or, for `--version`, `--help` and the baseline, to its exit:
  *
- * Run: `npx node bench/cold-start.ts [runs]` (default 15 runs per row, median shown).
+ * - the baseline, `node -e ''`, measured in the same run, side by side: every row is also given as a
+ *   ratio of it, and the CLI's rows are checked against issue 19's targets (`--version` and `--help`
+ *   within 1.5× of it, `sync` within 2× to its first request);
+ * - the CLI (`dist/cli.js`): `--version`, `--help`, `sync` (one spec in the workspace) and `specs list`;
+ * - the action (`dist/index.js`, with the INPUT_* and GITHUB_* environment a runner gives) and its
+ *   sources (`src/index.ts`, what the end-to-end tests run).
+ *
+ * Rows are sampled in turn (one process of each row, then the next round), so a busy moment of the
+ * machine falls on every row alike. Peak RSS comes from `process.resourceUsage()` at exit; the hook
+ * that prints it is loaded by every row, the baseline too. The size of `dist/` (every file, as
+ * shipped) is printed first.
+ *
+ * Run: `npx node bench/cold-start.ts [runs] [--dist DIR]` (default 21 runs per row, median shown;
+ * `--dist` times another build of the same layout, e.g. one written to .scratch/ to compare bundlers).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { startLocalServer } from "../harness/loopback/local-server.ts";
-import {
-  ACTION_BUNDLE,
-  ACTION_SOURCES,
-  inputVariables,
-  repositoryRoot,
-} from "../harness/runner/action-runner.ts";
+import { ACTION_SOURCES, inputVariables, repositoryRoot } from "../harness/runner/action-runner.ts";
 
-const RUNS = Math.max(1, Number(process.argv[2] ?? 15) || 15);
-const TARGET_MS = 150;
-const CLI_BUNDLE = "dist/cli.js";
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { dist: { type: "string", default: "dist" } },
+});
+const RUNS = Math.max(1, Number(positionals[0] ?? 21) || 21);
+const DIST = path.resolve(repositoryRoot, values.dist);
+const CLI_BUNDLE = path.join(DIST, "cli.js");
+const ACTION_BUNDLE = path.join(DIST, "index.js");
+/** Issue 19's limits, as ratios of the baseline. */
+const TARGET = { light: 1.5, sync: 2 };
+const DIST_LIMIT_MB = 2;
 const MAX_RSS_HOOK = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss-kb="+process.resourceUsage().maxRSS+"\\n"))`;
 
 interface Sample {
@@ -32,12 +46,15 @@ interface Sample {
 
 interface Row {
   name: string;
-  /** Relative to the repository; the row is skipped with a note when it does not exist. */
+  /** The script the row runs; the row is skipped with a note when it does not exist. */
   file?: string;
   args: (apiUrl: string) => string[];
   env: (apiUrl: string) => Promise<Record<string, string>>;
-  /** Until the first request (the default) or, for the baseline, until the process exits. */
+  /** Until the first request or, for the baseline and the commands that print and exit, to the exit. */
   until: "first-request" | "exit";
+  /** The most it may take, as a ratio of the baseline (issue 19). */
+  target?: number;
+  samples: Sample[];
 }
 
 const workspace = mkdtempSync(path.join(tmpdir(), "bench-cold-start-"));
@@ -61,31 +78,63 @@ const runnerEnv = async (apiUrl: string) => ({
   RUNNER_TEMP: tmpdir(),
   ...(await inputVariables(repositoryRoot, { token: "t", organization: "org", "api-url": apiUrl }, "")),
 });
+const cliEnv = async (apiUrl: string) => ({
+  GITBOOK_TOKEN: "t",
+  GITBOOK_ORGANIZATION: "org",
+  GITBOOK_API_URL: apiUrl,
+});
+const shown = (file: string) => path.relative(repositoryRoot, file);
 
-const ROWS: Row[] = [
-  { name: "`node -e ''` (baseline, to exit)", args: () => ["-e", ""], env: async () => ({}), until: "exit" },
-  {
-    name: `action, built (\`${ACTION_BUNDLE}\`)`,
-    file: ACTION_BUNDLE,
-    args: () => [path.join(repositoryRoot, ACTION_BUNDLE)],
-    env: runnerEnv,
-    until: "first-request",
-  },
-  {
-    name: `action, sources (\`${ACTION_SOURCES}\`)`,
-    file: ACTION_SOURCES,
-    args: () => [path.join(repositoryRoot, ACTION_SOURCES)],
-    env: runnerEnv,
-    until: "first-request",
-  },
-  {
-    name: `CLI, built (\`${CLI_BUNDLE} specs list\`)`,
-    file: CLI_BUNDLE,
-    args: () => [path.join(repositoryRoot, CLI_BUNDLE), "specs", "list"],
-    env: async (apiUrl) => ({ GITBOOK_TOKEN: "t", GITBOOK_ORGANIZATION: "org", GITBOOK_API_URL: apiUrl }),
-    until: "first-request",
-  },
-];
+const ROWS: Row[] = (
+  [
+    { name: "`node -e ''` (baseline)", args: () => ["-e", ""], env: async () => ({}), until: "exit" },
+    {
+      name: `CLI \`${shown(CLI_BUNDLE)} --version\``,
+      file: CLI_BUNDLE,
+      args: () => [CLI_BUNDLE, "--version"],
+      env: async () => ({}),
+      until: "exit",
+      target: TARGET.light,
+    },
+    {
+      name: `CLI \`${shown(CLI_BUNDLE)} --help\``,
+      file: CLI_BUNDLE,
+      args: () => [CLI_BUNDLE, "--help"],
+      env: async () => ({}),
+      until: "exit",
+      target: TARGET.light,
+    },
+    {
+      name: `CLI \`${shown(CLI_BUNDLE)} sync\` (one spec)`,
+      file: CLI_BUNDLE,
+      args: () => [CLI_BUNDLE, "sync"],
+      env: cliEnv,
+      until: "first-request",
+      target: TARGET.sync,
+    },
+    {
+      name: `CLI \`${shown(CLI_BUNDLE)} specs list\``,
+      file: CLI_BUNDLE,
+      args: () => [CLI_BUNDLE, "specs", "list"],
+      env: cliEnv,
+      until: "first-request",
+    },
+    {
+      name: `action, built (\`${shown(ACTION_BUNDLE)}\`)`,
+      file: ACTION_BUNDLE,
+      args: () => [ACTION_BUNDLE],
+      env: runnerEnv,
+      until: "first-request",
+    },
+    {
+      name: `action, sources (\`${ACTION_SOURCES}\`)`,
+      file: path.join(repositoryRoot, ACTION_SOURCES),
+      args: () => [path.join(repositoryRoot, ACTION_SOURCES)],
+      env: runnerEnv,
+      until: "first-request",
+    },
+  ] satisfies Omit<Row, "samples">[]
+).map((row) => ({ ...row, samples: [] }));
 
 let onRequest: (() => void) | undefined;
 const server = await startLocalServer((_request, response) => {
@@ -115,12 +164,18 @@ async function sample(row: Row): Promise<Sample> {
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<number>((resolve) => child.on("close", () => resolve(performance.now())));
-  const end = row.until === "exit" ? await exited : await Promise.race([firstRequest, exited]);
-  await exited;
+  const exited = new Promise<{ at: number; code: number | null }>((resolve) =>
+    child.on("close", (code) => resolve({ at: performance.now(), code })),
+  );
+  const end =
+    row.until === "exit" ? (await exited).at : await Promise.race([firstRequest, exited.then((e) => e.at)]);
+  const exit = await exited;
   onRequest = undefined;
-  if (row.until === "first-request" && end === (await exited)) {
+  if (row.until === "first-request" && end === exit.at) {
     throw new Error(`${row.name} exited without a request:\n${stderr}`);
+  }
+  if (row.until === "exit" && exit.code !== 0) {
+    throw new Error(`${row.name} exited with ${exit.code}:\n${stderr}`);
   }
   const peakKb = Number(/maxrss-kb=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
   return { ms: end - started, peakMiB: peakKb / 1024 };
@@ -132,26 +187,52 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
+/** Every file under `dir`, with its size in bytes, sorted by path. */
+function filesOf(dir: string): { file: string; bytes: number }[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return { file: path.relative(dir, file), bytes: statSync(file).size };
+    })
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
+
 try {
-  console.log(
-    `Cold start, median of ${RUNS} runs (Node ${process.version}; target for the action: < ${TARGET_MS} ms)\n`,
-  );
-  console.log("| Process | Start → first request | Over the baseline | Peak RSS |");
-  console.log("| --- | ---: | ---: | ---: |");
-  let baselineMs: number | undefined;
+  if (existsSync(DIST)) {
+    const files = filesOf(DIST);
+    const total = files.reduce((sum, { bytes }) => sum + bytes, 0);
+    const largest = [...files].sort((a, b) => b.bytes - a.bytes).slice(0, 4);
+    console.log(
+      `${shown(DIST)}/: ${mb(total)} MB in ${files.length} files (limit ${DIST_LIMIT_MB} MB: ${total <= DIST_LIMIT_MB * 1e6 ? "met" : "NOT MET"}); largest: ${largest.map(({ file, bytes }) => `${file} ${mb(bytes)} MB`).join(", ")}\n`,
+    );
+  } else {
+    console.log(`${shown(DIST)}/: not built\n`);
+  }
+  console.log(`Cold start, median of ${RUNS} runs, rows taken in turn (Node ${process.version})\n`);
+  const present = ROWS.filter((row) => !row.file || existsSync(row.file));
+  for (const row of present) await sample(row); // warms the file system cache
+  for (let i = 0; i < RUNS; i++) for (const row of present) row.samples.push(await sample(row));
+
+  console.log("| Process | Start → first request (or exit) | × the baseline | Target | Peak RSS |");
+  console.log("| --- | ---: | ---: | --- | ---: |");
+  const baselineMs = median(ROWS[0]?.samples.map((s) => s.ms) ?? []);
   for (const row of ROWS) {
-    if (row.file && !existsSync(path.join(repositoryRoot, row.file))) {
-      console.log(`| ${row.name} | not built: skipped | | |`);
+    if (!present.includes(row)) {
+      console.log(`| ${row.name} | not built: skipped | | | |`);
       continue;
     }
-    await sample(row); // warms the file system cache
-    const samples: Sample[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await sample(row));
-    const ms = median(samples.map((s) => s.ms));
-    baselineMs ??= ms;
-    const over = row.until === "exit" ? "" : `+${(ms - baselineMs).toFixed(0)} ms`;
-    const peak = median(samples.map((s) => s.peakMiB));
-    console.log(`| ${row.name} | ${ms.toFixed(0)} ms | ${over} | ${peak.toFixed(0)} MiB |`);
+    const ms = median(row.samples.map((s) => s.ms));
+    const ratio = ms / baselineMs;
+    const until = row.until === "exit" ? " (to exit)" : "";
+    const target =
+      row.target === undefined ? "" : `≤ ${row.target}×: ${ratio <= row.target ? "met" : "NOT MET"}`;
+    const peak = median(row.samples.map((s) => s.peakMiB));
+    console.log(
+      `| ${row.name} | ${ms.toFixed(0)} ms${until} | ${ratio.toFixed(2)}× | ${target} | ${peak.toFixed(0)} MiB |`,
+    );
   }
 } finally {
   await server.close();

@@ -1,0 +1,104 @@
+// `npm run build`: dist/ from src/, with esbuild (docs/build-choice.md says why it replaced ncc).
+//
+// One build for both entries — the Action (src/index.ts → dist/index.js, action.yml's `main`) and the
+// command (src/hosts/cli/main.ts → dist/cli.js, package.json's `bin`) — split into ES module chunks
+// (dist/chunks/): the code both use is shipped once, and every dynamic `import()` of the sources is a
+// chunk loaded only when it runs (`--version` loads no command, a read command no YAML and no bundling).
+// Minified, without source maps. The output is a function of the sources and the lockfile only (chunk
+// names are hashes of their content), so that CI can compare dist/ with a fresh build.
+//
+// Besides the code: dist/package.json (`"type": "module"`, so that Node loads dist/*.js as ES
+// modules), the exec bit and `#!` line of dist/cli.js, and dist/licenses.txt, the licenses of every
+// package whose code is in dist/ (the list ncc wrote before).
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = path.join(root, "dist");
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+/** The oldest Node the package supports (package.json `engines`), as esbuild's target. */
+const nodeTarget = `node${/(\d+(?:\.\d+)*)/.exec(pkg.engines.node)?.[1] ?? "22"}`;
+
+// Bundled CommonJS packages call `require` (Node's built-in modules, mostly); an ES module has none, so
+// each chunk makes its own. `__filename` and `__dirname` are not given: no bundled code may need them.
+const banner = `import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);`;
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist);
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { index: "src/index.ts", cli: "src/hosts/cli/main.ts" },
+  outdir: dist,
+  entryNames: "[name]",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: nodeTarget,
+  minify: true,
+  charset: "utf8",
+  legalComments: "none",
+  banner: { js: banner },
+  metafile: true,
+  logLevel: "warning",
+});
+if (result.warnings.length > 0)
+  throw new Error(`esbuild warned ${result.warnings.length} time(s): see above`);
+
+const outputs = Object.keys(result.metafile.outputs).map((file) => path.resolve(root, file));
+const strays = outputs.filter((file) => !file.endsWith(".js"));
+if (strays.length > 0) throw new Error(`esbuild emitted files that are not code: ${strays.join(", ")}`);
+for (const file of outputs) {
+  // Code that runs only in CommonJS would fail at run time in these ES modules.
+  const code = readFileSync(file, "utf8");
+  const guarded = /typeof __(dirname|filename)\s*(?:<|[!=]==?)\s*["']u(?:ndefined)?["']\s*\?\s*__\1\b/g;
+  if (
+    /\b__(dirname|filename)\b/.test(code.replace(guarded, "").replace(/typeof __(dirname|filename)/g, ""))
+  ) {
+    throw new Error(`${path.relative(root, file)} uses __dirname or __filename, which an ES module has not`);
+  }
+}
+
+const cli = path.join(dist, "cli.js");
+if (!readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node\n")) {
+  throw new Error("dist/cli.js lost its #! line");
+}
+chmodSync(cli, 0o755);
+writeFileSync(path.join(dist, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
+writeFileSync(path.join(dist, "licenses.txt"), licenses(result.metafile));
+
+const files = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+const bytes = outputs.reduce((sum, file) => sum + readFileSync(file).length, 0);
+console.log(`dist/: ${files.length} files, ${(bytes / 1e6).toFixed(2)} MB of code (${nodeTarget})`);
+
+/**
+ * The licenses of the packages whose code is in the output, as ncc wrote them: for each package,
+ * sorted by name, its name, its `license` field and the text of its license file, then a blank line.
+ */
+function licenses(metafile) {
+  const packages = new Map();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      if (bytesInOutput === 0) continue;
+      const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (match) packages.set(path.resolve(root, match[1]), undefined);
+    }
+  }
+  const entries = [...packages.keys()].map((dir) => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    const licenseFile = readdirSync(dir)
+      .filter((name) => /^(licen[cs]e|copying)(\.|-|$)/i.test(name))
+      .sort()[0];
+    if (licenseFile === undefined) throw new Error(`${manifest.name} has no license file to ship`);
+    const text = readFileSync(path.join(dir, licenseFile), "utf8").trim();
+    return { name: manifest.name, license: manifest.license ?? "", text };
+  });
+  const unique = new Map(entries.map((entry) => [`${entry.name}\n${entry.license}\n${entry.text}`, entry]));
+  return [...unique.values()]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, license, text }) => `${name}\n${license}\n${text}\n\n`)
+    .join("");
+}
