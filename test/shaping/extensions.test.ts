@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
 import { bundleSpec } from "../../src/core/bundling/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import {
@@ -21,6 +22,8 @@ import {
 } from "../../src/core/shaping/extensions/check.ts";
 import { RULES } from "../../src/core/shaping/extensions/rules.ts";
 import { validateSpecDocument } from "../../src/core/validation/index.ts";
+import type { ActionHost } from "../../src/hosts/action/host.ts";
+import { runAction } from "../../src/hosts/action/run.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
 
@@ -522,6 +525,47 @@ describe("real public specs", () => {
     expect(gitBookExtensionWarnings(spec)).toEqual([]);
     // And the walk itself, which the quick look for the table's keys may spare a spec.
     expect(checkGitBookExtensions(format === "json" ? JSON.parse(text) : spec.document)).toEqual([]);
+  });
+});
+
+describe("the Action in check mode", () => {
+  it("logs the warning with its file, line and column, which the Action writes as an annotation", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-action-"));
+    try {
+      const text =
+        'openapi: 3.1.0\ninfo: {title: Pets, version: "1"}\npaths:\n  /pets:\n    get:\n      x-stability: GA\n      responses:\n        "200": {description: OK}\n';
+      await writeFile(path.join(workspace, "pets.yaml"), text);
+      const logger = new MemoryLogger();
+      const failures: string[] = [];
+      const host: ActionHost = {
+        readInput: (name) => ({ token: "t", organization: "org", mode: "check" })[name] ?? "",
+        setSecret: () => {},
+        setOutput: () => {},
+        appendSummary: async () => {},
+        setFailed: (message) => {
+          failures.push(message);
+        },
+        logger,
+        env: { GITHUB_WORKSPACE: workspace, GITHUB_EVENT_NAME: "push", GITHUB_REPOSITORY: "acme/widgets" },
+        readFile: () => "{}",
+      };
+      await runAction(host, {
+        createService: () => new FakeSpecService(),
+        createComments: () => undefined,
+        clock: new InstantClock(),
+      });
+      expect(failures).toEqual([]);
+      const warnings = logger.entries.filter((entry) => entry.message.includes("x-stability"));
+      expect(warnings).toEqual([
+        {
+          level: "warning",
+          message: expect.stringContaining('`x-stability` of GET /pets is the text "GA"'),
+          location: { file: "pets.yaml", ...where(text, "x-stability") },
+        },
+      ]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
   });
 });
 
