@@ -15,10 +15,12 @@
  *     api/drafts/**: { exclude: true }
  */
 import path from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
 import { readRegularText } from "../core/files/read-regular.ts";
+import type { SpecShaping } from "../core/shaping/audiences.ts";
 import { ConfigFileError } from "./config-file-error.ts";
 import { SETTINGS, type SettingDeclaration } from "./settings-table.ts";
+import { readSpecShaping, SHAPING_FIELDS, SHAPING_INPUT, shapingValue } from "./shaping-config.ts";
 
 /** Looked for at the workspace root when no file is named. */
 export const DEFAULT_CONFIG_FILES = ["gitbook-openapi.yaml", "gitbook-openapi.yml"] as const;
@@ -80,12 +82,13 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
     throw new ConfigFileError(`${at(root)}: the configuration must be a mapping of settings.`);
   const slugLines: string[] = [];
   const excluded: string[] = [];
+  const shaping = new Map<string, SpecShaping>();
   for (const pair of root.items) {
     const keyNode = pair.key as Node;
     const key = isScalar(keyNode) ? String(keyNode.value) : "";
     const value = pair.value as Node | null;
     if (key === "specs") {
-      readSpecs(value, at, slugLines, excluded);
+      readSpecs(value, at, slugLines, excluded, shaping);
       continue;
     }
     const setting = FILE_SETTINGS.get(key);
@@ -105,6 +108,7 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
     values.set("slugs", [values.get("slugs"), ...slugLines].filter(Boolean).join("\n"));
   if (excluded.length > 0)
     values.set("exclude", [values.get("exclude"), ...excluded].filter(Boolean).join("\n"));
+  if (shaping.size > 0) values.set(SHAPING_INPUT, shapingValue(shaping));
   return { file, values };
 }
 
@@ -169,6 +173,7 @@ function readSpecs(
   at: (node: Node | null) => string,
   slugLines: string[],
   excluded: string[],
+  shaping: Map<string, SpecShaping>,
 ): void {
   if (!isMap(node))
     throw new ConfigFileError(`${at(node)}: 'specs' must be a mapping of paths or globs to entries.`);
@@ -180,10 +185,18 @@ function readSpecs(
     const entry = pair.value as Node | null;
     if (!isMap(entry))
       throw new ConfigFileError(
-        `${at(entry ?? keyNode)}: the entry of '${where}' must be a mapping (slug, exclude).`,
+        `${at(entry ?? keyNode)}: the entry of '${where}' must be a mapping (slug, exclude, ${SHAPING_FIELDS.join(", ")}).`,
       );
+    const shapingFields = entry.items.filter(
+      (field) => isScalar(field.key) && (SHAPING_FIELDS as readonly unknown[]).includes(field.key.value),
+    );
+    const fail = (node: Node | null | undefined, message: string) =>
+      new ConfigFileError(`${at(node ?? keyNode)}: ${message}`);
+    const shaped = readSpecShaping(where, shapingFields as Pair[], keyNode, fail);
+    if (shaped) shaping.set(where, shaped);
     for (const field of entry.items) {
       const name = isScalar(field.key) ? String(field.key.value) : "";
+      if (shapingFields.includes(field)) continue;
       const value = isScalar(field.value) ? field.value.value : undefined;
       if (name === "slug") {
         if (typeof value !== "string")
@@ -196,10 +209,12 @@ function readSpecs(
       } else if (name === "exclude") {
         if (typeof value !== "boolean")
           throw new ConfigFileError(`${at(field.value as Node)}: 'exclude' must be true or false.`);
+        if (value && shaped)
+          throw new ConfigFileError(`${at(keyNode)}: '${where}' is excluded, so it cannot be shaped too.`);
         if (value) excluded.push(where);
       } else {
         throw new ConfigFileError(
-          `${at(field.key as Node)}: unknown field '${name}' of a spec entry; the fields are: slug, exclude.`,
+          `${at(field.key as Node)}: unknown field '${name}' of a spec entry; the fields are: slug, exclude, ${SHAPING_FIELDS.join(", ")}.`,
         );
       }
     }

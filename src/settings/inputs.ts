@@ -5,6 +5,7 @@ import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "..
 import { Redactor } from "../core/text/redact.ts";
 import { RULE_FAMILIES } from "../core/validation/index.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
+import { readShapingValue, SHAPING_INPUT } from "./shaping-config.ts";
 
 /** Reads one input as the runner passes it (trimmed; "" when absent). */
 export type InputReader = (name: string) => string;
@@ -103,6 +104,7 @@ export function readConfig(
     failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking")),
     failOnUnreviewed: readBoolean("fail-on-unreviewed", readInput("fail-on-unreviewed")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
+    shaping: readShapingValue(readInput(SHAPING_INPUT)),
     validationWarnings: new Set(
       (readLines(readInput("validation-warnings")) ?? []).map((family) =>
         oneOf("validation-warnings", family, RULE_FAMILIES),

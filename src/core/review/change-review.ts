@@ -11,6 +11,7 @@ import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { readVersionFiles } from "../service/parse.ts";
 import type { SpecVersionContent } from "../service/types.ts";
+import { type ShapingSteps, shapeDocument, workspaceOverlays } from "../shaping/audiences.ts";
 import type { BaseTree, Git } from "../sync/ports.ts";
 import type { SpecChange, SpecChanges } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
@@ -42,8 +43,11 @@ export interface BaseSide {
   against: "base commit" | "published version";
   /** Why the base commit could not be used, when it could not. */
   fallbackReason?: string;
-  /** The spec's document on that side; undefined when the spec did not exist there. */
-  documentOf(file: string, slug: string): Promise<unknown | undefined>;
+  /**
+   * The spec's document on that side, shaped by `steps` when given (the head's steps: an audience is
+   * compared with the same audience); undefined when the spec did not exist there.
+   */
+  documentOf(file: string, slug: string, steps?: ShapingSteps): Promise<unknown | undefined>;
   /** Spec files of the base that the head no longer has (base commit only). */
   removedSince(headFiles: ReadonlySet<string>): string[];
   dispose(): Promise<void>;
@@ -84,11 +88,12 @@ export async function openBaseSide(options: {
   const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
   return {
     against: "base commit",
-    documentOf: async (file) => {
+    documentOf: async (file, _slug, steps) => {
       const spec = specs.get(file);
       if (!spec) return undefined;
       const loaded = loadSpec(spec);
       if (!loaded.ok) return undefined;
+      let document: unknown;
       try {
         const bundled = await bundleSpec(
           spec.absolutePath,
@@ -96,14 +101,38 @@ export async function openBaseSide(options: {
           loaded.spec.text,
           loaded.spec.document,
         );
-        return bundled.bundled ? parseSource(bundled.text, spec.format === "json") : loaded.spec.document;
+        document = bundled.bundled ? parseSource(bundled.text, spec.format === "json") : loaded.spec.document;
       } catch {
         return undefined;
       }
+      return steps
+        ? shapedBase(document, steps, { base: tree.root, head: options.workspace, file })
+        : document;
     },
     removedSince: (headFiles) => [...specs.keys()].filter((file) => !headFiles.has(file)).sort(),
     dispose: () => tree.dispose(),
   };
+}
+
+/**
+ * The base's document shaped by the head's steps, with the overlay files as the base commit has them (an
+ * overlay the change adds is not applied: its effect is part of the change). When the base's overlays
+ * cannot be applied (one was invalid then), the head's are; when neither can, the base is not shaped.
+ */
+function shapedBase(
+  document: unknown,
+  steps: ShapingSteps,
+  where: { base: string; head: string; file: string },
+): unknown {
+  for (const readOverlay of [workspaceOverlays(where.base, "skip"), workspaceOverlays(where.head, "skip")]) {
+    try {
+      return shapeDocument(document, steps, { readOverlay, logger: silentLogger, specFile: where.file })
+        .document;
+    } catch {
+      // try the next side's overlays
+    }
+  }
+  return document;
 }
 
 /**

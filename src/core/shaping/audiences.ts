@@ -201,13 +201,10 @@ export function shapeDocument(
     const overlay = options.readOverlay(file);
     if (overlay === undefined) continue;
     shaped = applyOverlay(shaped, overlay, (message, location) =>
-      options.logger.warning(
-        `${escapeUntrusted(`${where(location)}: ${message}`)} (shaping ${options.specFile})`,
-        {
-          file: location.file,
-          ...(location.line !== undefined ? { line: location.line } : {}),
-        },
-      ),
+      options.logger.warning(escapeUntrusted(`${message} (shaping ${options.specFile})`), {
+        file: location.file,
+        ...(location.line !== undefined ? { line: location.line } : {}),
+      }),
     );
     applied++;
   }
@@ -225,7 +222,7 @@ export function shapeDocument(
       .map((ref) => JSON.stringify(ref))
       .join(", ");
     throw new ShapingError(
-      `${options.specFile}: after shaping, the document references what it no longer has: ${shown}${dangling.length > 5 ? `, and ${dangling.length - 5} more` : ""}. An overlay removed or renamed their targets; remove the references too, or mark them \`x-internal: true\` with remove-internal.`,
+      `after shaping, the document references what it no longer has: ${shown}${dangling.length > 5 ? `, and ${dangling.length - 5} more` : ""}. An overlay removed or renamed their targets; remove the references too, or mark them \`x-internal: true\` with remove-internal.`,
     );
   }
   return { document: shaped, summary: done.join("; ") || "nothing to do" };
@@ -239,8 +236,4 @@ export class ShapingError extends Error {
 /** The shaped document's text, in the spec's own format. */
 export function shapedText(document: unknown, format: "json" | "yaml"): string {
   return format === "json" ? `${JSON.stringify(document, null, 2)}\n` : toYaml(document);
-}
-
-function where(location: { file: string; line?: number }): string {
-  return location.line === undefined ? location.file : `${location.file}:${location.line}`;
 }

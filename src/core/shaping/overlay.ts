@@ -23,10 +23,13 @@ export interface OverlayLocation {
 export class OverlayError extends Error {
   override readonly name = "OverlayError";
   readonly location: OverlayLocation;
+  /** The message without its place. */
+  readonly reason: string;
 
   constructor(message: string, location: OverlayLocation) {
     super(`${where(location)}: ${message}`);
     this.location = location;
+    this.reason = message;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ShapingConfig } from "../shaping/audiences.ts";
 import type { RuleFamily } from "../validation/index.ts";
 import type { SyncMode } from "./ports.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
@@ -65,6 +66,8 @@ export interface SyncPlan {
     | undefined;
   /** How messages name the host's settings. */
   names: SettingNames;
+  /** Overlays, remove-internal and audiences per spec file (src/core/shaping). */
+  shaping?: ShapingConfig;
   /** Validation rule families reported as warnings (`validation-warnings`). */
   validationWarnings?: ReadonlySet<RuleFamily> | undefined;
 }
@@ -111,6 +114,7 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
           }
         : undefined,
     names: host.names,
+    ...(config.shaping?.size ? { shaping: config.shaping } : {}),
     validationWarnings: config.validationWarnings,
   };
 }

@@ -5,7 +5,7 @@ import type { RecordedText } from "./ownership.ts";
 /** A problem found before any upload, located for a GitHub annotation. */
 export interface LocalProblem {
   /** READ_ERROR: the file changed or vanished between discovery and its turn. */
-  code: "SYNTAX_ERROR" | "FILE_TOO_LARGE" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR";
+  code: "SYNTAX_ERROR" | "FILE_TOO_LARGE" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR" | "SHAPING_ERROR";
   message: string;
   location: SourceLocation;
 }

@@ -1,3 +1,4 @@
+import type { ShapingConfig } from "../shaping/audiences.ts";
 import type { RuleFamily } from "../validation/index.ts";
 /** A run's settings, read once (src/settings/inputs.ts) from the Action's inputs or the CLI's flags and variables, over the configuration file; each declared in src/settings/settings-table.ts. */
 export type RequestedMode = "auto" | "publish" | "preview" | "check";
@@ -38,6 +39,8 @@ export interface RunSettings {
   readonly failOnUnreviewed: boolean;
   /** Breaking changes accepted on purpose: operation ids, paths, or `METHOD /path`, one a line. */
   readonly breakingAllowed: readonly string[];
+  /** Overlays, remove-internal and audiences per spec file, from the configuration file's `specs:`. */
+  readonly shaping?: ShapingConfig;
   /** Validation rule families reported as warnings (`validation-warnings`). */
   readonly validationWarnings?: ReadonlySet<RuleFamily>;
 }

@@ -10,6 +10,7 @@ import {
   specChanges,
 } from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
+import type { PublishTarget } from "../shaping/audiences.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { checkOne } from "./check.ts";
@@ -38,6 +39,7 @@ import {
 } from "./skip-unchanged.ts";
 import { BatchedStateReader, type StateReader } from "./state-reads.ts";
 import { collisionResults, notStartedResult, stoppedRunResults, stopReason } from "./stopped.ts";
+import { runTargets, slugsByFile, targetLine } from "./targets.ts";
 
 export interface SyncPorts {
   /** The service, for a run with a token; undefined without one (check mode only). */
@@ -154,6 +156,8 @@ interface Found {
   collided: SpecResult[];
   /** The files the run works on: every file but the colliding ones. */
   files: SpecFile[];
+  /** Every file's publications: one, or one per audience (targets.ts), in path order. */
+  targets: PublishTarget[];
 }
 
 /** What the run reaches GitBook and the review thread with; every field undefined without a token. */
@@ -236,8 +240,10 @@ async function discover(
   const collided = collisions ? collisionResults(collisions) : [];
   const failedFiles = new Set(collided.map((result) => result.file));
   const files = allFiles.filter((file) => !failedFiles.has(file.path));
-  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, allFiles, slugs);
-  return { discovery, allFiles, slugs, collisions, collided, files };
+  const paths = allFiles.map((file) => file.path);
+  const targets = runTargets(discovery, paths, slugs, plan);
+  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, targets);
+  return { discovery, allFiles, slugs, collisions, collided, files, targets };
 }
 
 /**
@@ -279,7 +285,8 @@ async function cleanUp(
   const { connection } = link;
   if (!connection) throw new Error("Cleaning up previews needs a token and an organization.");
   const recorded = (await link.review?.recordedPreviews()) ?? [];
-  const previews = previewsToDelete([...found.slugs], recorded, plan.review, logger);
+  const derived = found.targets.map((target): [string, string] => [target.file, target.slug]);
+  const previews = previewsToDelete(derived, recorded, plan.review, logger);
   logger.group(`Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`, () => {
     for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
   });
@@ -323,7 +330,6 @@ async function publish(
           side: baseSide,
           comparer: ports.comparer,
           allowed: plan.changeReview.allowed,
-          baseSlugs: baseSlugsOf(found.discovery, plan),
         }
       : undefined;
   const held = plan.skipUnchanged && plan.mode !== "check" ? link.listing : undefined;
@@ -342,15 +348,13 @@ async function publish(
       : undefined;
   const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check", states };
   const unrecorded: string[] = [];
-  const streamed = found.files.map((file) =>
-    streamedSpec(file, found.slugs.get(file.path) as string, plan, ports, {
-      deadline: link.deadline,
-      connection: stageConnection,
-      comparing,
-      owner,
-      unrecorded,
-    }),
-  );
+  const byPath = new Map(found.files.map((file) => [file.path, file]));
+  const streamed = found.targets.flatMap((target) => {
+    const file = byPath.get(target.file);
+    if (file === undefined) return [];
+    const run = { deadline: link.deadline, connection: stageConnection, comparing, owner, unrecorded };
+    return [streamedSpec(file, target, plan, ports, run)];
+  });
   const label = plan.mode === "check" || !connection ? "checks" : "publishing";
   const results = await timings.timed(label, () =>
     streamSpecs(streamed, {
@@ -385,10 +389,10 @@ async function prune(
     pruneSpecs({
       orgId: connection.organizationId,
       prefix,
-      keep: new Set(found.slugs.values()),
+      keep: new Set(found.targets.map((target) => target.slug)),
       owner,
       blocked: pruneBlockedReason(plan, found.collisions),
-      recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, found.slugs),
+      recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, slugsByFile(found.targets)),
       readOptions: () => ({
         deadline: Math.min(link.deadline, ports.clock.now() + UNCHANGED_READ_BUDGET_MS),
       }),
@@ -470,11 +474,12 @@ interface SpecRun {
  */
 function streamedSpec(
   file: SpecFile,
-  slug: string,
+  target: PublishTarget,
   plan: SyncPlan,
   ports: SyncPorts,
   run: SpecRun,
 ): StreamedSpec {
+  const { slug } = target;
   return {
     file: file.path,
     slug,
@@ -485,7 +490,8 @@ function streamedSpec(
         return async () => result;
       }
       const { connection, comparing } = run;
-      const held = await heldFirst(file, slug, plan, ports.clock, run, log);
+      // A shaped document is not its file's bytes: only its text, after the local steps, can be compared.
+      const held = target.steps ? undefined : await heldFirst(file, slug, plan, ports.clock, run, log);
       if (held?.result) return async () => held.result as SpecResult;
       // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
       const prepared = await prepareFile(
@@ -497,12 +503,13 @@ function streamedSpec(
           keepDocument: comparing !== undefined,
           owner: run.owner,
           validationWarnings: plan.validationWarnings,
+          shaping: target.steps,
         },
         log,
       );
       const changes =
         comparing && prepared.document !== undefined
-          ? await changesOf(file.path, prepared.document(), comparing, log)
+          ? await changesOf(target, prepared.document(), comparing, log)
           : undefined;
       const checked = { ...run, held: held?.read };
       if (changes) {
@@ -551,17 +558,17 @@ interface Comparing {
   side: BaseSide;
   comparer: ChangeComparer;
   allowed: readonly string[];
-  /** The slug each file is published under outside reviews: where its published version lives. */
-  baseSlugs: ReadonlyMap<string, string>;
 }
 
 async function changesOf(
-  file: string,
+  target: PublishTarget,
   document: unknown,
   comparing: Comparing,
   log: Logger,
 ): Promise<SpecChanges> {
-  const before = await comparing.side.documentOf(file, comparing.baseSlugs.get(file) ?? "");
+  const { file, baseSlug, steps } = target;
+  // The same publication on both sides: the base shaped as the head is (an audience with its audience).
+  const before = await comparing.side.documentOf(file, baseSlug, steps);
   return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
     file,
     log,
@@ -629,15 +636,6 @@ function listed(held: ReadonlyMap<string, Spec>): SpecLister {
  * without a read, and one it holds needs only its version's content. Undefined when the listing fails:
  * each spec is then read on its own.
  */
-/** The slugs files have outside any review, where their published versions live. */
-function baseSlugsOf(discovery: DiscoveryResult, plan: SyncPlan): ReadonlyMap<string, string> {
-  try {
-    return assignSlugsOf(discovery, { ...plan, review: undefined });
-  } catch {
-    return new Map();
-  }
-}
-
 function changeReviewReport(
   side: BaseSide,
   results: readonly SpecResult[],
@@ -740,14 +738,9 @@ function noSpecsError(plan: SyncPlan): DiscoveryError {
   );
 }
 
-function logPlan(
-  logger: Logger,
-  mode: SyncMode,
-  files: readonly SpecFile[],
-  slugs: ReadonlyMap<string, string>,
-): void {
-  logger.group(`Plan (${mode}): ${files.length} spec${files.length === 1 ? "" : "s"}`, () => {
-    for (const file of files) logger.info(`${escapeUntrusted(file.path)} → ${slugs.get(file.path)}`);
+function logPlan(logger: Logger, mode: SyncMode, targets: readonly PublishTarget[]): void {
+  logger.group(`Plan (${mode}): ${targets.length} spec${targets.length === 1 ? "" : "s"}`, () => {
+    for (const target of targets) logger.info(escapeUntrusted(targetLine(target)));
   });
 }
 

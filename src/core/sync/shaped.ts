@@ -1,0 +1,157 @@
+import type { BundledSpec } from "../bundling/index.ts";
+import type { LoadedSpec } from "../discovery/index.ts";
+import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
+import type { Logger } from "../logger.ts";
+import {
+  type OverlayReader,
+  ShapingError,
+  type ShapingSteps,
+  shapeDocument,
+  shapedText,
+  workspaceOverlays,
+} from "../shaping/audiences.ts";
+import { OverlayError } from "../shaping/overlay.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import type { RuleFamily } from "../validation/index.ts";
+import { type StructuralIssue, structuralIssues } from "../validation/structure.ts";
+import { type RecordedText, withRecord } from "./ownership.ts";
+import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+
+export interface ShapedOptions {
+  workspace: string;
+  /** URL sources: GitBook fetches the file itself, so a shaped document cannot be what it gets. */
+  sourceUrl: boolean;
+  owner: string | undefined;
+  keepDocument: boolean;
+  /** Rule families reported as warnings (`validation-warnings`). */
+  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /** Where overlays are read: the workspace by default. */
+  readOverlay?: OverlayReader;
+}
+
+/** Structural problems shaping brought in, reported at most this many (the rest counted). */
+const MAX_SHAPING_ISSUES = 20;
+
+/**
+ * The local steps' end for a spec with shaping (src/core/shaping): its bundled document shaped, checked
+ * again against the official schema (what shaping broke fails the spec; what the file already had was
+ * reported by its own validation), then written in the file's format with its publish record. The
+ * record names the file, as for any spec; it never claims the text is the file as written
+ * (`standalone`), so an unchanged file is still read and shaped before its upload is skipped (its
+ * overlays may have changed).
+ */
+export function prepareShaped(
+  spec: LoadedSpec,
+  bundled: BundledSpec | undefined,
+  steps: ShapingSteps,
+  base: { file: string; slug: string; specVersion?: string },
+  options: ShapedOptions,
+  logger: Logger,
+): PreparedSpec {
+  if (options.sourceUrl) {
+    return problem(
+      base,
+      "overlays and remove-internal shape the document this tool uploads, and with `source: url` GitBook fetches the file itself; use `source: text` for a shaped spec.",
+    );
+  }
+  const source = bundled?.bundled ? bundled.document : spec.document;
+  let document: unknown;
+  let summary: string;
+  try {
+    const readOverlay = options.readOverlay ?? workspaceOverlays(options.workspace);
+    ({ document, summary } = shapeDocument(source, steps, { readOverlay, logger, specFile: spec.path }));
+  } catch (error) {
+    if (error instanceof OverlayError) {
+      return {
+        ...base,
+        problems: [
+          {
+            code: "SHAPING_ERROR",
+            message: `${error.reason} (shaping ${spec.path})`,
+            location: error.location,
+          },
+        ],
+      };
+    }
+    if (error instanceof ShapingError) return problem(base, error.message);
+    throw error;
+  }
+  logger.info(escapeUntrusted(`${spec.path}: shaped (${summary}).`));
+  const broken = newIssues(source, document, spec.declaredVersion);
+  const failing = broken.filter((issue) => !options.validationWarnings?.has(issue.family));
+  for (const issue of broken.filter((i) => !failing.includes(i)).slice(0, MAX_SHAPING_ISSUES))
+    logger.warning(escapeUntrusted(`after shaping, ${describeIssue(issue)}`), { file: spec.path });
+  if (failing.length > 0) {
+    const problems: LocalProblem[] = failing.slice(0, MAX_SHAPING_ISSUES).map((issue) => ({
+      code: "SHAPING_ERROR",
+      message: `after shaping, ${describeIssue(issue)} (the file itself does not have this problem: an overlay or remove-internal made it)`,
+      location: { file: spec.path },
+    }));
+    if (failing.length > MAX_SHAPING_ISSUES)
+      problems.push({
+        code: "SHAPING_ERROR",
+        message: `after shaping, ${failing.length - MAX_SHAPING_ISSUES} more structural problems`,
+        location: { file: spec.path },
+      });
+    return { ...base, problems };
+  }
+  const text = shapedText(document, spec.format);
+  const size = Buffer.byteLength(text);
+  if (size > MAX_SPEC_BYTES) {
+    return problem(
+      base,
+      `the shaped document is ${formatBytes(size)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec.`,
+    );
+  }
+  const specVersion = versionOf(document) ?? base.specVersion;
+  const owner = options.owner;
+  let recorded: RecordedText | undefined;
+  const record = () => {
+    recorded ??= withRecord(text, spec.format, owner as string, spec.path, {
+      specVersion,
+      standalone: false,
+    });
+    return recorded;
+  };
+  return {
+    ...base,
+    ...(specVersion !== undefined ? { specVersion } : {}),
+    source:
+      owner === undefined
+        ? { text }
+        : {
+            get text() {
+              return record().text;
+            },
+          },
+    ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
+    ...(options.keepDocument ? { document: () => document } : {}),
+    ...(owner !== undefined ? { recorded: record } : {}),
+    problems: [],
+  };
+}
+
+/** Structural issues of the shaped document that the unshaped one does not have. */
+function newIssues(source: unknown, shaped: unknown, declaredVersion: string): StructuralIssue[] {
+  const after = structuralIssues(shaped, declaredVersion) ?? [];
+  if (after.length === 0) return [];
+  const key = (issue: StructuralIssue) => `${issue.keyPath.join("\u0000")}\u0001${issue.message}`;
+  const before = new Set((structuralIssues(source, declaredVersion) ?? []).map(key));
+  return after.filter((issue) => !before.has(key(issue)));
+}
+
+function describeIssue(issue: StructuralIssue): string {
+  const at = issue.keyPath.length === 0 ? "the document" : `\`${issue.keyPath.join(".")}\``;
+  return `${at}: ${issue.message}`;
+}
+
+function problem(base: { file: string; slug: string }, message: string): PreparedSpec {
+  return { ...base, problems: [{ code: "SHAPING_ERROR", message, location: { file: base.file } }] };
+}
+
+function versionOf(document: unknown): string | undefined {
+  const info = (document as { info?: unknown } | null)?.info;
+  const version =
+    typeof info === "object" && info !== null ? (info as { version?: unknown }).version : undefined;
+  return typeof version === "string" ? version : undefined;
+}

@@ -1,0 +1,55 @@
+import type { DiscoveryResult } from "../discovery/index.ts";
+import { describeTarget, type PublishTarget, publishTargets } from "../shaping/audiences.ts";
+import { DuplicateSlugError } from "../slugs/errors.ts";
+import type { SyncPlan } from "./plan.ts";
+import { assignRunSlugs } from "./prepare.ts";
+
+/**
+ * The run's publications (src/core/shaping/audiences.ts): one per file, or one per audience of a file
+ * with audiences, each with its slug in this run and outside any review. Without shaping, one per file
+ * with the file's slug. Throws `ShapingConfigError` (the run stops) for a shaping entry that names no
+ * file of the run, and for audiences sharing a slug.
+ */
+export function runTargets(
+  discovery: DiscoveryResult,
+  paths: readonly string[],
+  slugs: ReadonlyMap<string, string>,
+  plan: SyncPlan,
+): PublishTarget[] {
+  const shaping = plan.shaping ?? new Map();
+  const baseSlugs = plan.review === undefined ? slugs : slugsOutsideReview(discovery, plan);
+  return publishTargets(paths, slugs, baseSlugs, shaping, {
+    previewSlug: plan.review?.previewSlug,
+    configName: "The configuration file's `specs:`",
+  });
+}
+
+/** The slugs files have outside any review, where their published versions live (colliding ones too). */
+export function slugsOutsideReview(discovery: DiscoveryResult, plan: SyncPlan): ReadonlyMap<string, string> {
+  try {
+    return assignRunSlugs(discovery, {
+      slugMapping: plan.slugMapping,
+      slugPrefix: plan.slugPrefix,
+      filePatterns: plan.files,
+      repositoryName: plan.repositoryName,
+      slugsSetting: plan.names("slugs"),
+    });
+  } catch (error) {
+    return error instanceof DuplicateSlugError ? error.assigned : new Map();
+  }
+}
+
+/** Each file's slugs, joined: what a publish record's file is published as now (pruning's evidence). */
+export function slugsByFile(targets: readonly PublishTarget[]): Map<string, string> {
+  const byFile = new Map<string, string>();
+  for (const target of targets) {
+    const known = byFile.get(target.file);
+    byFile.set(target.file, known === undefined ? target.slug : `${known}', '${target.slug}`);
+  }
+  return byFile;
+}
+
+/** The plan's line for one publication. */
+export function targetLine(target: PublishTarget): string {
+  return `${describeTarget(target)} → ${target.slug}`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The shaping fields of a `specs:` entry in the configuration file (src/core/shaping, README "Overlays
+ * and audiences"): `overlays`, `remove-internal` and `audiences`, read from the entry's YAML nodes with
+ * every problem at its `file:line:column`; and their passage to the run as one value of the file's
+ * settings ({@link SHAPING_INPUT}), which `readConfig` turns into `RunSettings.shaping`.
+ *
+ *   specs:
+ *     api/openapi.yaml:
+ *       overlays: [overlays/gitbook.yaml]          # every audience
+ *       audiences:
+ *         public: { slug: payments, remove-internal: true, overlays: [overlays/public.yaml] }
+ *         internal: { slug: payments-internal }
+ */
+import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import type { AudienceEntry, ShapingConfig, SpecShaping } from "../core/shaping/audiences.ts";
+import { explainInvalidSlug } from "../core/slugs/rule.ts";
+
+/** The shaping fields of a spec entry. */
+export const SHAPING_FIELDS = ["overlays", "remove-internal", "audiences"] as const;
+
+/**
+ * The name the shaping of a configuration file travels under among its values: not a setting (no input,
+ * flag or variable has it), so only the file gives it.
+ */
+export const SHAPING_INPUT = "specs:shaping";
+
+const AUDIENCE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+type Fail = (node: Node | null | undefined, message: string) => Error;
+
+/**
+ * The shaping of one entry, from its shaping fields (`fields`, each a pair of the entry); `where` is the
+ * entry's key. Undefined when it has none.
+ */
+export function readSpecShaping(
+  where: string,
+  fields: readonly Pair[],
+  keyNode: Node,
+  fail: Fail,
+): SpecShaping | undefined {
+  if (fields.length === 0) return undefined;
+  if (/[*?[]/.test(where))
+    throw fail(
+      keyNode,
+      `overlays, remove-internal and audiences shape one file, and '${where}' is a glob; give the file's path.`,
+    );
+  let overlays: string[] = [];
+  let removeInternal = false;
+  let audiences: AudienceEntry[] = [];
+  for (const field of fields) {
+    const name = String((field.key as { value?: unknown }).value);
+    const value = field.value as Node | null;
+    if (name === "overlays") overlays = readOverlays(value, fail);
+    else if (name === "remove-internal") removeInternal = readBoolean(value, "remove-internal", fail);
+    else audiences = readAudiences(value, fail);
+  }
+  return { overlays, removeInternal, audiences };
+}
+
+function readOverlays(node: Node | null, fail: Fail): string[] {
+  const items = isSeq(node) ? (node.items as Node[]) : [node];
+  if (isSeq(node) && items.length === 0) throw fail(node, "'overlays' lists at least one overlay file.");
+  return items.map((item) => {
+    const value = isScalar(item) ? item.value : undefined;
+    if (typeof value !== "string" || value.trim() === "")
+      throw fail(item ?? node, "'overlays' is an overlay file's path, or a list of them.");
+    const file = value.trim().replaceAll("\\", "/").replace(/^\.\//, "");
+    if (file.startsWith("/") || /^[A-Za-z]:/.test(file) || file.split("/").includes(".."))
+      throw fail(item, `'${value}': an overlay's path is relative to the workspace and stays inside it.`);
+    return file;
+  });
+}
+
+function readBoolean(node: Node | null, name: string, fail: Fail): boolean {
+  const value = isScalar(node) ? node.value : undefined;
+  if (typeof value !== "boolean") throw fail(node, `'${name}' must be true or false.`);
+  return value;
+}
+
+function readAudiences(node: Node | null, fail: Fail): AudienceEntry[] {
+  if (!isMap(node) || node.items.length === 0)
+    throw fail(
+      node,
+      "'audiences' maps each audience's name to its entry (slug, overlays, remove-internal), e.g. `public: { slug: payments, remove-internal: true }`.",
+    );
+  return node.items.map((pair) => {
+    const keyNode = pair.key as Node;
+    const name = isScalar(keyNode) ? keyNode.value : undefined;
+    if (typeof name !== "string" || !AUDIENCE_NAME.test(name))
+      throw fail(
+        keyNode,
+        `an audience's name is lowercase letters and digits, words joined by '-' (it ends derived slugs): ${JSON.stringify(name)} is not one.`,
+      );
+    const entry = pair.value as Node | null;
+    if (entry !== null && !(isScalar(entry) && entry.value === null) && !isMap(entry))
+      throw fail(entry, `the audience '${name}' is a mapping (slug, overlays, remove-internal).`);
+    let slug: string | undefined;
+    let overlays: string[] = [];
+    let removeInternal = false;
+    for (const field of isMap(entry) ? entry.items : []) {
+      const key = isScalar(field.key) ? String(field.key.value) : "";
+      const value = field.value as Node | null;
+      if (key === "slug") {
+        const text = isScalar(value) ? value.value : undefined;
+        if (typeof text !== "string") throw fail(value, "'slug' must be a text.");
+        const invalid = explainInvalidSlug(text);
+        if (invalid)
+          throw fail(value, `the slug '${text}' of audience '${name}' cannot be used: ${invalid}.`);
+        slug = text;
+      } else if (key === "overlays") overlays = readOverlays(value, fail);
+      else if (key === "remove-internal") removeInternal = readBoolean(value, "remove-internal", fail);
+      else
+        throw fail(
+          field.key as Node,
+          `unknown field '${key}' of the audience '${name}'; the fields are: slug, overlays, remove-internal.`,
+        );
+    }
+    return { name, ...(slug !== undefined ? { slug } : {}), overlays, removeInternal };
+  });
+}
+
+/** The file's shaping as the value {@link SHAPING_INPUT} carries. */
+export function shapingValue(shaping: ReadonlyMap<string, SpecShaping>): string {
+  return JSON.stringify([...shaping]);
+}
+
+/** The shaping a {@link SHAPING_INPUT} value carries (empty for ""). */
+export function readShapingValue(text: string): ShapingConfig {
+  if (text === "") return new Map();
+  const entries = JSON.parse(text) as Array<[string, SpecShaping]>;
+  if (!Array.isArray(entries)) throw new Error(`${SHAPING_INPUT} is not a list of entries.`);
+  return new Map(entries);
+}
