@@ -9,22 +9,28 @@ import {
   AuthenticationError,
   InvalidArgumentError as ClientArgumentError,
   PermissionDeniedError,
-} from "../../adapters/gitbook/index.ts";
-import { ConfigFileError } from "../../settings/config-file.ts";
+} from "../../core/service/errors.ts";
+import { ConfigFileError } from "../../settings/config-file-error.ts";
 import { type CliForm, SETTINGS, type SettingDeclaration } from "../../settings/settings-table.ts";
-import { type BundleFlags, runBundleCommand } from "./bundle.ts";
-import { type ConnectionFlags, createClient, resolveConnection, TokenSources } from "./connection.ts";
-import { type DiffFlags, runDiffCommand } from "./diff.ts";
+import type { BundleFlags } from "./bundle.ts";
+import type { ConnectionFlags } from "./connection.ts";
+import type { DiffFlags } from "./diff.ts";
 import { UsageError } from "./errors.ts";
 import { DIFF_EXIT_CODES_HELP, EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
+import { longFlag } from "./flag-names.ts";
 import { type CliIo, Output, printable } from "./output.ts";
-import * as read from "./read-commands.ts";
-import { runSyncCommand } from "./sync.ts";
-import { buildSyncSettings, longFlag, refuseToken, type SyncFlags } from "./sync-settings.ts";
+import type * as read from "./read-commands.ts";
+import type { SyncFlags } from "./sync-settings.ts";
+import { TokenSources } from "./token-sources.ts";
 import { addValidateCommand } from "./validate.ts";
 import { CLI_VERSION } from "./version.ts";
 
 const NAME = "gitbook-openapi";
+
+// The commands' implementations load when their command runs (a dynamic import, a chunk of its own in
+// dist/): `--version` and `--help` load none of them, and the read commands neither YAML nor bundling.
+const readCommands = () => import("./read-commands.ts");
+const LATEST: typeof read.LATEST = "latest";
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const output = new Output(io);
@@ -157,6 +163,10 @@ ${EXIT_CODES_HELP}`,
         const flags = cmd.opts<ReadFlags>();
         const args = received.slice(0, -2) as A;
         const given = await tokens.read(flags.tokenFile);
+        const [{ createClient, resolveConnection }, { refuseToken }] = await Promise.all([
+          import("./connection.ts"),
+          import("./sync-settings.ts"),
+        ]);
         for (const [key, value] of Object.entries(flags)) {
           const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
           if (typeof value === "string" && key !== "tokenFile") refuseToken(flag, value, given);
@@ -189,7 +199,7 @@ ${EXIT_CODES_HELP}`,
       limit: true,
       examples: [`${NAME} specs list -o ORG_ID`, `${NAME} specs list --json --limit 10`],
     },
-    (context, org, flags) => read.listSpecs(context, org, flags.limit),
+    async (context, org, flags) => (await readCommands()).listSpecs(context, org, flags.limit),
   );
   readCommand(
     specs
@@ -200,41 +210,43 @@ ${EXIT_CODES_HELP}`,
       organization: true,
       examples: [`${NAME} specs get payments -o ORG_ID`, `${NAME} specs get payments --json`],
     },
-    (context, org, _flags, slug: string) => read.getSpec(context, org, slug),
+    async (context, org, _flags, slug: string) => (await readCommands()).getSpec(context, org, slug),
   );
   readCommand(
     specs.command("delete").description("delete a specification and all its versions").argument("<slug>"),
     { organization: true, examples: [`${NAME} specs delete payments-pr-42 -o ORG_ID`] },
-    (context, org, _flags, slug: string) => read.deleteSpec(context, org, slug),
+    async (context, org, _flags, slug: string) => (await readCommands()).deleteSpec(context, org, slug),
   );
 
   const versions = program.command("versions").description("list and show the versions of a specification");
   readCommand(
     versions.command("list").description("list the versions of a specification").argument("<slug>"),
     { organization: true, limit: true, examples: [`${NAME} versions list payments -o ORG_ID --limit 5`] },
-    (context, org, flags, slug: string) => read.listVersions(context, org, slug, flags.limit),
+    async (context, org, flags, slug: string) =>
+      (await readCommands()).listVersions(context, org, slug, flags.limit),
   );
   readCommand(
     versions
       .command("get")
       .description("show one version of a specification (default: the latest)")
       .argument("<slug>")
-      .argument("[version]", "a version id, or 'latest'", read.LATEST),
+      .argument("[version]", "a version id, or 'latest'", LATEST),
     {
       organization: true,
       examples: [`${NAME} versions get payments`, `${NAME} versions get payments VERSION_ID --json`],
     },
-    (context, org, _flags, slug: string, version: string) => read.getVersion(context, org, slug, version),
+    async (context, org, _flags, slug: string, version: string) =>
+      (await readCommands()).getVersion(context, org, slug, version),
   );
   readCommand(
     versions
       .command("content")
       .description("print the content of a version (default: the latest)")
       .argument("<slug>")
-      .argument("[version]", "a version id, or 'latest'", read.LATEST),
+      .argument("[version]", "a version id, or 'latest'", LATEST),
     { organization: true, examples: [`${NAME} versions content payments latest --json > payments.json`] },
-    (context, org, _flags, slug: string, version: string) =>
-      read.getVersionContent(context, org, slug, version),
+    async (context, org, _flags, slug: string, version: string) =>
+      (await readCommands()).getVersionContent(context, org, slug, version),
   );
 
   readCommand(
@@ -250,7 +262,7 @@ ${EXIT_CODES_HELP}`,
       examples: [`${NAME} orgs --email-domain example.com`],
       variables: ["GITBOOK_ORGANIZATION_DOMAIN"],
     },
-    (context, _org, flags) => {
+    async (context, _org, flags) => {
       const domain = (flags as { emailDomain?: string }).emailDomain || io.env.GITBOOK_ORGANIZATION_DOMAIN;
       if (!domain?.trim()) {
         throw new UsageError(
@@ -258,7 +270,7 @@ ${EXIT_CODES_HELP}`,
           "missing. Pass an email domain of the organization, e.g. --email-domain example.com.",
         );
       }
-      return read.listOrganizations(context, domain.trim().replace(/^@/, ""));
+      return (await readCommands()).listOrganizations(context, domain.trim().replace(/^@/, ""));
     },
   );
 
@@ -302,6 +314,7 @@ function addBundleCommand(program: Command, io: CliIo, output: Output, state: { 
       `\nExamples:\n  $ ${NAME} bundle api/openapi.yaml -o bundled.yaml\n\nExit codes:\n  0  written\n  1  the spec has a problem that stops its upload (each is printed)\n  2  usage or input error (a file outside the workspace or not a spec, a bad setting)`,
     )
     .action(async (file: string, _options: unknown, cmd: Command) => {
+      const { runBundleCommand } = await import("./bundle.ts");
       state.exitCode = await runBundleCommand(file, cmd.opts<BundleFlags>(), io, output);
     });
 }
@@ -319,6 +332,7 @@ function addDiffCommand(program: Command, io: CliIo, output: Output, state: { ex
     .option("--fail-on-breaking", "exit with 1 when a breaking change is found")
     .addHelpText("after", DIFF_HELP)
     .action(async (base: string, head: string, _options: unknown, cmd: Command) => {
+      const { runDiffCommand } = await import("./diff.ts");
       state.exitCode = await runDiffCommand({ base, head }, cmd.opts<DiffFlags>(), io, output);
     });
 }
@@ -401,6 +415,10 @@ function addSyncCommand(
       const opts = cmd.opts<SyncFlags & { wait: boolean }>();
       const flags: SyncFlags = { ...opts, wait: opts.wait === false ? false : undefined };
       const token = await tokens.read(flags.tokenFile);
+      const [{ buildSyncSettings }, { runSyncCommand }] = await Promise.all([
+        import("./sync-settings.ts"),
+        import("./sync.ts"),
+      ]);
       const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
       await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
       state.exitCode = await runSyncCommand(settings, output, io.env, io.signals);
