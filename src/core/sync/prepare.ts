@@ -8,17 +8,21 @@ import {
   type LoadedSpec,
   loadSpec,
 } from "../discovery/index.ts";
+import type { LocatedProblem } from "../discovery/types.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
-import type { ShapingSteps } from "../shaping/audiences.ts";
 import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
 import { assignSlugs } from "../slugs/index.ts";
-import { infoVersionOf, type RuleFamily, validateSpecDocument } from "../validation/index.ts";
+import {
+  infoVersionOf,
+  type RuleFamily,
+  validateBundledStructure,
+  validateSpecDocument,
+} from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 import { bareMessage } from "./problem-text.ts";
-import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
@@ -42,8 +46,6 @@ export interface PrepareOptions extends SlugOptions {
   sourceUrlFor: ((file: string) => string) | undefined;
   /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
   owner?: string | undefined;
-  /** Overlays and remove-internal for this publication of the file (src/core/shaping, shaped.ts). */
-  shaping?: ShapingSteps | undefined;
   logger: Logger;
 }
 
@@ -151,17 +153,13 @@ async function prepareLoaded(
 ): Promise<PreparedSpec> {
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const validation = options.validationWarnings ? { warnings: options.validationWarnings } : {};
-  const problems: LocalProblem[] = validateSpecDocument(spec, logger, validation).map(
-    ({ file, line, column, message }) => ({
-      code: "INVALID_SPEC",
-      message,
-      location: { file, ...(line !== undefined ? { line, column } : {}) },
-    }),
-  );
-
   // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
   const asWritten = spec.referencesOtherFiles === false;
+  const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
+  // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
+  const problems: LocalProblem[] = invalidSpecProblems(
+    validateSpecDocument(spec, logger, { ...warnings, structure: asWritten }),
+  );
   let bundled: BundledSpec | undefined;
   try {
     if (!asWritten) {
@@ -171,6 +169,13 @@ async function prepareLoaded(
         spec.text,
         () => spec.document,
       );
+    }
+    if (bundled) {
+      const source = bundled.bundled
+        ? { document: bundled.document, referenced: bundled.referenced }
+        : undefined;
+      const structure = validateBundledStructure(spec, source, logger, warnings);
+      problems.push(...invalidSpecProblems(structure));
     }
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
@@ -187,23 +192,6 @@ async function prepareLoaded(
     });
   }
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
-  if (options.shaping) {
-    const { workspace, owner } = options;
-    const shapedOptions = {
-      workspace,
-      owner,
-      keepDocument: options.keepDocument === true,
-      validationWarnings: options.validationWarnings,
-    };
-    return prepareShaped(
-      spec,
-      bundled,
-      options.shaping,
-      base,
-      { ...shapedOptions, sourceUrl: !!options.sourceUrlFor },
-      logger,
-    );
-  }
 
   // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
   // wait would outlive the young generation and fill the old one.
@@ -264,6 +252,14 @@ function lazyText(spec: LoadedSpec): { readonly text: string } {
       return spec.text;
     },
   };
+}
+
+function invalidSpecProblems(located: readonly LocatedProblem[]): LocalProblem[] {
+  return located.map(({ file, line, column, message }) => ({
+    code: "INVALID_SPEC",
+    message,
+    location: { file, ...(line !== undefined ? { line, column } : {}) },
+  }));
 }
 
 function bundleProblems(spec: LoadedSpec, error: unknown): LocalProblem[] {

@@ -3,6 +3,7 @@ import type { LoadedSpec, LocatedProblem } from "../discovery/types.ts";
 import { keyPathLocator, locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
+import { bundledPathSource, type ReferencedSource } from "./bundled-locations.ts";
 import { type RuleFamily, type StructuralIssue, structuralIssues } from "./structure.ts";
 
 export { RULE_FAMILIES, type RuleFamily } from "./structure.ts";
@@ -62,34 +63,36 @@ function structuralProblems(
   spec: LoadedSpec,
   logger: Logger,
   warnings: ReadonlySet<RuleFamily>,
+  bundled?: BundledSource,
 ): LocatedProblem[] {
   let issues: StructuralIssue[] | undefined;
   try {
     // A fresh parse for a JSON spec: the loaded spec keeps its document once parsed, and one sent as
     // written should not carry it until its upload.
     const document =
-      spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document;
-    issues = structuralIssues(document, spec.declaredVersion);
+      bundled?.document ??
+      (spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document);
+    issues = structuralIssues(document, declaredVersionOf(spec));
   } catch (error) {
     logger.debug(`${spec.path}: the structural check could not run: ${String(error)}`);
     return [];
   }
   if (issues === undefined) {
-    logger.debug(`${spec.path}: no schema for version ${spec.declaredVersion}; structure not checked.`);
+    logger.debug(`${spec.path}: no schema for version ${declaredVersionOf(spec)}; structure not checked.`);
     return [];
   }
   issues = issues.filter((issue) => !judgedElsewhere(spec, issue));
   if (issues.length === 0) return [];
-  const locate = keyPathLocator(spec.text, spec.format);
+  const locate = locator(spec, bundled);
   const located = issues
-    .map((issue) => {
-      const { position } = locate(issue.keyPath);
-      return {
-        family: issue.family,
-        problem: { file: spec.path, line: position.line, column: position.column, message: issue.message },
-      };
-    })
-    .sort((a, b) => a.problem.line - b.problem.line || a.problem.column - b.problem.column);
+    .map((issue) => ({ family: issue.family, problem: { ...locate(issue.keyPath), message: issue.message } }))
+    .sort(
+      (a, b) =>
+        (a.problem.file === spec.path ? 0 : 1) - (b.problem.file === spec.path ? 0 : 1) ||
+        (a.problem.file < b.problem.file ? -1 : a.problem.file > b.problem.file ? 1 : 0) ||
+        a.problem.line - b.problem.line ||
+        a.problem.column - b.problem.column,
+    );
   const errors = capped(
     located.filter(({ family }) => !warnings.has(family)).map(({ problem }) => problem),
     spec,
@@ -100,6 +103,56 @@ function structuralProblems(
   );
   for (const problem of warned) warnProblem(problem, logger);
   return errors;
+}
+
+/** A bundled document and the bundler's record of the nodes it reached in other files. */
+export interface BundledSource {
+  document: unknown;
+  referenced?: readonly ReferencedSource[] | undefined;
+}
+
+/** Where a key path of the checked document is written: in the root, or through `$ref`s in its files. */
+function locator(
+  spec: LoadedSpec,
+  bundled: BundledSource | undefined,
+): (keyPath: readonly string[]) => { file: string; line: number; column: number } {
+  const locators = new Map<string, ReturnType<typeof keyPathLocator>>();
+  const at = (file: string, text: string, format: "json" | "yaml", keyPath: readonly string[]) => {
+    let locate = locators.get(file);
+    if (!locate) {
+      locate = keyPathLocator(text, format);
+      locators.set(file, locate);
+    }
+    const { position } = locate(keyPath);
+    return { file, line: position.line, column: position.column };
+  };
+  if (!bundled) return (keyPath) => at(spec.path, spec.text, spec.format, keyPath);
+  const root = { file: spec.path, text: spec.text, format: spec.format, document: spec.document };
+  return (keyPath) => {
+    const source = bundledPathSource(root, bundled.referenced ?? [], keyPath);
+    return at(source.file, source.text, source.format, source.keyPath);
+  };
+}
+
+/**
+ * The structure of a split spec, checked on its bundle (what is uploaded); each problem points into the
+ * file where the offending node is written. Without a bundle, the spec's own document. Rule families
+ * and caps as {@link validateSpecDocument}.
+ */
+export function validateBundledStructure(
+  spec: LoadedSpec,
+  bundled: BundledSource | undefined,
+  logger: Logger = silentLogger,
+  options: Pick<ValidationOptions, "warnings"> = {},
+): LocatedProblem[] {
+  return structuralProblems(spec, logger, options.warnings ?? new Set(), bundled);
+}
+
+/** The `openapi`/`swagger` value as discovery read it, else as the document has it. */
+function declaredVersionOf(spec: LoadedSpec): string {
+  if (spec.declaredVersion) return spec.declaredVersion;
+  const value = spec.field("openapi") ?? spec.field("swagger");
+  return typeof value === "string" ? value : "";
 }
 
 function capped(problems: LocatedProblem[], spec: LoadedSpec): LocatedProblem[] {
