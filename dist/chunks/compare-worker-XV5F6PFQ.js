@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{d as b,e as c,f as d,g as e,h as f,i as g,j as h,k as i,l as j,m as k}from"./chunk-TKCAYG5L.js";import{b as a}from"./chunk-YQMQGH7H.js";import"./chunk-MT5HJ2DY.js";import"./chunk-7YWC3P3A.js";export{e as HEAP_VARIABLE,g as NotReviewedError,d as PARALLEL_REVIEWS,b as REVIEW_HEAP_MB,c as REVIEW_TIMEOUT_MS,f as TIMEOUT_VARIABLE,h as budgetFromEnv,j as budgetedCompare,i as compareInWorker,a as isCompareWorker,k as serveComparison};

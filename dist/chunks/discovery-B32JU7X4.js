@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{c as a,d as b,e as c,f as d}from"./chunk-ASAWBS3Z.js";import"./chunk-XSONBEZQ.js";import"./chunk-MT5HJ2DY.js";import"./chunk-VEPYSH2J.js";import"./chunk-CNG5X5RM.js";import"./chunk-GFPG3DZE.js";import"./chunk-7YWC3P3A.js";export{a as DiscoveryError,d as discoverSpecs,c as inspectFile,b as loadSpec};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{l as a,m as b,n as c,o as d,p as e}from"./chunk-45B6G3T3.js";import"./chunk-ASAWBS3Z.js";import"./chunk-XSONBEZQ.js";import"./chunk-MT5HJ2DY.js";import"./chunk-VEPYSH2J.js";import"./chunk-PUYJCWMJ.js";import"./chunk-MJL5WSKA.js";import"./chunk-LQNHTHZT.js";import"./chunk-CNG5X5RM.js";import"./chunk-GFPG3DZE.js";import"./chunk-7YWC3P3A.js";export{d as assignRunSlugs,a as isBroken,e as prepareFile,c as prepareSpecs,b as specFilesOf};

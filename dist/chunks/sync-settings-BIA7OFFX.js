@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f}from"./chunk-FS5J7SH5.js";import"./chunk-5GYL7WIL.js";import"./chunk-XSONBEZQ.js";import"./chunk-ODWTZ54H.js";import"./chunk-LQNHTHZT.js";import"./chunk-GFPG3DZE.js";import"./chunk-7YWC3P3A.js";export{c as SYNC_SETTINGS,b as TOKEN_SETTINGS,f as buildSyncSettings,e as createInputReader,a as longFlag,d as refuseToken};
