@@ -12,6 +12,7 @@ import type { LocatedProblem } from "../discovery/types.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
+import type { ShapingSteps } from "../shaping/audiences.ts";
 import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
 import { assignSlugs } from "../slugs/index.ts";
 import {
@@ -23,6 +24,7 @@ import {
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 import { bareMessage } from "./problem-text.ts";
+import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
@@ -46,6 +48,8 @@ export interface PrepareOptions extends SlugOptions {
   sourceUrlFor: ((file: string) => string) | undefined;
   /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
   owner?: string | undefined;
+  /** Overlays and remove-internal for this publication of the file (src/core/shaping, shaped.ts). */
+  shaping?: ShapingSteps | undefined;
   logger: Logger;
 }
 
@@ -192,6 +196,23 @@ async function prepareLoaded(
     });
   }
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
+  if (options.shaping) {
+    const { workspace, owner } = options;
+    const shapedOptions = {
+      workspace,
+      owner,
+      keepDocument: options.keepDocument === true,
+      validationWarnings: options.validationWarnings,
+    };
+    return prepareShaped(
+      spec,
+      bundled,
+      options.shaping,
+      base,
+      { ...shapedOptions, sourceUrl: !!options.sourceUrlFor },
+      logger,
+    );
+  }
 
   // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
   // wait would outlive the young generation and fill the old one.
