@@ -26,7 +26,8 @@ beforeAll(async () => {
   emulator = await startEmulator({
     token: TOKEN,
     processing: { pendingMs: 5, progressMs: 5 },
-    faults: { latencyMs: 40 },
+    // GitBook refuses one spec of the SIGINT run: the partial report says why it failed.
+    faults: { latencyMs: 40, refusedSlugs: ["sigint-api-01"] },
   });
 });
 afterAll(async () => {
@@ -115,7 +116,7 @@ function startSync(slugPrefix: string, concurrency = 1): Running {
 const FIRST_PUBLISHED = /^api-\d+\.yaml → [\w-]+: published$/m;
 
 describe("a signal during sync", () => {
-  it("SIGINT: no other spec starts, the partial report is printed, exit 130", async () => {
+  it("SIGINT: no other spec starts, the partial report (published, failed, not started) is printed, exit 130", async () => {
     const run = startSync("sigint");
     await run.waitFor(FIRST_PUBLISHED);
     run.child.kill("SIGINT");
@@ -128,18 +129,26 @@ describe("a signal during sync", () => {
     expect(results).toHaveLength(SPECS);
     const published = results.filter((result) => result.status === "published");
     const notStarted = results.filter((result) => result.status === "skipped");
+    // The first spec started first: GitBook's refusal of it is in the report.
+    expect(results.filter((result) => result.status === "failed")).toMatchObject([
+      { slug: "sigint-api-01", errorCode: "PARSE_ERROR" },
+    ]);
     expect(published.length).toBeGreaterThan(0);
     expect(notStarted.length).toBeGreaterThan(0);
-    expect(published.length + notStarted.length).toBe(SPECS);
+    expect(published.length + notStarted.length).toBe(SPECS - 1);
     for (const result of notStarted) expect(result.errors).toEqual(["Not started: interrupted by SIGINT"]);
-    // What was not started was never sent: GitBook holds exactly the published ones.
+    // What was not started was never sent: GitBook holds exactly the specs that started.
     const held = emulator.listSpecs(ORG).filter((spec) => spec.slug.startsWith("sigint-"));
-    expect(held.map((spec) => spec.slug).sort()).toEqual(published.map((result) => result.slug).sort());
+    const started = results.filter((result) => result.status !== "skipped");
+    expect(held.map((spec) => spec.slug).sort()).toEqual(started.map((result) => result.slug).sort());
 
     const lines = stderr.trimEnd().split("\n");
     for (const result of notStarted) expect(lines).toContain(`⏭️ skipped  ${result.file} → ${result.slug}`);
+    expect(lines).toContain(
+      `- api-01.yaml (sigint-api-01): failed, PARSE_ERROR: INJECTED_FAULT: GitBook's parser refused the document of "sigint-api-01" (the emulator's refusedSlugs).`,
+    );
     expect(lines.at(-1)).toBe(
-      `gitbook-openapi: interrupted by SIGINT: ${published.length} published, ${notStarted.length} not started.`,
+      `gitbook-openapi: interrupted by SIGINT: ${published.length} published, 1 failed, ${notStarted.length} not started.`,
     );
     expect(stderr).not.toContain("Timings:");
   });

@@ -144,11 +144,14 @@ function printReport(
     report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
   const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
   // A run that stopped says why as the command's error; failed specs are the run's own outcome.
-  if (report.stoppedBy instanceof Interrupted)
+  if (report.stoppedBy instanceof Interrupted) {
+    // The specs that failed before the stop, with their reasons; those not started are only counted.
+    const failed = finalFailureMessage(report.results);
+    if (failed) output.err(`${printable(failed, true)}\n`);
     output.err(
       `${palette.red(`gitbook-openapi: ${report.stoppedBy.message}:`)} ${partialCounts(report.results)}.\n`,
     );
-  else if (report.stoppedReason !== undefined)
+  } else if (report.stoppedReason !== undefined)
     output.err(`${palette.red("gitbook-openapi: error:")} ${printable(failure ?? "", true)}\n`);
   else if (failure) output.err(`${printable(failure, true)}\n`);
   else
