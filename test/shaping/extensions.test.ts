@@ -408,6 +408,8 @@ components:
   x-stability: Experimental
   x-codeSamples:
     - lang: shell
+    - $ref: ../samples/node.yaml
+    - $ref: ../samples/go.yaml
   responses:
     "200":
       description: OK
@@ -419,6 +421,11 @@ components:
   "x-enumDescriptions": { "on": "Running.", "of": "Stopped." }
 }
 `;
+      await mkdir(path.join(workspace, "samples"));
+      const node = "lang: JavaScript\nsource: fetch('/pets')\n";
+      const go = "lang: Go\nlabel: 2\n";
+      await writeFile(path.join(workspace, "samples/node.yaml"), node);
+      await writeFile(path.join(workspace, "samples/go.yaml"), go);
       await writeFile(path.join(workspace, "openapi.yaml"), root);
       await writeFile(path.join(workspace, "paths/pets.yaml"), pets);
       await writeFile(path.join(workspace, "status.json"), status);
@@ -429,12 +436,18 @@ components:
         { file: "paths/pets.yaml", ...where(pets, "x-stability") },
         { file: "paths/pets.yaml", ...where(pets, "lang: shell") },
         { file: "paths/pets.yaml", ...where(pets, "x-hideSample") },
+        // A sample brought by `$ref`: at the top of its file, and at its label.
+        { file: "samples/go.yaml", line: 1, column: 1 },
+        { file: "samples/go.yaml", ...where(go, "label") },
         { file: "status.json", ...where(status, '"x-enumDescriptions"') },
         { file: "status.json", ...where(status, '"of"') },
       ]);
       expect(warnings[0]?.message).toContain("`x-stability` of the GET operation");
       expect(warnings[1]?.message).toContain("sample 1 of `x-codeSamples` of the GET operation");
       expect(warnings[2]?.message).toContain("`x-hideSample` of response 200");
+      expect(warnings[3]?.message).toContain(
+        "item 3 of `x-codeSamples` that reaches it by $ref) needs text in `source`",
+      );
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

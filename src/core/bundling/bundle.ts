@@ -55,6 +55,8 @@ export interface ReferencedNode {
   node: unknown;
   /** The type of (one of) the positions it is reached from. */
   type: NodeType;
+  /** Where the `$ref`s that reach it are written, in their own files (the root's or another's). */
+  from: readonly (readonly string[])[];
 }
 
 /**
@@ -121,11 +123,19 @@ export async function bundleSpec(
 }
 
 function referencedNodes(graph: SpecGraph, root: SpecFile): ReferencedNode[] {
+  const sites = new Map<object, (readonly string[])[]>();
+  for (const site of graph.refs.values()) {
+    if (!site.target) continue;
+    const known = sites.get(site.target);
+    if (known) known.push(site.tokens);
+    else sites.set(site.target, [site.tokens]);
+  }
   const nodes: ReferencedNode[] = [];
-  for (const { file, tokens, node, types } of graph.targets.values()) {
+  for (const target of graph.targets.values()) {
+    const { file, tokens, node, types } = target;
     const [type] = types;
     if (file === root || file.isText || type === undefined) continue;
-    nodes.push({ file: file.relative, text: file.text, tokens, node, type });
+    nodes.push({ file: file.relative, text: file.text, tokens, node, type, from: sites.get(target) ?? [] });
   }
   return nodes;
 }

@@ -3,7 +3,14 @@ import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
 import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
-import { type ExtensionRule, RULES, type TagIndex, type Where } from "./rules.ts";
+import {
+  CODE_SAMPLE_KEYS,
+  checkCodeSample,
+  type ExtensionRule,
+  RULES,
+  type TagIndex,
+  type Where,
+} from "./rules.ts";
 
 /** A problem with one of GitBook's extensions, at a path of the document. */
 export interface ExtensionProblem {
@@ -150,6 +157,8 @@ export interface ReferencedNodeLike {
   tokens: readonly string[];
   node: unknown;
   type: NodeType;
+  /** Where the `$ref`s that reach it are written. */
+  from: readonly (readonly string[])[];
 }
 
 /**
@@ -164,7 +173,21 @@ export function referencedFileWarnings(
   const tags = indexTags(isMapping(rootDocument) ? rootDocument : {});
   const seen = new WeakSet<object>();
   const byFile = new Map<string, { text: string; problems: ExtensionProblem[] }>();
-  for (const { file, text, tokens, node, type } of referenced) {
+  for (const { file, text, tokens, node, type, from } of referenced) {
+    const sample = codeSampleSite(from);
+    if (sample) {
+      const which = `this code sample (item ${sample.index + 1} of \`${sample.key}\` that reaches it by $ref)`;
+      const problems = checkCodeSample(node, which).map(({ at, message }) => ({
+        path: [...tokens, ...(at ?? [])],
+        message,
+      }));
+      if (problems.length > 0) {
+        const entry = byFile.get(file) ?? { text, problems: [] };
+        byFile.set(file, entry);
+        entry.problems.push(...problems);
+      }
+      continue;
+    }
     if (!isObject(node) || !mayUseGitBookExtensions(text)) continue;
     const entry = byFile.get(file) ?? { text, problems: [] };
     byFile.set(file, entry);
@@ -178,10 +201,22 @@ export function referencedFileWarnings(
     );
   }
   const located: LocatedProblem[] = [];
-  for (const [file, { text, problems }] of byFile) {
+  for (const [file, { text, problems }] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (problems.length > 0) located.push(...locateProblems(file, text, formatOf(file, text), problems));
   }
   return located;
+}
+
+/** The code sample list and index of a `$ref` written as an item of `x-codeSamples` (or an alias), if any. */
+function codeSampleSite(from: readonly (readonly string[])[]): { key: string; index: number } | undefined {
+  for (const tokens of from) {
+    const key = tokens[tokens.length - 2];
+    const index = tokens[tokens.length - 1];
+    if (key !== undefined && CODE_SAMPLE_KEYS.has(key) && index !== undefined && /^\d+$/.test(index)) {
+      return { key, index: Number(index) };
+    }
+  }
+  return undefined;
 }
 
 /** Warns about what {@link referencedFileWarnings} finds, as {@link warnAboutGitBookExtensions} does. */

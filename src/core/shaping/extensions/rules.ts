@@ -260,35 +260,52 @@ function checkCodeSamples(
   if (value.length === 0) {
     return `\`${key}\` of ${subject} is an empty list: GitBook then shows no code sample at all for it. Write ${key}: false if that is meant, or add samples.`;
   }
-  const findings: Finding[] = [];
-  value.forEach((sample, index) => {
-    const which = `sample ${index + 1} of \`${key}\` of ${subject}`;
-    if (isReference(sample)) return;
-    if (typeof sample !== "object" || sample === null || Array.isArray(sample)) {
-      findings.push({
-        at: [index],
+  return value.flatMap((sample, index) =>
+    isReference(sample)
+      ? []
+      : checkCodeSample(sample, `sample ${index + 1} of \`${key}\` of ${subject}`).map((finding) => ({
+          at: [index, ...(finding.at ?? [])],
+          message: finding.message,
+        })),
+  );
+}
+
+/** The keys under which an operation lists its code samples. */
+export const CODE_SAMPLE_KEYS: ReadonlySet<string> = new Set([
+  "x-codeSamples",
+  "x-code-samples",
+  "x-custom-examples",
+]);
+
+/**
+ * One code sample, `which` naming it in messages: a mapping with text `lang` and `source` (GitBook leaves
+ * out any other) and an optional text `label`. Also used for a sample that a `$ref` brings from another file.
+ */
+export function checkCodeSample(sample: unknown, which: string): Finding[] {
+  if (typeof sample !== "object" || sample === null || Array.isArray(sample)) {
+    return [
+      {
         message: `${which} is ${describe(sample)}; write a mapping with \`lang\` and \`source\` (and an optional \`label\`). GitBook leaves it out.`,
-      });
-      return;
-    }
-    const { lang, source, label } = sample as Record<string, unknown>;
-    const missing = [
-      typeof lang === "string" ? undefined : `\`lang\` (${describe(lang)})`,
-      typeof source === "string" ? undefined : `\`source\` (${describe(source)})`,
-    ].filter((part) => part !== undefined);
-    if (missing.length > 0) {
-      findings.push({
-        at: [index],
-        message: `${which} needs text in ${missing.join(" and ")}; GitBook leaves out a sample without both (for example lang: JavaScript, source: |).`,
-      });
-    }
-    if (label !== undefined && typeof label !== "string") {
-      findings.push({
-        at: [index, "label"],
-        message: `\`label\` of ${which} is ${describe(label)}; it is the tab's name, so write text (for example label: Node SDK).`,
-      });
-    }
-  });
+      },
+    ];
+  }
+  const findings: Finding[] = [];
+  const { lang, source, label } = sample as Record<string, unknown>;
+  const missing = [
+    typeof lang === "string" ? undefined : `\`lang\` (${describe(lang)})`,
+    typeof source === "string" ? undefined : `\`source\` (${describe(source)})`,
+  ].filter((part) => part !== undefined);
+  if (missing.length > 0) {
+    findings.push({
+      message: `${which} needs text in ${missing.join(" and ")}; GitBook leaves out a sample without both (for example lang: JavaScript, source: |).`,
+    });
+  }
+  if (label !== undefined && typeof label !== "string") {
+    findings.push({
+      at: ["label"],
+      message: `\`label\` of ${which} is ${describe(label)}; it is the tab's name, so write text (for example label: Node SDK).`,
+    });
+  }
   return findings;
 }
 
