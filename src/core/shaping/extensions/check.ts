@@ -229,11 +229,7 @@ export function warnAboutGitBookExtensionsInReferences(
 }
 
 /** How a message names a mapping of a referenced file, whose path in the document is not known here. */
-function referencedSubjectOf(
-  holder: Record<string, unknown>,
-  wheres: readonly Where[],
-  path: DocumentPath,
-): string {
+function referencedSubjectOf(_holder: unknown, wheres: readonly Where[], path: DocumentPath): string {
   const last = path[path.length - 1];
   if (wheres.includes("operation")) {
     return typeof last === "string" && OPERATION_KEYS.has(last)
@@ -243,11 +239,7 @@ function referencedSubjectOf(
   if (wheres.includes("response")) return last === undefined ? "the response" : `response ${String(last)}`;
   if (wheres.includes("securityScheme"))
     return last === undefined ? "the security scheme" : `security scheme ${String(last)}`;
-  return path.length > 0
-    ? spell(path)
-    : subjectOf(holder, wheres, path) === "the document"
-      ? "the file's top"
-      : "";
+  return path.length > 0 ? spell(path) : "the top of the file";
 }
 
 /** What kind of place the mapping at `path` is, from the bundler's table of OpenAPI types and its path. */
