@@ -1,14 +1,16 @@
 /**
- * `gitbook-openapi bundle <file> [-o <out>]`: the exact text `sync` would upload for one spec file of
- * the workspace (bundled when split, with its publish record), through the same local steps
- * (`prepareFile`) and the same settings (slug prefix and repository, from flags, variables and the
- * configuration file), so that a user sees what GitBook receives. Nothing is sent.
+ * `gitbook-openapi bundle <file> [-o <out>] [--audience <name>]`: the exact text `sync` would upload for
+ * one spec file of the workspace (bundled when split, shaped by its overlays and remove-internal, with
+ * its publish record), through the same local steps (`prepareFile`) and the same settings (slug prefix
+ * and repository, from flags, variables and the configuration file), so that a user sees what GitBook
+ * receives. A file published as several audiences needs `--audience`. Nothing is sent.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inspectFile } from "../../core/discovery/index.ts";
 import { isWithin } from "../../core/files/containment.ts";
-import { silentLogger } from "../../core/logger.ts";
+import { type Logger, type SourceLocation, silentLogger } from "../../core/logger.ts";
+import { type SpecShaping, stepsOf } from "../../core/shaping/audiences.ts";
 import { ownerKey } from "../../core/sync/ownership.ts";
 import { prepareFile } from "../../core/sync/prepare.ts";
 import { locatedMessage } from "../../core/sync/problem-text.ts";
@@ -25,6 +27,8 @@ export interface BundleFlags {
   workspace?: string;
   slugPrefix?: string;
   config?: string;
+  /** One of the file's audiences (configuration file, `specs:`). */
+  audience?: string;
 }
 
 export async function runBundleCommand(
@@ -56,6 +60,7 @@ export async function runBundleCommand(
     const reason = "reason" in inspection ? `: ${inspection.reason}` : "";
     throw new UsageError("<file>", `${file} is not an OpenAPI document sync would publish${reason}.`);
   }
+  const steps = bundleSteps(relative, config.shaping?.get(relative), flags.audience);
   const ci = readCiRun(io.env, settings.workspace, undefined);
   const prepared = await prepareFile(
     inspection.kind === "spec" ? inspection.spec : inspection.broken,
@@ -64,8 +69,10 @@ export async function runBundleCommand(
       workspace: settings.workspace,
       sourceUrlFor: undefined,
       owner: ownerKey({ repository: ci.repositoryIdentity, slugPrefix: config.slugPrefix }),
+      shaping: steps,
+      validationWarnings: config.validationWarnings,
     },
-    silentLogger,
+    warningsTo(output),
   );
   const source = prepared.source;
   if (prepared.problems.length > 0 || source === undefined || !("text" in source)) {
@@ -75,4 +82,35 @@ export async function runBundleCommand(
   if (flags.output === undefined) output.out(source.text);
   else await writeFile(path.resolve(io.cwd, flags.output), source.text);
   return ExitCode.ok;
+}
+
+/** The steps of the publication `bundle` writes: the file's, or its audience's. */
+function bundleSteps(file: string, shaping: SpecShaping | undefined, audience: string | undefined) {
+  const audiences = shaping?.audiences ?? [];
+  if (audience === undefined) {
+    if (audiences.length > 0)
+      throw new UsageError(
+        "--audience",
+        `${file} is published as ${audiences.length} audiences (${audiences.map((a) => a.name).join(", ")}); name one with --audience.`,
+      );
+    return stepsOf(shaping);
+  }
+  const chosen = audiences.find((entry) => entry.name === audience);
+  if (chosen === undefined)
+    throw new UsageError(
+      "--audience",
+      audiences.length === 0
+        ? `${file} has no audiences in the configuration file.`
+        : `${file} has no audience '${audience}'; its audiences are: ${audiences.map((a) => a.name).join(", ")}.`,
+    );
+  return stepsOf(shaping, chosen);
+}
+
+/** What a shaping step warns about (an overlay action that selects nothing), on stderr at its place. */
+function warningsTo(output: Output): Logger {
+  const write = (message: string, location?: SourceLocation) => {
+    const at = location ? `${location.file}${location.line === undefined ? "" : `:${location.line}`}: ` : "";
+    output.err(`warning: ${at}${message}\n`);
+  };
+  return { ...silentLogger, warning: write, error: write };
 }
