@@ -3,9 +3,9 @@ import { parseSlugMapping } from "../core/slugs/mapping.ts";
 import { InputError } from "../core/sync/input-error.ts";
 import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";
 import { Redactor } from "../core/text/redact.ts";
-import { RULE_FAMILIES } from "../core/validation/index.ts";
+import { RULE_FAMILIES } from "../core/validation/rule-families.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
-import { readShapingValue, SHAPING_INPUT } from "./shaping-config.ts";
+import { readShapingValue, SHAPING_INPUT } from "./shaping-value.ts";
 
 /** Reads one input as the runner passes it (trimmed; "" when absent). */
 export type InputReader = (name: string) => string;

@@ -12,17 +12,14 @@
  *         internal: { slug: payments-internal }
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
-import type { AudienceEntry, ShapingConfig, SpecShaping } from "../core/shaping/audiences.ts";
+import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";
 import { explainInvalidSlug } from "../core/slugs/rule.ts";
+import { readShapingValue, SHAPING_INPUT, shapingValue } from "./shaping-value.ts";
+
+export { readShapingValue, SHAPING_INPUT, shapingValue };
 
 /** The shaping fields of a spec entry. */
 export const SHAPING_FIELDS = ["overlays", "remove-internal", "audiences"] as const;
-
-/**
- * The name the shaping of a configuration file travels under among its values: not a setting (no input,
- * flag or variable has it), so only the file gives it.
- */
-export const SHAPING_INPUT = "specs:shaping";
 
 const AUDIENCE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -117,17 +114,4 @@ function readAudiences(node: Node | null, fail: Fail): AudienceEntry[] {
     }
     return { name, ...(slug !== undefined ? { slug } : {}), overlays, removeInternal };
   });
-}
-
-/** The file's shaping as the value {@link SHAPING_INPUT} carries. */
-export function shapingValue(shaping: ReadonlyMap<string, SpecShaping>): string {
-  return JSON.stringify([...shaping]);
-}
-
-/** The shaping a {@link SHAPING_INPUT} value carries (empty for ""). */
-export function readShapingValue(text: string): ShapingConfig {
-  if (text === "") return new Map();
-  const entries = JSON.parse(text) as Array<[string, SpecShaping]>;
-  if (!Array.isArray(entries)) throw new Error(`${SHAPING_INPUT} is not a list of entries.`);
-  return new Map(entries);
 }

@@ -18,10 +18,9 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
+import { RULE_FAMILIES, type RuleFamily } from "./rule-families.ts";
 
-/** The rule families a user can turn down to warnings (`validation-warnings`). */
-export const RULE_FAMILIES = ["schema", "refs", "info"] as const;
-export type RuleFamily = (typeof RULE_FAMILIES)[number];
+export { RULE_FAMILIES, type RuleFamily };
 
 export interface StructuralIssue {
   family: RuleFamily;

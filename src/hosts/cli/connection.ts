@@ -8,7 +8,7 @@ import { InputError } from "../../core/sync/input-error.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { UsageError } from "./errors.ts";
 import type { Env } from "./output.ts";
-import { createInputReader, type SyncFlags, type TokenSetting } from "./sync-settings.ts";
+import { createInputReader, type SyncFlags, type TokenSetting } from "./sync-inputs.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
 /** Flags shared by the commands that call GitBook. */
