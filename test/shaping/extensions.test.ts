@@ -64,6 +64,7 @@ tags:
     x-parent: dogs
   - name: dogs
     parent: cats
+    x-parent: animals
   - name: secret
     x-internal: "true"
 paths:
@@ -137,6 +138,7 @@ const EXPECTED: [string, string][] = [
   ["x-parent: animal", "names `animal`, which is not declared in `tags`"],
   ['x-displayName: "  "', "`x-displayName` of tag `cats` is blank"],
   ["x-parent: dogs", "nests tags in a circle (`cats` → `dogs` → `cats`)"],
+  ["x-parent: animals", "GitBook reads `parent` and ignores `x-parent`"],
   ['x-internal: "true"', "so tag `secret` is published"],
   ["x-stability: Beta", "Write x-stability: beta."],
   ["x-enable-proxy: 1", "`x-enable-proxy` of GET /pets is the number 1"],

@@ -92,6 +92,12 @@ export const RULES: readonly ExtensionRule[] = [
       if (typeof value !== "string") {
         return `\`${key}\` of ${subject} is ${describe(value)}; it names the tag this one is nested under (for example ${key}: organization).`;
       }
+      // GitBook reads `parent` first: an `x-parent` beside it is not read at all.
+      if (key === "x-parent" && typeof holder.parent === "string") {
+        return holder.parent === value
+          ? undefined
+          : `\`${key}\` of ${subject} names \`${value}\` but \`parent\` names \`${holder.parent}\`; GitBook reads \`parent\` and ignores \`x-parent\`. Keep one of them.`;
+      }
       const cycle = tags.cycleAt.get(holder);
       if (cycle) {
         return `\`${key}\` of ${subject} nests tags in a circle (${cycle.map((name) => `\`${name}\``).join(" → ")}): GitBook cannot place a page under itself. Remove the parent of one of them.`;
