@@ -309,9 +309,10 @@ function addBundleCommand(program: Command, io: CliIo, output: Output, state: { 
     .option("--workspace <dir>", "the folder sync publishes from (default: the current directory)")
     .option("--slug-prefix <prefix>", "as sync's --slug-prefix (it is part of the publish record's owner)")
     .option("--config <file>", "as sync's --config")
+    .option("--audience <name>", "one of the file's audiences (configuration file): what that audience gets")
     .addHelpText(
       "after",
-      `\nExamples:\n  $ ${NAME} bundle api/openapi.yaml -o bundled.yaml\n\nExit codes:\n  0  written\n  1  the spec has a problem that stops its upload (each is printed)\n  2  usage or input error (a file outside the workspace or not a spec, a bad setting)`,
+      `\nExamples:\n  $ ${NAME} bundle api/openapi.yaml -o bundled.yaml\n  $ ${NAME} bundle api/openapi.yaml --audience public\n\nExit codes:\n  0  written\n  1  the spec has a problem that stops its upload (each is printed)\n  2  usage or input error (a file outside the workspace or not a spec, a bad setting)`,
     )
     .action(async (file: string, _options: unknown, cmd: Command) => {
       const { runBundleCommand } = await import("./bundle.ts");
