@@ -244,4 +244,43 @@ describe("a signal during sync", () => {
     expect(stderr).not.toMatch(/prun/i);
     expect(stderr).toMatch(/^gitbook-openapi: interrupted by SIGINT: \d+ published, \d+ not started\.$/m);
   });
+
+  it("with --quiet, says that it stops, then prints the final line only", async () => {
+    let handler: ((signal: StopSignal) => void) | undefined;
+    const signals: SignalSource = {
+      listen(given) {
+        handler = given;
+        return () => {};
+      },
+      exit: () => {},
+    };
+    let stderr = "";
+    let stdout = "";
+    const running = runInProcess(
+      ["sync", "--workspace", workspace, "--slug-prefix", "quiet", "--concurrency", "1", "--quiet"],
+      {
+        env: {
+          NO_COLOR: "1",
+          GITBOOK_TOKEN: TOKEN,
+          GITBOOK_API_URL: emulator.baseUrl,
+          GITBOOK_ORGANIZATION: ORG,
+        },
+        cwd: workspace,
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text) },
+        signals,
+      },
+    );
+    // --quiet logs nothing while specs publish: the signal goes once GitBook has answered an upload.
+    const uploaded = () =>
+      emulator.requests.some((r) => r.method === "PUT" && r.status === 201 && r.path.includes("/quiet-"));
+    while (!uploaded()) await new Promise((resolve) => setTimeout(resolve, 5));
+    handler?.("SIGINT");
+    expect(await running).toBe(130);
+    expect(stdout).toBe("");
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^warning: SIGINT received: no other spec starts/);
+    expect(lines[1]).toMatch(/^gitbook-openapi: interrupted by SIGINT: \d+ published, \d+ not started\.$/);
+  });
 });
