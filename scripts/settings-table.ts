@@ -74,6 +74,20 @@ const KIND_SCHEMAS: Record<SettingKind, object> = {
   slugs: { type: "object", additionalProperties: { type: "string" } },
 };
 
+/** The shaping fields of a spec entry and of an audience (src/settings/shaping-config.ts). */
+const SHAPING_SCHEMA = {
+  overlays: {
+    description:
+      "OpenAPI Overlay files (1.0 or 1.1), relative to the workspace, applied in order to the bundled document.",
+    oneOf: [{ type: "string" }, { type: "array", minItems: 1, items: { type: "string" } }],
+  },
+  "remove-internal": {
+    type: "boolean",
+    description:
+      "Remove everything marked `x-internal: true` (after the overlays), then what no longer has a use: unreferenced components, emptied paths and tags.",
+  },
+};
+
 /** The configuration file's JSON Schema: every setting a file may hold, and `specs`. */
 export function configSchema(): object {
   const properties: Record<string, object> = {};
@@ -89,14 +103,41 @@ export function configSchema(): object {
     };
   }
   properties.specs = {
-    description: "Per-spec entries, keyed by a file's path (or, for `exclude`, a glob).",
+    description:
+      "Per-spec entries, keyed by a file's path (or, for `exclude`, a glob): its slug, exclusion, overlays, remove-internal and audiences.",
     type: "object",
     additionalProperties: {
       type: "object",
       additionalProperties: false,
       properties: {
-        slug: { type: "string", description: "Publish this file under this slug, as written." },
+        slug: {
+          type: "string",
+          description:
+            "Publish this file under this slug, as written (with audiences: the start of their derived slugs).",
+        },
         exclude: { type: "boolean", description: "Never publish what this path or glob matches." },
+        ...SHAPING_SCHEMA,
+        audiences: {
+          description:
+            "Publish this file once per audience, each under its own slug and shaped its own way (after the entry's own overlays and remove-internal).",
+          type: "object",
+          minProperties: 1,
+          propertyNames: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" },
+          additionalProperties: {
+            type: ["object", "null"],
+            additionalProperties: false,
+            properties: {
+              slug: {
+                type: "string",
+                pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+                maxLength: 100,
+                description:
+                  "This audience's slug, as written. Default: the file's slug, '-', the audience's name.",
+              },
+              ...SHAPING_SCHEMA,
+            },
+          },
+        },
       },
     },
   };
