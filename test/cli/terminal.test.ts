@@ -297,11 +297,11 @@ describe("--quiet", () => {
     expect(run.stderr).not.toContain("\r");
     const lines = run.stderr.trimEnd().split("\n");
     expect(
-      lines.every((line) => /^error: |^1 of 2 spec did not publish:$|^- bad\.yaml /.test(line)),
+      lines.every((line) => /^error: |^1 of 2 specs did not publish:$|^- bad\.yaml /.test(line)),
       run.stderr,
     ).toBe(true);
     expect(lines.filter((line) => line.startsWith("error: ")).length).toBeGreaterThan(0);
-    expect(lines.at(-2)).toBe("1 of 2 spec did not publish:");
+    expect(lines.at(-2)).toBe("1 of 2 specs did not publish:");
   });
 
   it("prints one line for a run that went well, from GITBOOK_QUIET too", async () => {

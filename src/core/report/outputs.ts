@@ -34,6 +34,6 @@ export function finalFailureMessage(results: readonly SpecResult[]): string | un
   const lines = failures.map(
     (r) => `- ${escapeUntrusted(r.file)} (${escapeUntrusted(r.slug)}): ${r.status}, ${failureReason(r)}`,
   );
-  const noun = failures.length === 1 ? "spec" : "specs";
+  const noun = results.length === 1 ? "spec" : "specs";
   return `${failures.length} of ${results.length} ${noun} did not publish:\n${lines.join("\n")}`;
 }
