@@ -204,6 +204,16 @@ describe("a spec with each kind of mistake", () => {
     expect(logger.entries.filter((entry) => entry.level === "error")).toEqual([]);
   });
 
+  it("suggests the icon's name where one can be read from the value, an example otherwise", () => {
+    const text =
+      'openapi: 3.1.0\ninfo: {title: T, version: "1"}\ntags:\n  - name: a\n    x-page-icon: Dog\n  - name: b\n    x-page-icon: "🐶"\n  - name: c\n    x-page-icon: fas fa-cat\n';
+    expect(warningsOf(text).map((warning) => warning.message.replace(/^.*prefix/, ""))).toEqual([
+      ": write x-page-icon: dog.",
+      " (for example x-page-icon: user).",
+      ": write x-page-icon: cat.",
+    ]);
+  });
+
   it("stops at the cap with one line counting the rest", () => {
     const tags = Array.from(
       { length: MAX_WARNINGS_PER_FILE + 7 },

@@ -235,8 +235,8 @@ function checkIcon(value: unknown, key: string, subject: string): string | undef
   if (typeof value !== "string")
     return `\`${key}\` of ${subject} is ${describe(value)}; ${expected} (for example ${key}: user).`;
   const name = value.trim().replace(ICON_CLASS_PREFIX, "").toLowerCase();
-  const suggestion = ICON_NAME.test(name) ? name : "user";
-  return `\`${key}\` of ${subject} is ${JSON.stringify(value)}; ${expected}: write ${key}: ${suggestion}.`;
+  const fix = ICON_NAME.test(name) ? `: write ${key}: ${name}.` : ` (for example ${key}: user).`;
+  return `\`${key}\` of ${subject} is ${JSON.stringify(value)}; ${expected}${fix}`;
 }
 
 function checkBoolean(value: unknown, key: string, subject: string): string | undefined {
