@@ -32,15 +32,11 @@ export function locateKeyPath(text: string, format: TextFormat, keyPath: readonl
  * also steps into a YAML sequence; in JSON the search stops at a list, at the key that holds it.
  */
 export function keyPathLocator(text: string, format: TextFormat): (keyPath: readonly string[]) => Located {
-  if (format === "json") return (keyPath) => locateInJson(text, keyPath.slice(0, firstIndex(keyPath)));
+  // A list's items are not keys: the search stops at the key that holds it.
+  if (format === "json") return (keyPath) => locateInJson(text, keyPath);
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
   return (keyPath) => walkYaml(document.contents, lineCounter, keyPath);
-}
-
-function firstIndex(keyPath: readonly string[]): number {
-  const at = keyPath.findIndex((key) => /^\d+$/.test(key));
-  return at < 0 ? keyPath.length : at;
 }
 
 function locateInJson(text: string, keyPath: readonly string[]): Located {

@@ -118,12 +118,45 @@ export function summarize(errors: readonly ErrorObject[], document: unknown): St
     else kept.push(...bestOf(group));
   }
   const issues = new Map<string, StructuralIssue>();
-  for (const { path, error } of kept) {
+  for (const { path, error } of mergeAlternativeFields(kept)) {
     const issue = describe(path, error, document);
     const key = `${issue.keyPath.join("\u0000")}\u0001${issue.message}`;
     if (!issues.has(key)) issues.set(key, issue);
   }
   return [...issues.values()];
+}
+
+/**
+ * Fields required by the branches of one `oneOf`/`anyOf` (`schema` or `content`): one error naming
+ * them all, in place of one error per branch.
+ */
+function mergeAlternativeFields(errors: RawError[]): RawError[] {
+  const branch = /^(.*)\/(?:oneOf|anyOf)\/\d+\/required$/;
+  const byChoice = new Map<string, RawError[]>();
+  for (const entry of errors) {
+    const choice = isRequired(entry) ? branch.exec(entry.error.schemaPath)?.[1] : undefined;
+    if (choice === undefined) continue;
+    const key = `${entry.path.join("/")}\u0000${choice}`;
+    byChoice.set(key, [...(byChoice.get(key) ?? []), entry]);
+  }
+  const merged = new Set<RawError>();
+  const result: RawError[] = [];
+  for (const entry of errors) {
+    if (merged.has(entry)) continue;
+    const choice = isRequired(entry) ? branch.exec(entry.error.schemaPath)?.[1] : undefined;
+    const group = choice === undefined ? undefined : byChoice.get(`${entry.path.join("/")}\u0000${choice}`);
+    if (!group || group.length < 2) {
+      result.push(entry);
+      continue;
+    }
+    for (const member of group) merged.add(member);
+    const fields = [...new Set(group.map(missingOf))];
+    result.push({
+      path: entry.path,
+      error: { ...entry.error, keyword: "requiredOneOf", params: { fields } },
+    });
+  }
+  return result;
 }
 
 /** The errors of one failed alternative: those deepest in the document, a `$ref` branch's last. */
