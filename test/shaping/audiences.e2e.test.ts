@@ -332,22 +332,25 @@ describe("overlays and audiences", () => {
     await writeFile(path.join(dir, "api/payments.yaml"), head);
     git(dir, "commit", "-q", "-am", "head");
     const sha = git(dir, "rev-parse", "HEAD");
-    const result = await runActionLikeRunner({
-      workspace: dir,
-      inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl },
-      githubToken: "ghs_fakeGitHubToken123",
-      eventName: "pull_request",
-      eventPayload: {
-        action: "synchronize",
-        number: 5,
-        pull_request: {
+    const event = (action: string) =>
+      runActionLikeRunner({
+        workspace: dir,
+        inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl },
+        githubToken: "ghs_fakeGitHubToken123",
+        eventName: "pull_request",
+        eventPayload: {
+          action,
           number: 5,
-          head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
-          base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
+          pull_request: {
+            number: 5,
+            merged: false,
+            head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
+            base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
+          },
         },
-      },
-      env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha, GITHUB_API_URL: github.apiUrl },
-    });
+        env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha, GITHUB_API_URL: github.apiUrl },
+      });
+    const result = await event("synchronize");
     expect(result.exitCode, result.stdout).toBe(0);
     type Changes = { against: string; breaking: unknown[]; other: unknown[] };
     const results = JSON.parse(result.outputs.results ?? "[]") as Array<{ slug: string; changes: Changes }>;
@@ -356,5 +359,20 @@ describe("overlays and audiences", () => {
     expect(bySlug.get("payments-internal-pr-5")?.breaking).toHaveLength(1);
     expect(JSON.stringify(bySlug.get("payments-internal-pr-5"))).toContain("queue");
     expect(bySlug.get("api-ledger-pr-5")).toMatchObject({ breaking: [], other: [] });
+    // The comment names the audience that changed by its slug: the file alone would not say which.
+    const comment = github.comments(5)[0]?.body ?? "";
+    expect(comment).toContain("**api/payments.yaml → payments-internal-pr-5**: ⚠️ 1 breaking");
+    expect(comment).not.toContain("→ payments-pr-5**");
+
+    // Closing the pull request deletes every audience's preview.
+    expect(
+      api
+        .listSpecs(ORG)
+        .map((spec) => spec.slug)
+        .sort(),
+    ).toEqual(["api-ledger-pr-5", "payments-internal-pr-5", "payments-pr-5"]);
+    const closed = await event("closed");
+    expect(closed.exitCode, closed.stdout).toBe(0);
+    expect(api.listSpecs(ORG)).toEqual([]);
   });
 });

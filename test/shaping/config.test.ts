@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
+import Ajv2020Module from "ajv/dist/2020.js";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parseConfigFile } from "../../src/settings/config-file.ts";
@@ -46,6 +46,12 @@ describe("shaping in the configuration file", () => {
     const schema = JSON.parse(
       readFileSync(new URL("../../schema/config.schema.json", import.meta.url), "utf8"),
     );
+    // A CommonJS module: its class is the module itself or its `default`.
+    type Ajv = new (
+      options: object,
+    ) => { compile(schema: object): { (data: unknown): boolean; errors?: unknown } };
+    const Ajv2020 = ((Ajv2020Module as unknown as { default?: Ajv }).default ??
+      Ajv2020Module) as unknown as Ajv;
     const validate = new Ajv2020({ strict: false }).compile(schema);
     expect(validate(load(EXAMPLE)), JSON.stringify(validate.errors)).toBe(true);
     const wrong = load(EXAMPLE.replace("remove-internal: true }", "remove-internal: yes-please }"));

@@ -192,7 +192,12 @@ export function renderChanges(
   const against =
     changed[0]?.changes?.against === "published version" ? "the published versions" : "the base commit";
   const title = ["#### API changes", "", `Compared with ${against}.`, ""].map(defuse);
-  const plans = changed.map((result) => planSpec(result, defuse, sizeOf));
+  // A file published more than once (its audiences) is named with each publication's slug.
+  const perFile = new Map<string, number>();
+  for (const result of results) perFile.set(result.file, (perFile.get(result.file) ?? 0) + 1);
+  const plans = changed.map((result) =>
+    planSpec(result, defuse, sizeOf, (perFile.get(result.file) ?? 0) > 1),
+  );
   const removed = removedSpecs.length > 0 ? planRemoved(removedSpecs, defuse, sizeOf) : undefined;
 
   const all = (sections: readonly Section[]) => {
@@ -280,10 +285,11 @@ function planSpec(
   result: SpecResult,
   defuse: (line: string) => string,
   sizeOf: (lines: readonly string[]) => number,
+  withSlug = false,
 ): SpecPlan {
   const changes = result.changes as SpecChanges;
   const warn = changes.notReviewed !== undefined || changes.breaking.length > 0 ? "⚠️ " : "";
-  const file = escapeText(truncate(result.file, MAX_MESSAGE));
+  const file = escapeText(truncate(withSlug ? `${result.file} → ${result.slug}` : result.file, MAX_MESSAGE));
   const head = [`**${file}**: ${warn}${escapeText(changesHeadline(changes))}`, ""].map(defuse);
   const sections: Section[] = [];
   if (changes.notReviewed === undefined && changes.against !== "nothing") {
