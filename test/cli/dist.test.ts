@@ -25,6 +25,22 @@ describe("dist/cli.js", () => {
     expect(file.mode & 0o111).not.toBe(0);
   });
 
+  it("answers --version and -V as the command line's own parser does, and --help with the help", async () => {
+    const parsed = await runCli(["--version"]);
+    expect(parsed.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    for (const flag of ["--version", "-V"]) {
+      const built = await runCli([flag], { entry: CLI_DIST });
+      expect({ code: built.code, stdout: built.stdout, stderr: built.stderr }).toEqual({
+        code: 0,
+        stdout: parsed.stdout,
+        stderr: "",
+      });
+    }
+    const help = await runCli(["--help"], { entry: CLI_DIST });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runCli(["--help"])).stdout);
+  });
+
   it("lists specifications from the emulator", async () => {
     const run = await runCli(["specs", "list", "-o", "demo-org", "--json"], {
       entry: CLI_DIST,

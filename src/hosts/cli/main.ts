@@ -4,6 +4,7 @@ import "./node-version.ts";
 import { enableCompileCache } from "node:module";
 import { isCompareWorker } from "../../core/review/worker-kind.ts";
 import { processSignals } from "./signals.ts";
+import { CLI_VERSION } from "./version.ts";
 
 // V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
 // the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a second run starts without
@@ -13,8 +14,12 @@ enableCompileCache();
 // Everything else loads after the version check, and only what the thread needs: the entry may be the
 // change review's worker (src/core/review/compare-worker.ts), which only compares; the command line
 // loads a command's implementation when that command runs (program.ts).
+const args = process.argv.slice(2);
 if (isCompareWorker()) (await import("../../core/review/compare-worker.ts")).serveComparison();
-else {
+else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  // What install checks and scripts run: answered as the command line would (program.ts), without it.
+  process.stdout.write(`${CLI_VERSION}\n`);
+} else {
   // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
@@ -22,7 +27,7 @@ else {
   });
 
   const { runCli } = await import("./program.ts");
-  process.exitCode = await runCli(process.argv.slice(2), {
+  process.exitCode = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
     stdout: process.stdout,
