@@ -13,10 +13,13 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = path.join(root, "dist");
+// `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/build-choice.md).
+const { values: options } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
+const dist = path.resolve(root, options.outdir);
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 /** The oldest Node the package supports (package.json `engines`), as esbuild's target. */
 const nodeTarget = `node${/(\d+(?:\.\d+)*)/.exec(pkg.engines.node)?.[1] ?? "22"}`;
@@ -64,7 +67,7 @@ for (const file of outputs) {
 
 const cli = path.join(dist, "cli.js");
 if (!readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node\n")) {
-  throw new Error("dist/cli.js lost its #! line");
+  throw new Error(`${path.relative(root, cli)} lost its #! line`);
 }
 chmodSync(cli, 0o755);
 writeFileSync(path.join(dist, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
@@ -72,7 +75,9 @@ writeFileSync(path.join(dist, "licenses.txt"), licenses(result.metafile));
 
 const files = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
 const bytes = outputs.reduce((sum, file) => sum + readFileSync(file).length, 0);
-console.log(`dist/: ${files.length} files, ${(bytes / 1e6).toFixed(2)} MB of code (${nodeTarget})`);
+console.log(
+  `${path.relative(root, dist)}/: ${files.length} files, ${(bytes / 1e6).toFixed(2)} MB of code (${nodeTarget})`,
+);
 
 /**
  * The licenses of the packages whose code is in the output, as ncc wrote them: for each package,
