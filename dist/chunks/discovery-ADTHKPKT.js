@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{d as a,e as b,f as c,g as d}from"./chunk-RJWKTTUL.js";import"./chunk-XSONBEZQ.js";import"./chunk-MT5HJ2DY.js";import"./chunk-VEPYSH2J.js";import"./chunk-CNG5X5RM.js";import"./chunk-GFPG3DZE.js";import"./chunk-7YWC3P3A.js";export{a as DiscoveryError,d as discoverSpecs,c as inspectFile,b as loadSpec};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{b as a,c as b,d as c}from"./chunk-LO7OP4WY.js";import"./chunk-F5MJYIXW.js";import"./chunk-BWOVVFEQ.js";import"./chunk-YX4DC4R3.js";import"./chunk-YYCT37LW.js";import"./chunk-5EXG3BDG.js";import"./chunk-6QVM6YQB.js";import"./chunk-NN4FX3SK.js";import"./chunk-KU7SKI4U.js";import"./chunk-ZJKGQORK.js";import"./chunk-CNG5X5RM.js";import"./chunk-GFPG3DZE.js";import"./chunk-7YWC3P3A.js";export{a as SETTING_INPUTS,c as readConfig,b as refuseSecretsInSettings};
