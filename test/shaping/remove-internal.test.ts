@@ -166,4 +166,36 @@ describe("remove-internal", () => {
     expect(document.definitions).toEqual({});
     expect(danglingRefs(document)).toEqual([]);
   });
+
+  it("leaves literal data alone (an example holding `x-internal`), and reads a property named `default` as a property", () => {
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {},
+      components: {
+        schemas: {
+          Flag: {
+            type: "object",
+            properties: {
+              default: { type: "boolean", "x-internal": true },
+              name: { type: "string" },
+            },
+            example: { name: "a", "x-internal": true },
+            examples: [{ "x-internal": true }],
+            default: { name: "b", "x-internal": true },
+            "x-notes": { "x-internal": true },
+          },
+        },
+      },
+    };
+    removeInternal(document);
+    expect(document.components.schemas.Flag).toEqual({
+      type: "object",
+      properties: { name: { type: "string" } },
+      example: { name: "a", "x-internal": true },
+      examples: [{ "x-internal": true }],
+      default: { name: "b", "x-internal": true },
+      "x-notes": { "x-internal": true },
+    });
+  });
 });

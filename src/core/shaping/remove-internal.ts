@@ -144,10 +144,26 @@ function walk(
       const keys = Object.keys(node);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        stack.push([node[key], [...at, key]]);
+        if (!isLiteralData(key, node[key], at)) stack.push([node[key], [...at, key]]);
       }
     }
   }
+}
+
+const LITERAL_KEYS = new Set(["example", "default", "enum", "const"]);
+
+/**
+ * Values that are data, not OpenAPI: examples, defaults, enums, constants and extensions' values. An
+ * `x-internal` or `$ref` written inside them is data too, never acted on. A key of a named map (a schema
+ * property called `default`) is a name, not one of these.
+ */
+function isLiteralData(key: string, value: unknown, holderPath: Path): boolean {
+  if (key.startsWith("x-")) return true;
+  const holderKey = holderPath[holderPath.length - 1];
+  if (typeof holderKey === "string" && NAMED_MAPS.has(holderKey)) return false;
+  if (LITERAL_KEYS.has(key)) return true;
+  if (key === "examples" && Array.isArray(value)) return true; // JSON Schema's list of examples
+  return key === "value" && holderPath[holderPath.length - 2] === "examples";
 }
 
 /** An operation whose tags are all internal tags. */
