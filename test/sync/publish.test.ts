@@ -120,13 +120,14 @@ describe("publishAll", () => {
     expect(result).toMatchObject({
       status: "failed",
       errorCode: "SYNTAX_ERROR",
-      errors: ["broken.yaml: bad indentation"],
+      // The place once: the result's text gives it, the log line carries it as its location.
+      errors: ["broken.yaml:3:5: bad indentation"],
     });
     expect(service.calls).toEqual([]);
-    expect(logger.entries.find((e) => e.level === "error")?.location).toEqual({
-      file: "broken.yaml",
-      line: 3,
-      column: 5,
+    expect(logger.entries.find((e) => e.level === "error")).toEqual({
+      level: "error",
+      message: "bad indentation",
+      location: { file: "broken.yaml", line: 3, column: 5 },
     });
   });
 
