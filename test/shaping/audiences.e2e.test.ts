@@ -332,10 +332,10 @@ describe("overlays and audiences", () => {
     await writeFile(path.join(dir, "api/payments.yaml"), head);
     git(dir, "commit", "-q", "-am", "head");
     const sha = git(dir, "rev-parse", "HEAD");
-    const event = (action: string) =>
+    const event = (action: string, inputs: Record<string, string> = {}) =>
       runActionLikeRunner({
         workspace: dir,
-        inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl },
+        inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, ...inputs },
         githubToken: "ghs_fakeGitHubToken123",
         eventName: "pull_request",
         eventPayload: {
@@ -363,6 +363,11 @@ describe("overlays and audiences", () => {
     const comment = github.comments(5)[0]?.body ?? "";
     expect(comment).toContain("**api/payments.yaml → payments-internal-pr-5**: ⚠️ 1 breaking");
     expect(comment).not.toContain("→ payments-pr-5**");
+    // fail-on-breaking fails on the internal audience's change, and says which audience.
+    const failing = await event("synchronize", { "fail-on-breaking": "true" });
+    expect(failing.exitCode).toBe(1);
+    const errors = failing.annotations.filter((a) => a.level === "error").map((a) => a.message);
+    expect(errors.join("\n")).toMatch(/- api\/payments\.yaml → payments-internal-pr-5: .*queue/);
 
     // Closing the pull request deletes every audience's preview.
     expect(

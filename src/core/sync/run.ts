@@ -649,10 +649,15 @@ function changeReviewReport(
     removedSpecs,
   };
   if (!options.failOnBreaking) return report;
+  // A file published as several audiences is named with the slug of the one that changed.
+  const perFile = new Map<string, number>();
+  for (const result of results) perFile.set(result.file, (perFile.get(result.file) ?? 0) + 1);
+  const name = (result: SpecResult) =>
+    escapeUntrusted((perFile.get(result.file) ?? 0) > 1 ? `${result.file} → ${result.slug}` : result.file);
   const breaking = [
     ...results.flatMap((result) =>
       (result.changes?.breaking ?? []).map(
-        (change) => `- ${escapeUntrusted(result.file)}: ${escapeUntrusted(specChangeLine(change))}`,
+        (change) => `- ${name(result)}: ${escapeUntrusted(specChangeLine(change))}`,
       ),
     ),
     ...removedSpecs.map((file) => `- ${escapeUntrusted(file)}: the spec was removed`),
@@ -661,9 +666,7 @@ function changeReviewReport(
     ? results.flatMap((result) =>
         result.changes?.notReviewed === undefined
           ? []
-          : [
-              `- ${escapeUntrusted(result.file)}: not reviewed: ${escapeUntrusted(result.changes.notReviewed)}`,
-            ],
+          : [`- ${name(result)}: not reviewed: ${escapeUntrusted(result.changes.notReviewed)}`],
       )
     : [];
   if (breaking.length + unreviewed.length === 0) return report;
