@@ -1,7 +1,8 @@
 /**
  * The configuration file (`gitbook-openapi.yaml` at the workspace root, or the `config` setting): the
  * settings of src/settings/settings-table.ts by name, and per-spec entries under `specs`, keyed by a path
- * or a glob: `slug` publishes that file under that slug, `exclude: true` never publishes what it matches.
+ * or a glob: `slug` publishes that file under that slug, `exclude: true` never publishes what it matches,
+ * and `overlays`, `remove-internal` and `audiences` shape what GitBook gets from it (shaping-config.ts).
  * Read by the Action and the CLI alike; what they are given directly (input, flag, variable) wins over
  * it. Every problem is an error at its `file:line:column`, before any request. Secrets are refused: the
  * file is committed.
