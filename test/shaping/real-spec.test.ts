@@ -6,13 +6,19 @@
  * reference, nothing the official schema refuses that the spec did not already have).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliDecompressSync } from "node:zlib";
 import { load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleSpec } from "../../src/core/bundling/index.ts";
+import { parseSource } from "../../src/core/documents/source-text.ts";
+import { MemoryLogger } from "../../src/core/logger.ts";
+import { shapeDocument } from "../../src/core/shaping/audiences.ts";
+import { parseOverlay } from "../../src/core/shaping/overlay.ts";
 import { danglingRefs } from "../../src/core/shaping/remove-internal.ts";
 import { structuralIssues } from "../../src/core/validation/structure.ts";
 import { runCli } from "../cli/run-cli.ts";
@@ -119,4 +125,47 @@ describe("a real multi-MB spec shaped as two audiences (DigitalOcean)", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no audience 'partners'; its audiences are: public, internal");
   });
+});
+
+/**
+ * Stripe's 4 MB OpenAPI 3.0 spec and Kubernetes' 3.8 MB Swagger 2.0 spec (test/fixtures/real-specs, with
+ * their licences): an overlay marks a family of operations internal (found by a JSONPath filter with
+ * `search`), remove-internal takes them out, and the document stays whole.
+ */
+describe("real multi-MB specs shaped in memory", () => {
+  const real = (name: string) =>
+    brotliDecompressSync(
+      readFileSync(fileURLToPath(new URL(`../fixtures/real-specs/${name}.br`, import.meta.url))),
+    ).toString("utf8");
+  const cases: Array<[string, string, string]> = [
+    ["stripe-spec3.yaml", "$.paths.*[?@.operationId && search(@.operationId, 'TestHelpers')]", "openapi"],
+    ["kubernetes-swagger.json", "$.paths.*[?@.tags[?search(@, '^storage')]]", "swagger"],
+  ];
+  for (const [name, target, versionKey] of cases) {
+    it(`${name}: ${target}, then remove-internal`, () => {
+      const source = parseSource(real(name), name.endsWith(".json")) as Document & Record<string, unknown>;
+      const total = operations(source).length;
+      const overlay = parseOverlay(
+        `overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: "${target}"\n    update: {x-internal: true}\n  - target: $.info\n    update: {x-page-title: Shaped}\n`,
+        "o.yaml",
+      );
+      const logger = new MemoryLogger();
+      const { document } = shapeDocument(
+        source,
+        { overlays: ["o.yaml"], removeInternal: true },
+        { readOverlay: () => overlay, logger, specFile: name },
+      );
+      const shaped = document as Document & Record<string, unknown>;
+      const removed = total - operations(shaped).length;
+      expect(removed).toBeGreaterThan(10);
+      expect(operations(shaped).length).toBeLessThan(total);
+      expect(logger.entries.filter((entry) => entry.level === "warning")).toEqual([]);
+      expect((shaped.info as Record<string, unknown>)["x-page-title"]).toBe("Shaped");
+      expect(danglingRefs(shaped)).toEqual([]);
+      const version = String(source[versionKey]);
+      const key = (i: { keyPath: string[]; message: string }) => `${i.keyPath.join("/")} ${i.message}`;
+      const before = new Set((structuralIssues(source, version) ?? []).map(key));
+      expect((structuralIssues(shaped, version) ?? []).map(key).filter((k) => !before.has(k))).toEqual([]);
+    }, 120_000);
+  }
 });
