@@ -4,7 +4,7 @@
  * checked where they enter ({@link ./parse.ts}); failures are typed errors ({@link ./errors.ts}).
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import { InvalidArgumentError, UnexpectedResponseError } from "../../core/service/errors.ts";
 import { RESPONSE_CAPS, type ResponseCap } from "../../core/service/limits.ts";
 import {
@@ -37,6 +37,7 @@ import {
 } from "../../core/service/validate.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry.ts";
 import { type Call, type RetryEvent, Transport } from "../http/transport.ts";
+import { EnvHttpProxyAgent } from "../http/undici.ts";
 import { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
 
 export const DEFAULT_BASE_URL = "https://api.gitbook.com";

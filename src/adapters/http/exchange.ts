@@ -5,8 +5,9 @@
  * chosen by whether the answer is a success. Whether to try again is {@link withRetries}' decision
  * (./retry.ts), from the {@link outcomeOf} of each attempt; what an answer means is the caller's.
  */
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import type { AttemptOutcome } from "./retry.ts";
+import { request } from "./undici.ts";
 
 export interface ExchangeRequest {
   url: URL;
