@@ -380,4 +380,46 @@ describe("overlays and audiences", () => {
     expect(closed.exitCode, closed.stdout).toBe(0);
     expect(api.listSpecs(ORG)).toEqual([]);
   });
+
+  it("reviews a change of an overlay alone: the base is shaped with the overlays the base commit has", async () => {
+    const api = await emulator();
+    const dir = await workspace();
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "base");
+    const base = git(dir, "rev-parse", "HEAD");
+    // The public overlay no longer hides refunds: the public audience gains an operation.
+    const opened = PUBLIC_OVERLAY.replace(
+      "  - target: $.paths['/payments/{id}/refunds'].post\n    update:\n      x-internal: true\n",
+      "",
+    );
+    expect(opened).not.toBe(PUBLIC_OVERLAY);
+    await writeFile(path.join(dir, "overlays/public.yaml"), opened);
+    git(dir, "commit", "-q", "-am", "head");
+    const sha = git(dir, "rev-parse", "HEAD");
+    const result = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, comment: "false" },
+      eventName: "pull_request",
+      eventPayload: {
+        action: "synchronize",
+        number: 6,
+        pull_request: {
+          number: 6,
+          head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
+          base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
+        },
+      },
+      env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha },
+    });
+    expect(result.exitCode, result.stdout).toBe(0);
+    type Changes = { against: string; breaking: unknown[]; other: Array<{ operation?: string }> };
+    const results = JSON.parse(result.outputs.results ?? "[]") as Array<{ slug: string; changes: Changes }>;
+    const bySlug = new Map(results.map((r) => [r.slug, r.changes]));
+    expect(bySlug.get("payments-pr-6")?.against).toBe("base commit");
+    expect(bySlug.get("payments-pr-6")?.other.map((change) => change.operation)).toContain(
+      "POST /payments/{id}/refunds",
+    );
+    expect(bySlug.get("payments-internal-pr-6")).toMatchObject({ breaking: [], other: [] });
+  });
 });
