@@ -29,7 +29,7 @@ describe("an empty info.title or info.version", () => {
       {
         level: "warning",
         message: expect.stringMatching(
-          /^api\/ote-godaddy\.com\/abuse\.json: `info\.title` is an empty string\. OpenAPI allows it, so the spec is published and GitBook decides/,
+          /^`info\.title` is an empty string\. OpenAPI allows it, so the spec is published and GitBook decides/,
         ),
         location: { file: "api/ote-godaddy.com/abuse.json", line: 1, column: text.indexOf('"title"') + 1 },
       },

@@ -217,7 +217,7 @@ function warnAboutNumericVersion(spec: LoadedSpec, logger: Logger): void {
   const quoted =
     spec.format === "json" ? `"${key}": "${spec.declaredVersion}"` : `${key}: "${spec.declaredVersion}"`;
   logger.warning(
-    `${spec.path}: \`${written}\` is read as the number ${String(value)} by YAML and JSON parsers, not as ` +
+    `\`${written}\` is read as the number ${String(value)} by YAML and JSON parsers, not as ` +
       `the version ${JSON.stringify(spec.declaredVersion)}. It is uploaded as written and GitBook decides; ` +
       `its parser wants a string there and may refuse it. Write \`${quoted}\` so that every tool reads the version.`,
     { file: spec.path, ...(found ? { line: found.line, column: found.column } : { line: 1 }) },
@@ -235,7 +235,7 @@ function emptyFieldWarning(field: string, example: string): string {
 
 function warnAt(spec: LoadedSpec, keyPath: readonly string[], logger: Logger, message: string): void {
   const { position } = locateKeyPath(spec.text, spec.format, keyPath);
-  logger.warning(`${spec.path}: ${message}`, {
+  logger.warning(message, {
     file: spec.path,
     line: position.line,
     column: position.column,
