@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
-import { isCompareWorker, WORKER_KIND } from "./worker-kind.ts";
+import { isCompareWorker, WORKER_KIND, WORKER_VARIABLE } from "./worker-kind.ts";
 
 export { isCompareWorker };
 
@@ -118,6 +118,8 @@ export function compareInWorker(
         stderr: true,
         // The parent's flags (a test runner's loaders) do not apply to the worker.
         execArgv: [],
+        // The mark the entries look for first (./worker-kind.ts).
+        env: { ...process.env, [WORKER_VARIABLE]: WORKER_KIND },
       });
     } catch (error) {
       reject(new NotReviewedError(`the comparison could not start: ${messageOf(error)}`));
