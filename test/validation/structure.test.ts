@@ -89,6 +89,77 @@ describe("OpenAPI 3.0", () => {
   });
 });
 
+describe("the branch that was meant (oneOf alternatives)", () => {
+  const at = (text: string) => brief(problemsOf(text));
+
+  it("names every value a selector takes when no branch takes it", () => {
+    const text =
+      "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  securitySchemes:\n    auth:\n      type: bearer\n";
+    expect(at(text)).toEqual([
+      '7:7 `type` must be one of "apiKey", "http", "oauth2", "openIdConnect"; it is the string "bearer".',
+    ]);
+  });
+
+  it("says what the branch the selector picked needs (a path parameter is required)", () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      "        - {name: id, in: path, required: false, schema: {type: string}}",
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n");
+    expect(at(text)).toEqual(["7:32 `required` must be true; it is false."]);
+  });
+
+  it("reports a 2.0-style field of a 3.0 response without the Reference branch's word", () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          schema: {type: string}",
+      "",
+    ].join("\n");
+    expect(at(text)).toEqual([
+      "9:11 `responses[200]` has an unknown field `schema` (extensions start with `x-`).",
+    ]);
+  });
+
+  it("reports a 3.0-style field of a 2.0 response, not the fields a Reference would refuse", () => {
+    const text = [
+      'swagger: "2.0"',
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          content: {}",
+      "",
+    ].join("\n");
+    expect(at(text)).toEqual([
+      "9:11 `responses[200]` has an unknown field `content` (extensions start with `x-`).",
+    ]);
+  });
+
+  it("prefers the allowed types to a list in 2.0's `type: strin`", () => {
+    const text =
+      "swagger: \"2.0\"\ninfo: {title: T, version: '1'}\npaths: {}\ndefinitions:\n  Pet: {type: strin}\n";
+    expect(at(text)).toEqual([
+      '5:9 `type` must be one of "array", "boolean", "integer", "null", "number", "object", "string"; it is the string "strin".',
+    ]);
+  });
+});
+
 describe("Swagger 2.0", () => {
   it("refuses a response key that is not a status code, at that key", () => {
     const text = [

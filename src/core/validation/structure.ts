@@ -73,7 +73,7 @@ export function structuralIssues(document: unknown, declaredVersion: string): St
   if (version === undefined) return undefined;
   const validate = validatorFor(version);
   if (validate(document)) return [];
-  return summarize(validate.errors ?? [], document);
+  return summarize(validate.errors ?? [], document, version);
 }
 
 interface RawError {
@@ -93,7 +93,11 @@ const isPrefix = (prefix: readonly string[], path: readonly string[]) =>
   prefix.length <= path.length && prefix.every((key, index) => path[index] === key);
 
 /** ajv's errors → one issue per node and kind, the alternatives of each `oneOf`/`anyOf` reduced. */
-export function summarize(errors: readonly ErrorObject[], document: unknown): StructuralIssue[] {
+export function summarize(
+  errors: readonly ErrorObject[],
+  document: unknown,
+  version: SchemaVersion = "3.1",
+): StructuralIssue[] {
   const raw: RawError[] = errors.map((error) => ({ path: pointerKeys(error.instancePath), error }));
   const alternatives = raw
     .filter(({ error }) => error.keyword === "oneOf" || error.keyword === "anyOf")
@@ -115,7 +119,7 @@ export function summarize(errors: readonly ErrorObject[], document: unknown): St
       group.every((e) => isRequired(e) && e.path.length === owner.path.length)
     )
       kept.push(oneOfFields(owner, group));
-    else kept.push(...bestOf(group));
+    else kept.push(...bestOf(group, version));
   }
   const issues = new Map<string, StructuralIssue>();
   for (const { path, error } of mergeAlternativeFields(kept)) {
@@ -160,23 +164,66 @@ function mergeAlternativeFields(errors: RawError[]): RawError[] {
 }
 
 /** The errors of one failed alternative: those deepest in the document, a `$ref` branch's last. */
-function bestOf(group: RawError[]): RawError[] {
-  const refNodes = new Set(
-    group
-      .filter((entry) => isRequired(entry) && missingOf(entry) === "$ref")
-      .map(({ path }) => path.join("/")),
-  );
-  // The Reference branch: its missing `$ref`, and in 2.0 the other fields it does not allow.
+function bestOf(group: RawError[], version: SchemaVersion): RawError[] {
+  const key = (path: readonly string[]) => path.join("\u0000");
+  const isRefRequired = (entry: RawError) => isRequired(entry) && missingOf(entry) === "$ref";
+  const refNodes = new Set(group.filter(isRefRequired).map(({ path }) => key(path)));
+  // In 2.0 the Reference branch also refuses every other field of the node: a field that only it
+  // refuses (`description` of a response) is no problem of the node's own branch.
+  const refusals = new Map<string, number>();
+  for (const { path, error } of group) {
+    if (error.keyword !== "additionalProperties") continue;
+    const at = `${key(path)}\u0001${String((error.params as { additionalProperty?: unknown }).additionalProperty)}`;
+    refusals.set(at, (refusals.get(at) ?? 0) + 1);
+  }
   const isRefBranch = (entry: RawError) =>
-    (isRequired(entry) && missingOf(entry) === "$ref") ||
-    (entry.error.keyword === "additionalProperties" && refNodes.has(entry.path.join("/")));
-  // A value that an `enum`/`const` refuses picked another branch (`in: query` is not the body branch).
-  const isSelector = ({ error }: RawError) => error.keyword === "enum" || error.keyword === "const";
+    isRefRequired(entry) ||
+    (version === "2.0" &&
+      entry.error.keyword === "additionalProperties" &&
+      refNodes.has(key(entry.path)) &&
+      refusals.get(
+        `${key(entry.path)}\u0001${String((entry.error.params as { additionalProperty?: unknown }).additionalProperty)}`,
+      ) === 1);
   const others = group.filter((entry) => !isRefBranch(entry));
-  const explained = others.filter((entry) => !isSelector(entry));
-  const pool = explained.length > 0 ? explained : others.length > 0 ? others : group;
+  let pool = others.length > 0 ? others : group;
+
+  // An `enum`/`const` refused by several branches at one node is the branches' selector (`in`, `type`).
+  const isChoice = ({ error }: RawError) => error.keyword === "enum" || error.keyword === "const";
+  const choices = new Map<string, RawError[]>();
+  for (const entry of pool.filter(isChoice))
+    choices.set(key(entry.path), [...(choices.get(key(entry.path)) ?? []), entry]);
+  for (const refused of choices.values()) {
+    if (refused.length < 2) continue;
+    const allowed = refused.flatMap(({ error }) => {
+      const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+      return params.allowedValues ?? [params.allowedValue];
+    });
+    const rest = pool.filter((entry) => !refused.includes(entry));
+    if (rest.every(isRequired)) {
+      // No branch took the value: that is the problem, said once with every value a branch takes.
+      const first = refused[0] as RawError;
+      return [
+        {
+          path: first.path,
+          error: { ...first.error, keyword: "enum", params: { allowedValues: [...new Set(allowed)] } },
+        },
+      ];
+    }
+    pool = rest.length > 0 ? rest : pool;
+  }
+  // A lone refusal below a node that other branches find incomplete picked another branch
+  // (`in: query` is not the body parameter); one at the same node as other errors is the problem.
+  const shallowest = Math.min(...pool.map(({ path }) => path.length));
+  const selectors = pool.filter((entry) => isChoice(entry) && entry.path.length > shallowest);
+  if (selectors.length > 0 && selectors.length < pool.length) {
+    const nonSelectors = pool.filter((entry) => !selectors.includes(entry));
+    if (nonSelectors.some((entry) => entry.path.length < (selectors[0] as RawError).path.length))
+      pool = nonSelectors;
+  }
   const depth = Math.max(...pool.map(({ path }) => path.length));
-  const deepest = pool.filter(({ path }) => path.length === depth);
+  let deepest = pool.filter(({ path }) => path.length === depth);
+  // An `enum` says more than the `type` of another branch at the same node (2.0's `type: strin`).
+  if (deepest.some(isChoice)) deepest = deepest.filter(({ error }) => error.keyword !== "type");
   // When every branch failed at the node itself on its type, one type message is enough.
   const notType = deepest.filter(({ error }) => error.keyword !== "type");
   const types = deepest.filter(({ error }) => error.keyword === "type");
@@ -310,11 +357,15 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
         message: `${name} has an unknown field \`${key}\`${hint}.`,
       };
     }
-    case "enum":
-      return issue(
-        path,
-        `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}; it is ${kindOf(value)}.`,
-      );
+    case "enum": {
+      const allowed = params.allowedValues as unknown[];
+      const wanted =
+        allowed.length === 1
+          ? JSON.stringify(allowed[0])
+          : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+      return issue(path, `${name} must be ${wanted}; it is ${kindOf(value)}.`);
+    }
+
     case "const":
       return issue(path, `${name} must be ${JSON.stringify(params.allowedValue)}; it is ${kindOf(value)}.`);
     case "format":
