@@ -58,6 +58,46 @@ describe("real single-file specs are valid", () => {
   });
 });
 
+describe("a mistake in a real spec is found at its line, and alone", () => {
+  const read = (name: string) =>
+    brotliDecompressSync(readFileSync(path.join(fixtures, "real-specs", `${name}.br`))).toString("utf8");
+
+  it("Stripe's YAML (4 MB) with a path whose responses are a number", async () => {
+    const lines = read("stripe-spec3.yaml").split("\n");
+    const at = lines.indexOf("paths:");
+    lines.splice(at + 1, 0, "  /broken:", "    get:", "      responses: 5");
+    writeFileSync(path.join(workspace, "stripe-broken.yaml"), lines.join("\n"));
+    const { prepared } = await prepare("stripe-broken.yaml");
+    expect(
+      prepared.problems.map(({ location, message }) => [location.line, location.column, message]),
+    ).toEqual([
+      [
+        at + 4,
+        7,
+        "`responses` must be a mapping of status codes (`200`, `4XX`, `default`) to responses; it is the number 5.",
+      ],
+    ]);
+  });
+
+  it("Kubernetes' JSON (3.8 MB) with a parameter of an unknown location", async () => {
+    const text = read("kubernetes-swagger.json");
+    const paths = /^ {2}"paths": \{$/m.exec(text);
+    expect(paths).not.toBeNull();
+    const insert =
+      '\n    "/broken": {"get": {"parameters": [{"name": "q", "in": "body2", "type": "string"}], "responses": {"200": {"description": "ok"}}}},';
+    const index = (paths?.index ?? 0) + (paths?.[0].length ?? 0);
+    const broken = text.slice(0, index) + insert + text.slice(index);
+    writeFileSync(path.join(workspace, "kubernetes-broken.json"), broken);
+    const { prepared } = await prepare("kubernetes-broken.json");
+    const line = broken.slice(0, index).split("\n").length + 1;
+    expect(prepared.problems).toHaveLength(1);
+    expect(prepared.problems[0]?.location).toMatchObject({ file: "kubernetes-broken.json", line });
+    expect(prepared.problems[0]?.message).toMatch(
+      /^`in` must be one of .*"query".*; it is the string "body2"\.$/,
+    );
+  });
+});
+
 describe("real split specs", () => {
   it("Redocly's openapi-starter (3.1) is valid", async () => {
     cpSync(path.join(fixtures, "openapi-starter"), path.join(workspace, "starter"), { recursive: true });

@@ -55,7 +55,8 @@ function validatorFor(version: SchemaVersion): ValidateFunction {
   if (known) return known;
   const draft04 = version === "2.0" || version === "3.0";
   const Ajv = unwrap<Constructor>(draft04 ? Ajv04Module : Ajv2020Module);
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  // `verbose`: a failed `oneOf` carries its branches, to tell a selector that no branch took.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   unwrap<(ajv: unknown) => void>(addFormatsModule)(ajv);
   ajv.addFormat("media-range", true);
   const schema = { "2.0": schema20, "3.0": schema30, "3.1": schema31, "3.2": schema32 }[version];
@@ -119,7 +120,7 @@ export function summarize(
       group.every((e) => isRequired(e) && e.path.length === owner.path.length)
     )
       kept.push(oneOfFields(owner, group));
-    else kept.push(...bestOf(group, version));
+    else kept.push(...bestOf(group, version, branchesAt(raw)));
   }
   const issues = new Map<string, StructuralIssue>();
   for (const { path, error } of mergeAlternativeFields(kept)) {
@@ -164,7 +165,26 @@ function mergeAlternativeFields(errors: RawError[]): RawError[] {
 }
 
 /** The errors of one failed alternative: those deepest in the document, a `$ref` branch's last. */
-function bestOf(group: RawError[], version: SchemaVersion): RawError[] {
+/**
+ * How many alternatives a node had, by its key path: the branches of its failed `oneOf`s, each nested
+ * `oneOf` standing for the branch that holds it, the Reference branch left out (counted by the caller).
+ */
+function branchesAt(raw: readonly RawError[]): Map<string, number> {
+  const totals = new Map<string, { branches: number; oneOfs: number }>();
+  for (const { path, error } of raw) {
+    if (error.keyword !== "oneOf" || !Array.isArray(error.schema)) continue;
+    const at = path.join("\u0000");
+    const total = totals.get(at) ?? { branches: 0, oneOfs: 0 };
+    totals.set(at, { branches: total.branches + error.schema.length, oneOfs: total.oneOfs + 1 });
+  }
+  return new Map([...totals].map(([at, { branches, oneOfs }]) => [at, branches - (oneOfs - 1)]));
+}
+
+function bestOf(
+  group: RawError[],
+  version: SchemaVersion,
+  branches: ReadonlyMap<string, number>,
+): RawError[] {
   const key = (path: readonly string[]) => path.join("\u0000");
   const isRefRequired = (entry: RawError) => isRequired(entry) && missingOf(entry) === "$ref";
   const refNodes = new Set(group.filter(isRefRequired).map(({ path }) => key(path)));
@@ -199,7 +219,11 @@ function bestOf(group: RawError[], version: SchemaVersion): RawError[] {
       return params.allowedValues ?? [params.allowedValue];
     });
     const rest = pool.filter((entry) => !refused.includes(entry));
-    if (rest.every(isRequired)) {
+    // Every branch refused the value when as many refused it as there were branches (the Reference
+    // branch, which has no such field, aside).
+    const node = key((refused[0] as RawError).path.slice(0, -1));
+    const leaves = (branches.get(node) ?? Number.POSITIVE_INFINITY) - (refNodes.has(node) ? 1 : 0);
+    if (refused.length >= leaves || rest.every(isRequired)) {
       // No branch took the value: that is the problem, said once with every value a branch takes.
       const first = refused[0] as RawError;
       return [
