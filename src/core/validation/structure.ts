@@ -327,8 +327,16 @@ function valueAt(document: unknown, path: readonly string[]): unknown {
 function nameOf(path: readonly string[]): string {
   if (path.length === 0) return "the document";
   const last = path.at(-1) as string;
-  if (/^\d+$/.test(last) && path.length > 1) return `\`${path.at(-2)}[${last}]\``;
+  const parent = path.at(-2);
+  if (/^\d+$/.test(last) && parent !== undefined) return `\`${plain(parent)}[${last}]\``;
+  // A key that cannot stand alone (empty, or with a backquote) is shown quoted, under its parent.
+  if (last === "" || last.includes("`"))
+    return `\`${parent === undefined ? "" : plain(parent)}[${plain(last)}]\``;
   return `\`${last}\``;
+}
+
+function plain(key: string): string {
+  return key === "" || key.includes("`") ? JSON.stringify(key).replaceAll("`", "'") : key;
 }
 
 function familyOf(path: readonly string[], extraKey?: string): RuleFamily {
