@@ -1,12 +1,16 @@
 import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { findExternalRefs } from "../../src/core/bundling/index.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { checkedJsonSpec } from "../../src/core/discovery/load.ts";
 import { silentLogger } from "../../src/core/logger.ts";
 import { prepareFile } from "../../src/core/sync/prepare.ts";
+import { loadStructuralCheck } from "../../src/core/validation/index.ts";
 import { makeTree } from "./helpers.ts";
+
+// Loaded before JSON.parse is watched: reading its schemas is no parse of a spec.
+beforeAll(loadStructuralCheck);
 
 const roots: string[] = [];
 afterEach(async () => {

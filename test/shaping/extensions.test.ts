@@ -22,11 +22,14 @@ import {
   referencedFileWarnings,
 } from "../../src/core/shaping/extensions/check.ts";
 import { RULES } from "../../src/core/shaping/extensions/rules.ts";
-import { validateSpecDocument } from "../../src/core/validation/index.ts";
+import { loadStructuralCheck, validateSpecDocument } from "../../src/core/validation/index.ts";
 import type { ActionHost } from "../../src/hosts/action/host.ts";
 import { runAction } from "../../src/hosts/action/run.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
+
+// The check against the official schemas loads on first use (as prepareFile loads it).
+beforeAll(loadStructuralCheck);
 
 /** Line and column (from 1) of the first occurrence of `needle` in `text`. */
 function where(text: string, needle: string): { line: number; column: number } {

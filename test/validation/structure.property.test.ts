@@ -4,12 +4,15 @@
  * and is located inside the file.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { validateSpecDocument } from "../../src/core/validation/index.ts";
+import { loadStructuralCheck, validateSpecDocument } from "../../src/core/validation/index.ts";
 import { structuralIssues } from "../../src/core/validation/structure.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
+
+// The check against the official schemas loads on first use (as prepareFile loads it).
+beforeAll(loadStructuralCheck);
 
 const BASES: Record<string, Record<string, unknown>> = {
   "2.0": {

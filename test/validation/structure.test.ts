@@ -2,11 +2,18 @@
  * Structural validation (src/core/validation/structure.ts through validateSpecDocument): invalid
  * documents of each OpenAPI version fail with one short message at the offending node's file:line:col.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LocatedProblem } from "../../src/core/discovery/types.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { MAX_PROBLEMS_PER_FILE, validateSpecDocument } from "../../src/core/validation/index.ts";
+import {
+  loadStructuralCheck,
+  MAX_PROBLEMS_PER_FILE,
+  validateSpecDocument,
+} from "../../src/core/validation/index.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
+
+// The check against the official schemas loads on first use (as prepareFile loads it).
+beforeAll(loadStructuralCheck);
 
 function problemsOf(text: string, format: "yaml" | "json" = "yaml", logger = new MemoryLogger()) {
   return validateSpecDocument(loadedSpec(text, format, `api/spec.${format}`), logger);

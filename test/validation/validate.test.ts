@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LoadedSpec } from "../../src/core/discovery/types.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { infoVersionOf, validateSpecDocument } from "../../src/core/validation/index.ts";
+import { infoVersionOf, loadStructuralCheck, validateSpecDocument } from "../../src/core/validation/index.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
+
+// The check against the official schemas loads on first use (as prepareFile loads it).
+beforeAll(loadStructuralCheck);
 
 /** A loaded spec, as the pipeline loads it (a strict JSON spec: checked, not parsed). */
 function spec(text: string, format: "yaml" | "json", path = `api/openapi.${format}`): LoadedSpec {

@@ -2,11 +2,14 @@
  * Valid OpenAPI that GitBook may refuse is published with a warning (issue 9, item 9): an empty
  * `info.title` (11 APIs-guru specs have `"title": ""`) and a version written as a number.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LoadedSpec } from "../../src/core/discovery/types.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { validateSpecDocument } from "../../src/core/validation/index.ts";
+import { loadStructuralCheck, validateSpecDocument } from "../../src/core/validation/index.ts";
 import { loadedSpec } from "../support/loaded-spec.ts";
+
+// The check against the official schemas loads on first use (as prepareFile loads it).
+beforeAll(loadStructuralCheck);
 
 /** A spec as the pipeline loads it, classified by the discovery rule. */
 function discovered(text: string, format: "yaml" | "json", path = `api/spec.${format}`): LoadedSpec {

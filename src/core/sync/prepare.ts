@@ -17,6 +17,7 @@ import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/ch
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
+  loadStructuralCheck,
   type RuleFamily,
   validateBundledStructure,
   validateSpecDocument,
@@ -155,6 +156,7 @@ async function prepareLoaded(
   options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
   logger: Logger,
 ): Promise<PreparedSpec> {
+  await loadStructuralCheck();
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
   // Known to reference no other file: sent as written, its text decoded only when it is uploaded.

@@ -12,8 +12,8 @@ import {
 } from "../shaping/audiences.ts";
 import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import type { RuleFamily } from "../validation/index.ts";
-import { type StructuralIssue, structuralIssues } from "../validation/structure.ts";
+import { type RuleFamily, structuralIssues } from "../validation/index.ts";
+import type { StructuralIssue } from "../validation/structure.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 

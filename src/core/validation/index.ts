@@ -4,9 +4,27 @@ import { keyPathLocator, locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
 import { bundledPathSource, type ReferencedSource } from "./bundled-locations.ts";
-import { type RuleFamily, type StructuralIssue, structuralIssues } from "./structure.ts";
+import type { RuleFamily } from "./rule-families.ts";
+import type { StructuralIssue } from "./structure.ts";
 
-export { RULE_FAMILIES, type RuleFamily } from "./structure.ts";
+export { RULE_FAMILIES, type RuleFamily } from "./rule-families.ts";
+
+/**
+ * The check against the official schemas (structure.ts: ajv and four schemas, about 270 kB) is loaded
+ * when a run first validates, not with the run's code: a command that validates nothing never loads it,
+ * and `sync` reaches GitBook first. {@link loadStructuralCheck} loads it; the checks below need it.
+ */
+let structure: typeof import("./structure.ts") | undefined;
+
+export async function loadStructuralCheck(): Promise<void> {
+  structure ??= await import("./structure.ts");
+}
+
+/** structure.ts's `structuralIssues`, once {@link loadStructuralCheck} has loaded it. */
+export function structuralIssues(document: unknown, declaredVersion: string): StructuralIssue[] | undefined {
+  if (!structure) throw new Error("The structural check is not loaded: await loadStructuralCheck() first.");
+  return structure.structuralIssues(document, declaredVersion);
+}
 
 /**
  * Checks a document before anything is uploaded: its structure against the official schema of its
@@ -65,6 +83,7 @@ function structuralProblems(
   warnings: ReadonlySet<RuleFamily>,
   bundled?: BundledSource,
 ): LocatedProblem[] {
+  if (!structure) throw new Error("The structural check is not loaded: await loadStructuralCheck() first.");
   let issues: StructuralIssue[] | undefined;
   try {
     // A fresh parse for a JSON spec: the loaded spec keeps its document once parsed, and one sent as
