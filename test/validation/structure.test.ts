@@ -87,6 +87,25 @@ describe("OpenAPI 3.0", () => {
     );
   });
 
+  it("locates a problem of a list's item at that item, in JSON too", () => {
+    const text = `{
+  "openapi": "3.0.3",
+  "info": {"title": "T", "version": "1"},
+  "paths": {"/pets": {"get": {
+    "parameters": [
+      {"name": "a", "in": "query"},
+      {"name": "b", "in": "nowhere"}
+    ],
+    "responses": {"200": {"description": "ok"}}
+  }}}
+}
+`;
+    expect(brief(problemsOf(text, "json"))).toEqual([
+      "6:7 `parameters[0]` must have at least one of `schema`, `content`.",
+      '7:21 `in` must be one of "path", "query", "header", "cookie"; it is the string "nowhere".',
+    ]);
+  });
+
   it("refuses an unknown top-level field and a document without paths", () => {
     const text = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\ndefinitions: {}\n";
     expect(brief(problemsOf(text))).toEqual([

@@ -32,11 +32,65 @@ export function locateKeyPath(text: string, format: TextFormat, keyPath: readonl
  * also steps into a YAML sequence; in JSON the search stops at a list, at the key that holds it.
  */
 export function keyPathLocator(text: string, format: TextFormat): (keyPath: readonly string[]) => Located {
-  // A list's items are not keys: the search stops at the key that holds it.
-  if (format === "json") return (keyPath) => locateInJson(text, keyPath);
+  if (format === "json") return (keyPath) => locateInJsonItems(text, keyPath);
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
   return (keyPath) => walkYaml(document.contents, lineCounter, keyPath);
+}
+
+/** As {@link locateInJson}, stepping into lists by a decimal key (a list's item is located at its start). */
+function locateInJsonItems(text: string, keyPath: readonly string[]): Located {
+  let found: Located = { position: START, depth: 0 };
+  let from = 0;
+  for (const key of keyPath) {
+    const item = /^\d+$/.test(key) ? listItemOffset(text, from, Number(key)) : undefined;
+    if (item !== undefined) {
+      found = { position: lineAndColumn(text, item), depth: found.depth + 1 };
+      from = item;
+      continue;
+    }
+    const hit = findObjectKey(text, new Set([key]), from);
+    if (hit === undefined) return found;
+    found = { position: lineAndColumn(text, hit.keyOffset), depth: found.depth + 1 };
+    from = hit.valueOffset;
+  }
+  return found;
+}
+
+/** Offset of item `index` of the JSON list that starts at the first non-blank at or after `from`. */
+function listItemOffset(text: string, from: number, index: number): number | undefined {
+  const start = text.slice(from, from + 256).search(/\S/);
+  if (start === -1 || text[from + start] !== "[") return undefined;
+  let depth = 0;
+  let count = 0;
+  let expecting = true;
+  for (let at = from + start; at < text.length; at += 1) {
+    const char = text[at] as string;
+    if (depth === 1 && expecting && !/\s/.test(char) && char !== "]") {
+      if (count === index) return at;
+      expecting = false;
+    }
+    if (char === '"') {
+      at = stringEnd(text, at);
+    } else if (char === "[" || char === "{") {
+      depth += 1;
+    } else if (char === "]" || char === "}") {
+      depth -= 1;
+      if (depth === 0) return undefined;
+    } else if (char === "," && depth === 1) {
+      count += 1;
+      expecting = true;
+    }
+  }
+  return undefined;
+}
+
+function stringEnd(text: string, open: number): number {
+  for (let at = open + 1; at < text.length; at += 1) {
+    if (text[at] === "\\") at += 1;
+    else if (text[at] === '"') return at;
+  }
+  return text.length;
 }
 
 function locateInJson(text: string, keyPath: readonly string[]): Located {
