@@ -103,21 +103,15 @@ function structuralProblems(
   issues = issues.filter((issue) => !judgedElsewhere(spec, issue));
   if (issues.length === 0) return [];
   const locate = locator(spec, bundled);
-  const located = issues
-    .map((issue) => ({ family: issue.family, problem: { ...locate(issue.keyPath), message: issue.message } }))
-    .sort(
-      (a, b) =>
-        (a.problem.file === spec.path ? 0 : 1) - (b.problem.file === spec.path ? 0 : 1) ||
-        (a.problem.file < b.problem.file ? -1 : a.problem.file > b.problem.file ? 1 : 0) ||
-        a.problem.line - b.problem.line ||
-        a.problem.column - b.problem.column,
-    );
-  const errors = capped(
-    located.filter(({ family }) => !warnings.has(family)).map(({ problem }) => problem),
+  // Capped before they are located: locating costs a scan of the file each in JSON.
+  const errors = locatedAndCapped(
+    issues.filter(({ family }) => !warnings.has(family)),
+    locate,
     spec,
   );
-  const warned = capped(
-    located.filter(({ family }) => warnings.has(family)).map(({ problem }) => problem),
+  const warned = locatedAndCapped(
+    issues.filter(({ family }) => warnings.has(family)),
+    locate,
     spec,
   );
   for (const problem of warned) warnProblem(problem, logger);
@@ -174,11 +168,29 @@ function declaredVersionOf(spec: LoadedSpec): string {
   return typeof value === "string" ? value : "";
 }
 
-function capped(problems: LocatedProblem[], spec: LoadedSpec): LocatedProblem[] {
-  if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
-  const rest = problems.length - MAX_PROBLEMS_PER_FILE;
+/**
+ * The first {@link MAX_PROBLEMS_PER_FILE} issues (in the order the schema met them), located and in
+ * file order, and a line counting the rest.
+ */
+function locatedAndCapped(
+  issues: readonly StructuralIssue[],
+  locate: ReturnType<typeof locator>,
+  spec: LoadedSpec,
+): LocatedProblem[] {
+  const located = issues
+    .slice(0, MAX_PROBLEMS_PER_FILE)
+    .map((issue) => ({ ...locate(issue.keyPath), message: issue.message }))
+    .sort(
+      (a, b) =>
+        (a.file === spec.path ? 0 : 1) - (b.file === spec.path ? 0 : 1) ||
+        (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+        a.line - b.line ||
+        a.column - b.column,
+    );
+  const rest = issues.length - located.length;
+  if (rest === 0) return located;
   return [
-    ...problems.slice(0, MAX_PROBLEMS_PER_FILE),
+    ...located,
     {
       file: spec.path,
       message: `and ${rest} more structural problem${rest === 1 ? "" : "s"} (fix these and run again to see them).`,
