@@ -3,8 +3,8 @@ export const ExitCode = {
   /** Everything succeeded. */
   ok: 0,
   /**
-   * One or more specs failed or timed out (sync), a breaking change with `--fail-on-breaking` (sync,
-   * diff), or the operation failed.
+   * One or more specs failed or timed out (sync), a file with a problem that would stop its upload
+   * (validate), a breaking change with `--fail-on-breaking` (sync, diff), or the operation failed.
    */
   failed: 1,
   /** A usage or input error: a bad flag, a bad value, a missing setting. Nothing was changed. */
