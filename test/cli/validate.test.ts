@@ -84,6 +84,34 @@ describe("gitbook-openapi validate", () => {
     expect(refs.code).toBe(0);
   });
 
+  it("prints the same as JSON with --json, warnings with their severity", async () => {
+    const run = await runCli(
+      ["validate", "broken/orders.yaml", "broken/stock.json", "--json", "--validation-warnings", "refs"],
+      { cwd: workspace },
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      valid: false,
+      checked: 2,
+      problems: [
+        {
+          severity: "error",
+          file: "broken/orders.yaml",
+          line: 8,
+          column: 7,
+          message: expect.stringMatching(/^`responses` must be a mapping/),
+        },
+        {
+          severity: "warning",
+          file: "broken/stock.json",
+          line: 3,
+          column: 53,
+          message: expect.stringMatching(/^`\$ref` must be a string/),
+        },
+      ],
+    });
+  });
+
   it("refuses a family it does not know, and a file that is not a spec (exit 2)", async () => {
     const family = await runCli(["validate", "broken/orders.yaml", "--validation-warnings", "style"], {
       cwd: workspace,

@@ -14,6 +14,7 @@ import { type CliIo, type Output, printable } from "./output.ts";
 import type { SyncFlags } from "./sync-settings.ts";
 
 export interface ValidateFlags {
+  json?: boolean;
   workspace?: string;
   config?: string;
   validationWarnings?: string[];
@@ -40,6 +41,15 @@ Examples:
 
 ${VALIDATE_EXIT_CODES_HELP}`;
 
+/** One problem or warning, as `--json` prints it. */
+interface Problem {
+  severity: "error" | "warning" | "notice";
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
 function repeatable(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -56,6 +66,7 @@ export function addValidateCommand(
     .argument("[files...]", "spec files of the workspace (default: every spec sync would publish)")
     .option("--workspace <dir>", "the folder sync publishes from (default: the current directory)")
     .option("--config <file>", "as sync's --config")
+    .option("--json", "print { valid, checked, problems: [{ severity, file, line, column, message }] }")
     .option(
       "--validation-warnings <family>",
       "report a rule family (schema, refs, info) as warnings; repeatable",
@@ -80,23 +91,18 @@ export async function runValidateCommand(
   io: CliIo,
   output: Output,
 ): Promise<number> {
-  const [
-    { discoverSpecs, inspectFile },
-    { isWithin },
-    { prepareFile },
-    { bareMessage, locatedMessage },
-    settingsModules,
-  ] = await Promise.all([
-    import("../../core/discovery/index.ts"),
-    import("../../core/files/containment.ts"),
-    import("../../core/sync/prepare.ts"),
-    import("../../core/sync/problem-text.ts"),
-    Promise.all([
-      import("../../settings/inputs.ts"),
-      import("./connection.ts"),
-      import("./sync-settings.ts"),
-    ]),
-  ]);
+  const [{ discoverSpecs, inspectFile }, { isWithin }, { prepareFile }, { bareMessage }, settingsModules] =
+    await Promise.all([
+      import("../../core/discovery/index.ts"),
+      import("../../core/files/containment.ts"),
+      import("../../core/sync/prepare.ts"),
+      import("../../core/sync/problem-text.ts"),
+      Promise.all([
+        import("../../settings/inputs.ts"),
+        import("./connection.ts"),
+        import("./sync-settings.ts"),
+      ]),
+    ]);
   const [{ readConfig }, { checkInputs }, { buildSyncSettings }] = settingsModules;
   const syncFlags: SyncFlags = {
     ...(flags.workspace ? { workspace: flags.workspace } : {}),
@@ -110,16 +116,16 @@ export async function runValidateCommand(
     settings.settingName,
   );
   const line = (text: string) => output.out(`${printable(text, true)}\n`);
-  let warnings = 0;
+  const found: Problem[] = [];
+  const record = (severity: Problem["severity"]) => (message: string, location?: SourceLocation) => {
+    found.push({ severity, ...(location ?? { file: "" }), message });
+  };
   const logger: Logger = {
     debug() {},
     info() {},
-    notice: (message, location) => line(`${where(location)}notice: ${message}`),
-    warning: (message, location) => {
-      warnings += 1;
-      line(`${where(location)}warning: ${message}`);
-    },
-    error: (message, location) => line(`${where(location)}${message}`),
+    notice: record("notice"),
+    warning: record("warning"),
+    error: record("error"),
     group: (_title, body) => body(),
   };
 
@@ -174,10 +180,20 @@ export async function runValidateCommand(
     if (prepared.problems.length === 0) continue;
     invalid += 1;
     problems += prepared.problems.length;
-    for (const problem of prepared.problems) {
-      line(locatedMessage({ ...problem, message: bareMessage(problem.message, problem.location.file) }));
+    for (const { message, location } of prepared.problems) {
+      found.push({ severity: "error", ...location, message: bareMessage(message, location.file) });
     }
   }
+  if (flags.json) {
+    const json = { valid: invalid === 0, checked: targets.length, problems: found };
+    output.out(`${JSON.stringify(json, null, 2)}\n`);
+    return invalid === 0 ? ExitCode.ok : ExitCode.failed;
+  }
+  for (const { severity, message, ...location } of found) {
+    const label = severity === "error" ? "" : `${severity}: `;
+    line(location.file ? `${where(location)}${label}${message}` : `${label}${message}`);
+  }
+  const warnings = found.filter(({ severity }) => severity === "warning").length;
   const checked = `${targets.length} file${targets.length === 1 ? "" : "s"} checked`;
   const warned = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : "";
   if (invalid === 0) line(`${checked}: valid${warned}.`);
