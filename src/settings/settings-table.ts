@@ -215,7 +215,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     name: "validation-warnings",
     kind: "lines",
     default: "",
-    doc: "Validation rule families reported as warnings instead of failing the spec, one a line: `schema` (the official OpenAPI schema: types, required and unknown fields), `refs` (the shape of `$ref`s; a `$ref` whose target is missing still fails), `info` (the `info` object: `title` and `version`, which GitBook needs, and `contact`, `license`).",
+    doc: "Validation rule families reported as warnings instead of failing the spec, one a line: `schema` (the official OpenAPI schema: types, required and unknown fields), `refs` (a `$ref` of the wrong shape, or one to nothing in the document; one to a file that cannot be read still fails), `info` (the `info` object: `title` and `version`, which GitBook needs, and `contact`, `license`).",
     action: true,
     cli: {
       flag: "--validation-warnings <family>",

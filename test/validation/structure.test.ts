@@ -115,6 +115,37 @@ describe("OpenAPI 3.0", () => {
   });
 });
 
+describe("references inside the document", () => {
+  it("refuses a `#/…` reference to nothing, at its `$ref`, but never reads literal data as one", () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '200': {$ref: '#/components/responses/Gone'}",
+      "        '404':",
+      "          description: missing",
+      "          content:",
+      "            application/json:",
+      "              schema: {$ref: '#/components/schemas/Err'}",
+      "              example: {$ref: '#/not/a/reference'}",
+      "components:",
+      "  schemas:",
+      "    Err: {type: object}",
+      "",
+    ].join("\n");
+    expect(brief(problemsOf(text))).toEqual([
+      '7:17 `$ref` "#/components/responses/Gone" points to nothing in this document.',
+    ]);
+    const logger = new MemoryLogger();
+    const spec = loadedSpec(text, "yaml", "api/spec.yaml");
+    expect(validateSpecDocument(spec, logger, { warnings: new Set(["refs"]) })).toEqual([]);
+    expect(logger.messages("warning")).toEqual([expect.stringContaining("points to nothing")]);
+  });
+});
+
 describe("the branch that was meant (oneOf alternatives)", () => {
   const at = (text: string) => brief(problemsOf(text));
 

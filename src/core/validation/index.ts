@@ -4,6 +4,7 @@ import { keyPathLocator, locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
 import { bundledPathSource, type ReferencedSource } from "./bundled-locations.ts";
+import { danglingInternalRefs } from "./internal-refs.ts";
 import type { RuleFamily } from "./rule-families.ts";
 import type { StructuralIssue } from "./structure.ts";
 
@@ -92,6 +93,7 @@ function structuralProblems(
       bundled?.document ??
       (spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document);
     issues = structuralIssues(document, declaredVersionOf(spec));
+    if (issues) issues = [...issues, ...danglingInternalRefs(document)];
   } catch (error) {
     logger.debug(`${spec.path}: the structural check could not run: ${String(error)}`);
     return [];
