@@ -33,6 +33,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SCRATCH = path.join(ROOT, ".scratch/vbench");
 const scratchRequire = createRequire(path.join(SCRATCH, "package.json"));
 
+// biome-ignore lint/suspicious/noExplicitAny: the candidates are loaded by name, untyped.
 async function load<T = any>(specifier: string): Promise<T> {
   return (await import(pathToFileURL(scratchRequire.resolve(specifier)).href)) as T;
 }
@@ -316,6 +317,7 @@ function bundleSize(candidate: Candidate): number {
   return statSync(out).size;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a child's JSON report, read field by field.
 function runChild(candidate: string, file: string, runs: number): Record<string, any> {
   const out = execFileSync(
     process.execPath,
