@@ -125,6 +125,13 @@ describe("gitbook-openapi validate", () => {
 });
 
 describe("sync and a structurally invalid spec", () => {
+  it("fails it in check mode, with no token, at its location", async () => {
+    const run = await runCli(["sync", "--mode", "check", "--workspace", workspace], { cwd: workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^ *error: broken\/orders\.yaml:8:7: `responses` must be a mapping/m);
+    expect(run.stderr).toMatch(/^ *error: broken\/stock\.json:3:53: `\$ref` must be a string/m);
+  });
+
   it("fails it at its location and never uploads it; the valid specs are published", async () => {
     const run = await runCli(["sync", "--workspace", workspace, "--slug-prefix", "shop"], {
       cwd: workspace,
