@@ -321,3 +321,36 @@ describe("reporting", () => {
     );
   });
 });
+
+describe("a tag's `parent`, which GitBook reads in any version", () => {
+  const withParent = (version: string) =>
+    [
+      `openapi: ${version}`,
+      "info: {title: T, version: '1'}",
+      "tags:",
+      "  - name: pets",
+      "  - name: cats",
+      "    parent: pets",
+      "paths: {}",
+      "",
+    ].join("\n");
+
+  it("is a warning at the key before OpenAPI 3.2, never an error", () => {
+    for (const version of ["3.0.3", "3.1.0"]) {
+      const logger = new MemoryLogger();
+      expect(problemsOf(withParent(version), "yaml", logger)).toEqual([]);
+      expect(logger.messages("warning")).toEqual([expect.stringContaining("Write `x-parent`")]);
+    }
+  });
+
+  it("is silent in OpenAPI 3.2, where it is a field of the Tag Object", () => {
+    const logger = new MemoryLogger();
+    expect(problemsOf(withParent("3.2.0"), "yaml", logger)).toEqual([]);
+    expect(logger.messages("warning")).toEqual([]);
+  });
+
+  it("is still an error for any other unknown field of a tag", () => {
+    const text = withParent("3.1.0").replace("parent: pets", "parnet: pets");
+    expect(brief(problemsOf(text))).toEqual([expect.stringMatching(/^6:5 .*unknown field `parnet`/)]);
+  });
+});

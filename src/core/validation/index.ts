@@ -62,6 +62,10 @@ export interface ValidationOptions {
   structure?: boolean;
 }
 
+function isWarning(issue: StructuralIssue, warnings: ReadonlySet<RuleFamily>): boolean {
+  return issue.warningOnly === true || warnings.has(issue.family);
+}
+
 /** The most problems of one kind (errors, warnings) reported per file; the rest are counted. */
 export const MAX_PROBLEMS_PER_FILE = 50;
 
@@ -107,12 +111,12 @@ function structuralProblems(
   const locate = locator(spec, bundled);
   // Capped before they are located: locating costs a scan of the file each in JSON.
   const errors = locatedAndCapped(
-    issues.filter(({ family }) => !warnings.has(family)),
+    issues.filter((issue) => !isWarning(issue, warnings)),
     locate,
     spec,
   );
   const warned = locatedAndCapped(
-    issues.filter(({ family }) => warnings.has(family)),
+    issues.filter((issue) => isWarning(issue, warnings)),
     locate,
     spec,
   );

@@ -27,6 +27,8 @@ export interface StructuralIssue {
   /** The offending node's keys from the document's root (array indexes as decimal text). */
   keyPath: string[];
   message: string;
+  /** A problem GitBook itself does not mind: always a warning, whatever the rule families say. */
+  warningOnly?: true;
 }
 
 type SchemaVersion = "2.0" | "3.0" | "3.1" | "3.2";
@@ -377,6 +379,16 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
     case "additionalProperties":
     case "unevaluatedProperties": {
       const key = String(params.additionalProperty ?? params.unevaluatedProperty);
+      if (key === "parent" && path.length === 2 && path[0] === "tags") {
+        // OpenAPI 3.2's `parent`, which GitBook reads in any version (docs/gitbook-extensions.md).
+        return {
+          family: "schema",
+          keyPath: [...path, key],
+          message:
+            "This tag's `parent` is a field of OpenAPI 3.2: GitBook reads it, other tools refuse it before 3.2. Write `x-parent`, or declare `openapi: 3.2.0`.",
+          warningOnly: true,
+        };
+      }
       const rule = KEY_RULES[last];
       const hint = rule
         ? ` (${rule})`
