@@ -1,5 +1,5 @@
 import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a as v,b as w}from"./chunk-W4RK7XNM.js";import{a as g}from"./chunk-OCKEGYR7.js";import{a as y}from"./chunk-GFQBFTJZ.js";import{a as c}from"./chunk-5EXG3BDG.js";import{e as p}from"./chunk-NN4FX3SK.js";import{b as m}from"./chunk-KU7SKI4U.js";var F={files:{fromFlag:n=>n.files?.join(`
+import{a as v,b as w}from"./chunk-W4RK7XNM.js";import{a as y}from"./chunk-4MCSHPV5.js";import{a as g}from"./chunk-OCKEGYR7.js";import{a as c}from"./chunk-5EXG3BDG.js";import{e as p}from"./chunk-NN4FX3SK.js";import{b as m}from"./chunk-KU7SKI4U.js";var F={files:{fromFlag:n=>n.files?.join(`
 `)},slugs:{fromFlag:n=>n.slug&&S(n.slug,"--slug"),fromEnv:n=>S(n.split(/\r?\n/),"GITBOOK_SLUGS")},wait:{fromFlag:n=>n.wait===!1?"false":void 0},prune:{fromFlag:n=>n.prune?"true":void 0},force:{fromFlag:n=>n.force?"true":void 0},"fail-on-breaking":{fromFlag:n=>n.failOnBreaking?"true":void 0},"fail-on-unreviewed":{fromFlag:n=>n.failOnUnreviewed?"true":void 0},"breaking-allowed":{fromFlag:n=>n.breakingAllowed?.join(`
 `)},exclude:{fromFlag:n=>n.exclude?.join(`
 `)},"validation-warnings":{fromFlag:n=>n.validationWarnings?.join(`

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{l as a,m as b,n as c,o as d,p as e}from"./chunk-4SEKNH52.js";import"./chunk-2532H3AK.js";import"./chunk-56YHNOBR.js";import"./chunk-OTX3KQS7.js";import"./chunk-MT5HJ2DY.js";import"./chunk-VEPYSH2J.js";import"./chunk-PUYJCWMJ.js";import"./chunk-WIR54GGM.js";import"./chunk-NN4FX3SK.js";import"./chunk-KU7SKI4U.js";import"./chunk-7YWC3P3A.js";export{d as assignRunSlugs,a as isBroken,e as prepareFile,c as prepareSpecs,b as specFilesOf};
