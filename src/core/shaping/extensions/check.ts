@@ -1,3 +1,4 @@
+import type { ReferencedNode } from "../../bundling/index.ts";
 import { childType, type NodeType, specVersion, typesFor } from "../../bundling/openapi-types.ts";
 import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
 import { formatOf, type TextFormat } from "../../documents/format.ts";
@@ -150,17 +151,6 @@ function walk(
   }
 }
 
-/** A node of another file reached by `$ref`, as the bundle hands it over (bundling/bundle.ts). */
-export interface ReferencedNodeLike {
-  file: string;
-  text: string;
-  tokens: readonly string[];
-  node: unknown;
-  type: NodeType;
-  /** Where the `$ref`s that reach it are written. */
-  from: readonly (readonly string[])[];
-}
-
 /**
  * The warnings in the files a split spec reaches by `$ref`, each located in its own file: every node
  * reached is walked as the type of the position it is reached from. Tags are the root's (`tags` cannot be
@@ -168,7 +158,7 @@ export interface ReferencedNodeLike {
  */
 export function referencedFileWarnings(
   rootDocument: unknown,
-  referenced: readonly ReferencedNodeLike[],
+  referenced: readonly ReferencedNode[],
 ): LocatedProblem[] {
   const tags = indexTags(isMapping(rootDocument) ? rootDocument : {});
   const seen = new WeakSet<object>();
@@ -222,7 +212,7 @@ function codeSampleSite(from: readonly (readonly string[])[]): { key: string; in
 /** Warns about what {@link referencedFileWarnings} finds, as {@link warnAboutGitBookExtensions} does. */
 export function warnAboutGitBookExtensionsInReferences(
   rootDocument: unknown,
-  referenced: readonly ReferencedNodeLike[],
+  referenced: readonly ReferencedNode[],
   logger: Logger,
 ): void {
   for (const problem of referencedFileWarnings(rootDocument, referenced)) warn(problem, logger);
