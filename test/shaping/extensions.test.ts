@@ -203,7 +203,7 @@ describe("a spec with each kind of mistake", () => {
     const warnings = logger.entries.filter((entry) => entry.level === "warning");
     expect(problems.filter((problem) => problem.message.includes("x-"))).toEqual([]);
     const icon = warnings.find((entry) => entry.message.includes("`x-page-icon`"));
-    expect(icon?.message).toMatch(/^api\/spec\.yaml: `x-page-icon` of tag `pets`/);
+    expect(icon?.message).toMatch(/^`x-page-icon` of tag `pets`/);
     expect(icon?.location).toEqual({ file: "api/spec.yaml", ...where(MISTAKES, "x-page-icon") });
     expect(logger.entries.filter((entry) => entry.level === "error")).toEqual([]);
   });
@@ -600,7 +600,7 @@ describe("the command line in check mode", () => {
       expect(run.code).toBe(0);
       const { line, column } = where(text, "x-page-icon");
       expect(run.stderr).toContain(
-        `warning: specs/pets.yaml:${line}:${column}: specs/pets.yaml: \`x-page-icon\` of tag \`pets\` is "fa-dog"`,
+        `warning: specs/pets.yaml:${line}:${column}: \`x-page-icon\` of tag \`pets\` is "fa-dog"`,
       );
       expect(run.stderr).toContain("write x-page-icon: dog.");
     } finally {
@@ -621,8 +621,38 @@ describe("the command line in check mode", () => {
       expect(run.code).toBe(0);
       const { line, column } = where(pets, "x-internal");
       expect(run.stderr).toContain(
-        `warning: specs/paths/pets.yaml:${line}:${column}: specs/paths/pets.yaml: \`x-internal\` of the GET operation is the text "true"`,
+        `warning: specs/paths/pets.yaml:${line}:${column}: \`x-internal\` of the GET operation is the text "true"`,
       );
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("an overlay that adds a misuse of GitBook's extensions", () => {
+  it("is warned about after shaping, naming the path in the shaped document, and the spec still checks", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-overlay-"));
+    try {
+      await mkdir(path.join(workspace, "specs"));
+      await writeFile(
+        path.join(workspace, "specs", "pets.yaml"),
+        'openapi: 3.0.3\ninfo:\n  title: Pets\n  version: "1"\ntags:\n  - name: pets\npaths: {}\n',
+      );
+      await writeFile(
+        path.join(workspace, "gitbook.overlay.yaml"),
+        "overlay: 1.0.0\ninfo: {title: Icons, version: 1.0.0}\nactions:\n  - target: $.tags[0]\n    update: {x-page-icon: 12, x-page-title: Pets}\n",
+      );
+      await writeFile(
+        path.join(workspace, "gitbook-openapi.yaml"),
+        "specs:\n  specs/pets.yaml:\n    overlays: [gitbook.overlay.yaml]\n",
+      );
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+
+      expect(run.code).toBe(0);
+      const warnings = run.stderr.split("\n").filter((line) => line.includes("x-page-icon"));
+      expect(warnings).toEqual([
+        expect.stringMatching(/^ *warning: specs\/pets\.yaml: after shaping, `tags\.0\.x-page-icon`: .*12/),
+      ]);
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

@@ -10,6 +10,7 @@ import {
   shapedText,
   workspaceOverlays,
 } from "../shaping/audiences.ts";
+import { checkGitBookExtensions, type ExtensionProblem } from "../shaping/extensions/check.ts";
 import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type RuleFamily, structuralIssues } from "../validation/index.ts";
@@ -77,6 +78,10 @@ export function prepareShaped(
     throw error;
   }
   logger.info(escapeUntrusted(`${spec.path}: shaped (${summary}).`));
+  for (const added of newExtensionProblems(source, document).slice(0, MAX_SHAPING_ISSUES)) {
+    const at = added.path.length === 0 ? "the document" : `\`${added.path.join(".")}\``;
+    logger.warning(escapeUntrusted(`after shaping, ${at}: ${added.message}`), { file: spec.path });
+  }
   const broken = newIssues(source, document, spec.declaredVersion);
   const failing = broken.filter((issue) => !options.validationWarnings?.has(issue.family));
   for (const issue of broken.filter((i) => !failing.includes(i)).slice(0, MAX_SHAPING_ISSUES))
@@ -138,6 +143,18 @@ function newIssues(source: unknown, shaped: unknown, declaredVersion: string): S
   const key = (issue: StructuralIssue) => `${issue.keyPath.join("\u0000")}\u0001${issue.message}`;
   const before = new Set((structuralIssues(source, declaredVersion) ?? []).map(key));
   return after.filter((issue) => !before.has(key(issue)));
+}
+
+/**
+ * Misuses of GitBook's extensions that shaping brought in (an overlay that adds `x-page-icon: 12`):
+ * the file's own were reported where they are written, by its validation.
+ */
+function newExtensionProblems(source: unknown, shaped: unknown): ExtensionProblem[] {
+  const after = checkGitBookExtensions(shaped);
+  if (after.length === 0) return [];
+  const key = (problem: ExtensionProblem) => `${problem.path.join("\u0000")}\u0001${problem.message}`;
+  const before = new Set(checkGitBookExtensions(source).map(key));
+  return after.filter((problem) => !before.has(key(problem)));
 }
 
 function describeIssue(issue: StructuralIssue): string {

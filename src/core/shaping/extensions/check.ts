@@ -45,9 +45,9 @@ export function warnAboutGitBookExtensions(spec: LoadedSpec, logger: Logger): vo
   for (const problem of gitBookExtensionWarnings(spec)) warn(problem, logger);
 }
 
-/** Through the validation's warning path (validation/index.ts `warnAt`): the file, then the message. */
+/** As the validation warns (validation/index.ts): the place once, in the location, not in the message. */
 function warn({ file, line, column, message }: LocatedProblem, logger: Logger): void {
-  logger.warning(`${file}: ${message}`, {
+  logger.warning(message, {
     file,
     ...(line !== undefined ? { line } : {}),
     ...(column !== undefined ? { column } : {}),
