@@ -92,3 +92,15 @@ export function guardedLogger(inner: Logger, redact: Redact): Logger {
     group: (title, body) => inner.group(defuseSingleLine(redact(title)), body),
   };
 }
+
+/** `inner` without its warnings: for a second pass over what already warned once. */
+export function withoutWarnings(inner: Logger): Logger {
+  return {
+    debug: (message) => inner.debug(message),
+    info: (message) => inner.info(message),
+    notice: (message, location) => inner.notice(message, location),
+    warning: () => {},
+    error: (message, location) => inner.error(message, location),
+    group: (title, body) => inner.group(title, body),
+  };
+}

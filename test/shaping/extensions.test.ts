@@ -658,3 +658,29 @@ describe("an overlay that adds a misuse of GitBook's extensions", () => {
     }
   });
 });
+
+describe("a file published to two audiences", () => {
+  it("gives its own warnings once, not once per audience", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-audiences-"));
+    try {
+      await mkdir(path.join(workspace, "specs"));
+      const text =
+        'openapi: 3.0.3\ninfo:\n  title: Pets\n  version: "1"\ntags:\n  - name: pets\n    x-page-icon: fa-dog\npaths: {}\n';
+      await writeFile(path.join(workspace, "specs", "pets.yaml"), text);
+      await writeFile(
+        path.join(workspace, "gitbook-openapi.yaml"),
+        "specs:\n  specs/pets.yaml:\n    audiences:\n      public: { slug: pets, remove-internal: true }\n      internal: { slug: pets-internal }\n",
+      );
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+
+      expect(run.code).toBe(0);
+      const { line, column } = where(text, "x-page-icon");
+      const warnings = run.stderr.split("\n").filter((entry) => entry.includes("x-page-icon"));
+      expect(warnings).toEqual([
+        expect.stringContaining(`warning: specs/pets.yaml:${line}:${column}: \`x-page-icon\``),
+      ]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
 } from "../discovery/index.ts";
 import type { LocatedProblem } from "../discovery/types.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
-import type { Logger } from "../logger.ts";
+import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
 import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
@@ -51,6 +51,11 @@ export interface PrepareOptions extends SlugOptions {
   owner?: string | undefined;
   /** Overlays and remove-internal for this publication of the file (src/core/shaping, shaped.ts). */
   shaping?: ShapingSteps | undefined;
+  /**
+   * False for a file's second and later publications (its audiences): the file's own warnings were
+   * given with its first, and are not repeated. Its problems still fail each publication.
+   */
+  fileWarnings?: boolean | undefined;
   logger: Logger;
 }
 
@@ -157,6 +162,7 @@ async function prepareLoaded(
   logger: Logger,
 ): Promise<PreparedSpec> {
   await loadStructuralCheck();
+  const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
   // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
@@ -164,7 +170,7 @@ async function prepareLoaded(
   const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, logger, { ...warnings, structure: asWritten }),
+    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -180,14 +186,14 @@ async function prepareLoaded(
       const source = bundled.bundled
         ? { document: bundled.document, referenced: bundled.referenced }
         : undefined;
-      const structure = validateBundledStructure(spec, source, logger, warnings);
+      const structure = validateBundledStructure(spec, source, fileLog, warnings);
       problems.push(...invalidSpecProblems(structure));
     }
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
   // GitBook's extensions in the files a split spec references (the spec's own file: validateSpecDocument).
-  if (bundled?.referenced) warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, logger);
+  if (bundled?.referenced) warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, fileLog);
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);

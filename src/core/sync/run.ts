@@ -349,11 +349,15 @@ async function publish(
   const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check", states };
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));
+  const warned = new Set<string>();
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];
+    // A file's own warnings once, with its first publication (audiences publish one file several times).
+    const fileWarnings = !warned.has(target.file);
+    warned.add(target.file);
     const run = { deadline: link.deadline, connection: stageConnection, comparing, owner, unrecorded };
-    return [streamedSpec(file, target, plan, ports, run)];
+    return [streamedSpec(file, { target, fileWarnings }, plan, ports, run)];
   });
   const label = plan.mode === "check" || !connection ? "checks" : "publishing";
   const results = await timings.timed(label, () =>
@@ -474,7 +478,7 @@ interface SpecRun {
  */
 function streamedSpec(
   file: SpecFile,
-  target: PublishTarget,
+  { target, fileWarnings }: { target: PublishTarget; fileWarnings: boolean },
   plan: SyncPlan,
   ports: SyncPorts,
   run: SpecRun,
@@ -504,6 +508,7 @@ function streamedSpec(
           owner: run.owner,
           validationWarnings: plan.validationWarnings,
           shaping: target.steps,
+          fileWarnings,
         },
         log,
       );
