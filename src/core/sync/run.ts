@@ -6,40 +6,32 @@ import {
   type ChangeComparer,
   entrypointDocument,
   openBaseSide,
-  specChangeLine,
-  specChanges,
 } from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import { checkOne } from "./check.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
 import { firstContact, listAllSpecs } from "./first-contact.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
 import { ownerKey } from "./ownership.ts";
-import { type ProgressListener, type StreamedSpec, streamSpecs } from "./pipeline.ts";
+import { type ProgressListener, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
-import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
-import type { Clock, Git, ReviewThread, RunService, SpecService, SyncMode } from "./ports.ts";
-import { assignRunSlugs, isBroken, prepareFile, type SpecFile, specFilesOf } from "./prepare.ts";
-import type { PreparedSpec } from "./prepared.ts";
+import type { Clock, Git, ReviewThread, RunService, SyncMode } from "./ports.ts";
+import { assignRunSlugs, type SpecFile, specFilesOf } from "./prepare.ts";
 import { pruneSpecs, type SpecLister } from "./prune.ts";
-import { formatDuration, uploadOne } from "./publish.ts";
+import { formatDuration } from "./publish.ts";
 import { recordedFileIn } from "./recorded-file.ts";
-import type { SpecChanges, SpecResult } from "./result.ts";
-import {
-  fileDigestOf,
-  type HeldVersion,
-  readHeldVersion,
-  UNCHANGED_READ_BUDGET_MS,
-  unchangedFileResult,
-  unchangedResult,
-} from "./skip-unchanged.ts";
-import { BatchedStateReader, type StateReader } from "./state-reads.ts";
-import { collisionResults, notStartedResult, stoppedRunResults, stopReason } from "./stopped.ts";
+import type { SpecResult } from "./result.ts";
+import { type ChangeReviewReport, changeReviewReport } from "./review-verdict.ts";
+import { UNCHANGED_READ_BUDGET_MS } from "./skip-unchanged.ts";
+import { type Connection, streamedSpec } from "./spec-work.ts";
+import { BatchedStateReader } from "./state-reads.ts";
+import { collisionResults, stoppedRunResults, stopReason } from "./stopped.ts";
 import { runTargets, slugsByFile, targetLine } from "./targets.ts";
+
+export type { ChangeReviewReport };
 
 export interface SyncPorts {
   /** The service, for a run with a token; undefined without one (check mode only). */
@@ -80,18 +72,6 @@ export interface SyncReport {
   changeReview?: ChangeReviewReport;
 }
 
-export interface ChangeReviewReport {
-  /** What the specs were compared with, and why not the base commit when it could not be used. */
-  against: "base commit" | "published version";
-  fallbackReason?: string;
-  /** Spec files the base had and the head no longer has: each a breaking change. */
-  removedSpecs: string[];
-  /** Set when `fail-on-breaking` is on and a breaking change not allowed was found: fails the run. */
-  failure?: string;
-}
-
-/** Lines of the change review's failure message; the rest are counted (the comment lists them). */
-const MAX_FAILURE_LINES = 20;
 /** How long review calls may go on after the run's deadline, to put the results in the comment. */
 const REVIEW_GRACE_MS = 10_000;
 /** Specs between their read and the end of their upload, per request slot: keeps the uploads busy. */
@@ -449,251 +429,12 @@ async function finish(
   };
 }
 
-interface Connection {
-  service: SpecService;
-  organizationId: string;
-  /** The organization's specs by slug, listed once before uploads, for skipping unchanged ones. */
-  held?: ReadonlyMap<string, Spec> | undefined;
-  /** Check mode: only looks up whether each slug exists. */
-  readOnly?: boolean;
-  /** Reads the states of the specs the run waits on, batched. */
-  states?: StateReader | undefined;
-}
-
-/** What every spec's work shares in one run. */
-interface SpecRun {
-  deadline: number;
-  connection: Connection | undefined;
-  comparing: Comparing | undefined;
-  owner: string;
-  /** Files whose text could not take a publish record: said once, at the end. */
-  unrecorded: string[];
-}
-
-/**
- * One spec's work, for the streaming pipeline: read, validate and bundle it, then upload it (or, in
- * check mode or without a token, look it up). Its text is let go once the upload ends. When an unchanged
- * spec may be skipped, its file's bytes and what GitBook holds come first: a file whose bytes GitBook's
- * record proves the same is reported unchanged without being parsed, checked or bundled.
- */
-function streamedSpec(
-  file: SpecFile,
-  { target, fileWarnings }: { target: PublishTarget; fileWarnings: boolean },
-  plan: SyncPlan,
-  ports: SyncPorts,
-  run: SpecRun,
-): StreamedSpec {
-  const { slug } = target;
-  return {
-    file: file.path,
-    slug,
-    bytes: isBroken(file) ? 0 : file.bytes,
-    stage: async (log) => {
-      if (ports.stop?.aborted) {
-        const result = notStartedResult(file.path, slug, ports.stop);
-        return async () => result;
-      }
-      const { connection, comparing } = run;
-      // A shaped document is not its file's bytes: only its text, after the local steps, can be compared.
-      const held = target.steps ? undefined : await heldFirst(file, slug, plan, ports.clock, run, log);
-      if (held?.result) return async () => held.result as SpecResult;
-      // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
-      const prepared = await prepareFile(
-        file,
-        slug,
-        {
-          workspace: plan.workspace,
-          sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined,
-          owner: run.owner,
-          validationWarnings: plan.validationWarnings,
-          shaping: target.steps,
-          fileWarnings,
-        },
-        log,
-      );
-      const changes =
-        comparing && prepared.document !== undefined
-          ? await changesOf(target, prepared.document(), comparing, log)
-          : undefined;
-      const checked = { ...run, held: held?.read };
-      if (changes) {
-        const rest = await uploadOrCheck(prepared, connection, plan, ports, checked, log);
-        return async () => ({ ...(await rest()), changes });
-      }
-      return uploadOrCheck(prepared, connection, plan, ports, checked, log);
-    },
-  };
-}
-
-/**
- * Before any local step, when the run may skip an unchanged spec, needs nothing else from its document
- * and GitBook may hold it: the digest of the file's bytes and what GitBook holds for its slug (the one
- * read the unchanged check makes anyway). `result` when the record proves the file unchanged; else
- * `read`, for the check that follows the local steps. Undefined when the run cannot skip it, or the
- * bytes cannot tell (the local steps then read the file and say why).
- */
-async function heldFirst(
-  file: SpecFile,
-  slug: string,
-  plan: SyncPlan,
-  clock: SyncPorts["clock"],
-  run: SpecRun,
-  log: Logger,
-): Promise<{ result?: SpecResult; read: HeldVersion } | undefined> {
-  const { connection } = run;
-  if (!plan.skipUnchanged || !connection || connection.readOnly || plan.sourceUrlFor) return undefined;
-  if (run.comparing || isBroken(file)) return undefined;
-  // A spec the listing does not hold is uploaded: its file is not read twice.
-  if (connection.held && !connection.held.has(slug)) return undefined;
-  const digest = fileDigestOf(file);
-  if (digest === undefined) return undefined;
-  const read = await readHeldVersion(slug, {
-    orgId: connection.organizationId,
-    service: connection.service,
-    clock,
-    deadline: run.deadline,
-    held: connection.held,
-  });
-  const result = unchangedFileResult({ path: file.path, slug, owner: run.owner, digest }, read, log);
-  return result ? { result, read } : { read };
-}
-
-interface Comparing {
-  side: BaseSide;
-  comparer: ChangeComparer;
-  allowed: readonly string[];
-}
-
-async function changesOf(
-  target: PublishTarget,
-  document: unknown,
-  comparing: Comparing,
-  log: Logger,
-): Promise<SpecChanges> {
-  const { file, baseSlug, steps } = target;
-  // The same publication on both sides: the base shaped as the head is (an audience with its audience).
-  const before = await comparing.side.documentOf(file, baseSlug, steps);
-  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
-    file,
-    log,
-  });
-}
-
-async function uploadOrCheck(
-  prepared: PreparedSpec,
-  connection: Connection | undefined,
-  plan: SyncPlan,
-  ports: SyncPorts,
-  run: { deadline: number; unrecorded: string[]; held?: HeldVersion | undefined },
-  log: Logger,
-): Promise<() => Promise<SpecResult>> {
-  const { deadline } = run;
-  if (!connection || connection.readOnly) {
-    const lookup = connection && { orgId: connection.organizationId, service: connection.service };
-    const result = await checkOne(prepared, lookup, log);
-    return async () => result;
-  }
-  const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
-  if (recorded && !recorded.record) {
-    run.unrecorded.push(prepared.file);
-    log.warning(
-      `${escapeUntrusted(prepared.file)}: no publish record could be added (${recorded.problem}): it is uploaded on every run and never pruned.`,
-      { file: prepared.file },
-    );
-  }
-  if (plan.skipUnchanged && recorded?.record) {
-    const unchanged = await unchangedResult(prepared, {
-      orgId: connection.organizationId,
-      service: connection.service,
-      logger: log,
-      clock: ports.clock,
-      deadline,
-      held: connection.held,
-      read: run.held,
-    });
-    if (unchanged) return async () => unchanged;
-  }
-  const { document: _compared, ...toUpload } = prepared;
-  return uploadOne(toUpload, {
-    orgId: connection.organizationId,
-    service: connection.service,
-    clock: ports.clock,
-    schedule: DEFAULT_POLL_SCHEDULE,
-    wait: plan.wait,
-    deadline,
-    logger: log,
-    timeoutSetting: plan.names("timeout"),
-    states: connection.states,
-  });
-}
-
 function listed(held: ReadonlyMap<string, Spec>): SpecLister {
   return {
     async *iterateSpecs() {
       yield* held.values();
     },
   };
-}
-
-/**
- * The organization's specs by slug, in one paged listing: a spec GitBook does not hold is uploaded
- * without a read, and one it holds needs only its version's content. Undefined when the listing fails:
- * each spec is then read on its own.
- */
-function changeReviewReport(
-  side: BaseSide,
-  results: readonly SpecResult[],
-  headFiles: ReadonlySet<string>,
-  options: NonNullable<SyncPlan["changeReview"]>,
-): ChangeReviewReport {
-  const removedSpecs = side.removedSince(headFiles);
-  const report: ChangeReviewReport = {
-    against: side.against,
-    ...(side.fallbackReason ? { fallbackReason: side.fallbackReason } : {}),
-    removedSpecs,
-  };
-  if (!options.failOnBreaking) return report;
-  // A file published as several audiences is named with the slug of the one that changed.
-  const perFile = new Map<string, number>();
-  for (const result of results) perFile.set(result.file, (perFile.get(result.file) ?? 0) + 1);
-  const name = (result: SpecResult) =>
-    escapeUntrusted((perFile.get(result.file) ?? 0) > 1 ? `${result.file} → ${result.slug}` : result.file);
-  const breaking = [
-    ...results.flatMap((result) =>
-      (result.changes?.breaking ?? []).map(
-        (change) => `- ${name(result)}: ${escapeUntrusted(specChangeLine(change))}`,
-      ),
-    ),
-    ...removedSpecs.map((file) => `- ${escapeUntrusted(file)}: the spec was removed`),
-  ];
-  const unreviewed = options.failOnUnreviewed
-    ? results.flatMap((result) =>
-        result.changes?.notReviewed === undefined
-          ? []
-          : [`- ${name(result)}: not reviewed: ${escapeUntrusted(result.changes.notReviewed)}`],
-      )
-    : [];
-  if (breaking.length + unreviewed.length === 0) return report;
-  const reasons = [
-    ...(breaking.length > 0
-      ? [
-          `${breaking.length} breaking API change${breaking.length === 1 ? "" : "s"} (fail-on-breaking is on; accept one on purpose with breaking-allowed)`,
-        ]
-      : []),
-    ...(unreviewed.length > 0
-      ? [
-          `${unreviewed.length} spec${unreviewed.length === 1 ? "" : "s"} not reviewed (fail-on-unreviewed is on)`,
-        ]
-      : []),
-  ];
-  const lines = [...unreviewed, ...breaking];
-  const shown = lines.slice(0, MAX_FAILURE_LINES);
-  if (lines.length > shown.length)
-    shown.push(
-      `- … and ${lines.length - shown.length} more: the review comment, the summary and \`gitbook-openapi diff\` list them all`,
-    );
-  return { ...report, failure: `${reasons.join("; ")}:\n${shown.join("\n")}` };
 }
 
 /**

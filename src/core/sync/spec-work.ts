@@ -1,0 +1,208 @@
+/**
+ * One spec's work in a run, for the streaming pipeline (run.ts `publish`): what GitBook holds read first
+ * when that can spare the local steps, then read → validate → bundle → shape, its changes reviewed, and
+ * its upload (or, in check mode or without a token, its lookup).
+ */
+import type { Logger } from "../logger.ts";
+import { type BaseSide, type ChangeComparer, specChanges } from "../review/change-review.ts";
+import type { Spec } from "../service/types.ts";
+import type { PublishTarget } from "../shaping/audiences.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import { checkOne } from "./check.ts";
+import type { StreamedSpec } from "./pipeline.ts";
+import type { SyncPlan } from "./plan.ts";
+import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
+import type { SpecService } from "./ports.ts";
+import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
+import type { PreparedSpec } from "./prepared.ts";
+import { uploadOne } from "./publish.ts";
+import type { SpecChanges, SpecResult } from "./result.ts";
+import type { SyncPorts } from "./run.ts";
+import {
+  fileDigestOf,
+  type HeldVersion,
+  readHeldVersion,
+  unchangedFileResult,
+  unchangedResult,
+} from "./skip-unchanged.ts";
+import type { StateReader } from "./state-reads.ts";
+import { notStartedResult } from "./stopped.ts";
+
+export interface Connection {
+  service: SpecService;
+  organizationId: string;
+  /** The organization's specs by slug, listed once before uploads, for skipping unchanged ones. */
+  held?: ReadonlyMap<string, Spec> | undefined;
+  /** Check mode: only looks up whether each slug exists. */
+  readOnly?: boolean;
+  /** Reads the states of the specs the run waits on, batched. */
+  states?: StateReader | undefined;
+}
+
+/** What every spec's work shares in one run. */
+export interface SpecRun {
+  deadline: number;
+  connection: Connection | undefined;
+  comparing: Comparing | undefined;
+  owner: string;
+  /** Files whose text could not take a publish record: said once, at the end. */
+  unrecorded: string[];
+}
+
+/**
+ * One spec's work, for the streaming pipeline: read, validate and bundle it, then upload it (or, in
+ * check mode or without a token, look it up). Its text is let go once the upload ends. When an unchanged
+ * spec may be skipped, its file's bytes and what GitBook holds come first: a file whose bytes GitBook's
+ * record proves the same is reported unchanged without being parsed, checked or bundled.
+ */
+export function streamedSpec(
+  file: SpecFile,
+  { target, fileWarnings }: { target: PublishTarget; fileWarnings: boolean },
+  plan: SyncPlan,
+  ports: SyncPorts,
+  run: SpecRun,
+): StreamedSpec {
+  const { slug } = target;
+  return {
+    file: file.path,
+    slug,
+    bytes: isBroken(file) ? 0 : file.bytes,
+    stage: async (log) => {
+      if (ports.stop?.aborted) {
+        const result = notStartedResult(file.path, slug, ports.stop);
+        return async () => result;
+      }
+      const { connection, comparing } = run;
+      // A shaped document is not its file's bytes: only its text, after the local steps, can be compared.
+      const held = target.steps ? undefined : await heldFirst(file, slug, plan, ports.clock, run, log);
+      if (held?.result) return async () => held.result as SpecResult;
+      // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
+      const prepared = await prepareFile(
+        file,
+        slug,
+        {
+          workspace: plan.workspace,
+          sourceUrlFor: plan.sourceUrlFor,
+          keepDocument: comparing !== undefined,
+          owner: run.owner,
+          validationWarnings: plan.validationWarnings,
+          shaping: target.steps,
+          fileWarnings,
+        },
+        log,
+      );
+      const changes =
+        comparing && prepared.document !== undefined
+          ? await changesOf(target, prepared.document(), comparing, log)
+          : undefined;
+      const checked = { ...run, held: held?.read };
+      if (changes) {
+        const rest = await uploadOrCheck(prepared, connection, plan, ports, checked, log);
+        return async () => ({ ...(await rest()), changes });
+      }
+      return uploadOrCheck(prepared, connection, plan, ports, checked, log);
+    },
+  };
+}
+
+/**
+ * Before any local step, when the run may skip an unchanged spec, needs nothing else from its document
+ * and GitBook may hold it: the digest of the file's bytes and what GitBook holds for its slug (the one
+ * read the unchanged check makes anyway). `result` when the record proves the file unchanged; else
+ * `read`, for the check that follows the local steps. Undefined when the run cannot skip it, or the
+ * bytes cannot tell (the local steps then read the file and say why).
+ */
+async function heldFirst(
+  file: SpecFile,
+  slug: string,
+  plan: SyncPlan,
+  clock: SyncPorts["clock"],
+  run: SpecRun,
+  log: Logger,
+): Promise<{ result?: SpecResult; read: HeldVersion } | undefined> {
+  const { connection } = run;
+  if (!plan.skipUnchanged || !connection || connection.readOnly || plan.sourceUrlFor) return undefined;
+  if (run.comparing || isBroken(file)) return undefined;
+  // A spec the listing does not hold is uploaded: its file is not read twice.
+  if (connection.held && !connection.held.has(slug)) return undefined;
+  const digest = fileDigestOf(file);
+  if (digest === undefined) return undefined;
+  const read = await readHeldVersion(slug, {
+    orgId: connection.organizationId,
+    service: connection.service,
+    clock,
+    deadline: run.deadline,
+    held: connection.held,
+  });
+  const result = unchangedFileResult({ path: file.path, slug, owner: run.owner, digest }, read, log);
+  return result ? { result, read } : { read };
+}
+
+export interface Comparing {
+  side: BaseSide;
+  comparer: ChangeComparer;
+  allowed: readonly string[];
+}
+
+async function changesOf(
+  target: PublishTarget,
+  document: unknown,
+  comparing: Comparing,
+  log: Logger,
+): Promise<SpecChanges> {
+  const { file, baseSlug, steps } = target;
+  // The same publication on both sides: the base shaped as the head is (an audience with its audience).
+  const before = await comparing.side.documentOf(file, baseSlug, steps);
+  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
+    file,
+    log,
+  });
+}
+
+async function uploadOrCheck(
+  prepared: PreparedSpec,
+  connection: Connection | undefined,
+  plan: SyncPlan,
+  ports: SyncPorts,
+  run: { deadline: number; unrecorded: string[]; held?: HeldVersion | undefined },
+  log: Logger,
+): Promise<() => Promise<SpecResult>> {
+  const { deadline } = run;
+  if (!connection || connection.readOnly) {
+    const lookup = connection && { orgId: connection.organizationId, service: connection.service };
+    const result = await checkOne(prepared, lookup, log);
+    return async () => result;
+  }
+  const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
+  if (recorded && !recorded.record) {
+    run.unrecorded.push(prepared.file);
+    log.warning(
+      `${escapeUntrusted(prepared.file)}: no publish record could be added (${recorded.problem}): it is uploaded on every run and never pruned.`,
+      { file: prepared.file },
+    );
+  }
+  if (plan.skipUnchanged && recorded?.record) {
+    const unchanged = await unchangedResult(prepared, {
+      orgId: connection.organizationId,
+      service: connection.service,
+      logger: log,
+      clock: ports.clock,
+      deadline,
+      held: connection.held,
+      read: run.held,
+    });
+    if (unchanged) return async () => unchanged;
+  }
+  const { document: _compared, ...toUpload } = prepared;
+  return uploadOne(toUpload, {
+    orgId: connection.organizationId,
+    service: connection.service,
+    clock: ports.clock,
+    schedule: DEFAULT_POLL_SCHEDULE,
+    wait: plan.wait,
+    deadline,
+    logger: log,
+    timeoutSetting: plan.names("timeout"),
+    states: connection.states,
+  });
+}
