@@ -1,6 +1,6 @@
 /**
  * Issue 8, end to end on the action: whose comment is ours, which previews a cleanup may delete,
- * bounded network waits, waiting through faults, processing verdicts, path parameters and plain http.
+ * bounded network waits, processing verdicts, path parameters and plain http.
  */
 import { execFileSync } from "node:child_process";
 import { appendFile, symlink, truncate } from "node:fs/promises";
@@ -195,38 +195,7 @@ describe("no hangs: one deadline for the run (item 4)", () => {
   });
 });
 
-describe("waiting through faults, and GitBook's verdicts (items 5 and 6)", () => {
-  it("publishes all 200 specs through 30% 429, 30% 5xx and 5% dropped connections, without duplicates", async () => {
-    const api = await emulator({
-      processing: { pendingMs: 50, progressMs: 50 },
-      faults: { rate429: 0.3, retryAfterSeconds: 0, rate5xx: 0.3, dropRate: 0.05, seed: 8 },
-    });
-    const files = Object.fromEntries(
-      Array.from({ length: 200 }, (_, i) => [
-        `services/s${String(i).padStart(3, "0")}.yaml`,
-        minimalSpec(`S${i}`),
-      ]),
-    );
-    const dir = await workspace(files);
-    const run = await runActionLikeRunner({
-      workspace: dir,
-      inputs: {
-        token: api.token,
-        organization: "demo-org",
-        "api-url": api.baseUrl,
-        concurrency: "32",
-        timeout: "240",
-      },
-      env: repo,
-    });
-
-    const results = resultsOf(run.outputs);
-    expect(results.filter((r) => r.status !== "published")).toEqual([]);
-    expect(results).toHaveLength(200);
-    expect(run.exitCode).toBe(0);
-    expect(api.listSpecs("demo-org")).toHaveLength(200);
-  }, 240_000);
-
+describe("GitBook's verdicts (item 6; item 5, waiting through faults, is faults.e2e.test.ts)", () => {
   it.each([
     ["an empty code", "", '""'],
     ["a number", 42, "42"],
