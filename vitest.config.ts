@@ -1,4 +1,19 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Vitest's order (the longest first, by the durations it cached; else the largest files first), with the
+ * end-to-end files (`*.e2e.test.ts`, whole runs against the emulator, the slowest) ahead of the rest
+ * even on a clean clone, where no durations are cached: started last, a 70 s file alone would hold the
+ * suite's end.
+ */
+class EndToEndFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const endToEnd = (spec: TestSpecification) => spec.moduleId.endsWith(".e2e.test.ts");
+    return [...sorted.filter(endToEnd), ...sorted.filter((spec) => !endToEnd(spec))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,6 +23,7 @@ export default defineConfig({
     allowOnly: false,
     // Most files wait on child processes and loopback servers, not the CPU: more files than cores at once.
     maxWorkers: 4,
+    sequence: { sequencer: EndToEndFirst },
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
     reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
   },
