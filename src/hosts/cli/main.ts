@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** Entry of the `gitbook-openapi` command (built to dist/cli.js): runs once, sets the exit code. */
 import "./node-version.ts";
-import { enableCompileCache } from "node:module";
+// The namespace, not a named import: an ES module's named imports are linked before any code runs, so
+// `{ enableCompileCache }` (Node 22.1+) would fail on an older Node before the version check could speak.
+import * as nodeModule from "node:module";
 import { isCompareWorker } from "../../core/review/worker-kind.ts";
 import { processSignals } from "./signals.ts";
 import { CLI_VERSION } from "./version.ts";
@@ -9,7 +11,7 @@ import { CLI_VERSION } from "./version.ts";
 // V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
 // the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a second run starts without
 // compiling them again (docs/build-choice.md).
-enableCompileCache();
+nodeModule.enableCompileCache();
 
 // Everything else loads after the version check, and only what the thread needs: the entry may be the
 // change review's worker (src/core/review/compare-worker.ts), which only compares; the command line
