@@ -65,4 +65,16 @@ describe("the command line's log", () => {
       /^\x1b\[0Ksection_start:\d+:gitbook_openapi_1\[collapsed=true\]\r\x1b\[0KPlan \(publish\): 1 spec\na\.yaml → a\n\x1b\[0Ksection_end:\d+:gitbook_openapi_1\r\x1b\[0K\n$/,
     );
   });
+
+  it("keeps a file name's line break on its line: in a group title and in a problem's place", () => {
+    const { output, text } = streams(false);
+    const { logger } = createCliLog(output, { gitlabSections: false, debug: false, liveColumns: undefined });
+    const file = "b\nerror: forged.yaml";
+    logger.group(`${file} → b: failed`, () => logger.error("info.version is missing", { file, line: 2 }));
+    expect(text()).toBe(
+      "b\\u000aerror: forged.yaml → b: failed\n  error: b\\u000aerror: forged.yaml:2: info.version is missing\n",
+    );
+    // No line of the log starts with a label the file name brought.
+    expect(text().split("\n").filter((line) => line.startsWith("error:"))).toEqual([]);
+  });
 });

@@ -76,7 +76,8 @@ export function createCliLog(
     error: problem("error", palette.red),
     group(title, body) {
       if (quiet || !options.gitlabSections) {
-        if (!quiet) line(title, titlePaint(palette));
+        // A title is one line (a file name in it may hold a line break: shown escaped, never a new line).
+        if (!quiet) line(printable(title), titlePaint(palette));
         depth += 1;
         try {
           body();
@@ -138,7 +139,8 @@ function isSuccess(status: SpecStatus): boolean {
 function where(location: SourceLocation | undefined): string {
   if (!location) return "";
   const line = location.line ? `:${location.line}${location.column ? `:${location.column}` : ""}` : "";
-  return `${location.file}${line}: `;
+  // The file name on one line: a line break in it would start a line that looks like the log's own.
+  return `${printable(location.file)}${line}: `;
 }
 
 function indent(message: string): string {
