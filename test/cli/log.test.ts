@@ -75,6 +75,10 @@ describe("the command line's log", () => {
       "b\\u000aerror: forged.yaml → b: failed\n  error: b\\u000aerror: forged.yaml:2: info.version is missing\n",
     );
     // No line of the log starts with a label the file name brought.
-    expect(text().split("\n").filter((line) => line.startsWith("error:"))).toEqual([]);
+    expect(
+      text()
+        .split("\n")
+        .filter((line) => line.startsWith("error:")),
+    ).toEqual([]);
   });
 });
