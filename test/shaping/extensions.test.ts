@@ -228,6 +228,45 @@ describe("a spec with each kind of mistake", () => {
     expect(warnings).toHaveLength(MAX_WARNINGS_PER_FILE + 1);
     expect(warnings.at(-1)?.message).toMatch(/^7 more uses of GitBook's extensions/);
   });
+
+  it("follows 10,000 nested tags once each, and names a long cycle in a few of its tags", () => {
+    const count = 10_000;
+    const jsonOf = (parent: (i: number) => string) =>
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "T", version: "1" },
+        paths: {},
+        tags: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, "x-parent": parent(i) })),
+      });
+    // A chain (each tag under the next, the last under an undeclared one): one warning, at its end.
+    const chain = warningsOf(
+      jsonOf((i) => `t${i + 1}`),
+      "json",
+    );
+    expect(chain.map(({ message }) => message)).toEqual([
+      expect.stringContaining(`names \`t${count}\`, which is not declared`),
+    ]);
+    // A tail into a cycle of the last two: the cycle once, at its first tag.
+    const rho = warningsOf(
+      jsonOf((i) => (i === count - 1 ? `t${count - 2}` : `t${i + 1}`)),
+      "json",
+    );
+    expect(rho.map(({ message }) => message)).toEqual([
+      expect.stringContaining(
+        `tag \`t${count - 2}\` nests tags in a circle (\`t${count - 2}\` → \`t${count - 1}\` → \`t${count - 2}\`)`,
+      ),
+    ]);
+    // One cycle through every tag: reported once, at the first, its names cut short.
+    const cycle = warningsOf(
+      jsonOf((i) => `t${(i + 1) % count}`),
+      "json",
+    );
+    expect(cycle).toHaveLength(1);
+    expect(cycle[0]?.message).toContain(
+      "(`t0` → `t1` → `t2` → `t3` → `t4` → `t5` → `t6` → `t7` → `t8` → `t9` → … 9990 more → `t0`)",
+    );
+    expect(cycle[0]?.message.length).toBeLessThan(400);
+  });
 });
 
 /** Every extension used as GitBook's documentation shows it. */

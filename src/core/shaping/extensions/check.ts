@@ -330,23 +330,31 @@ function indexTags(document: Record<string, unknown>): TagIndex {
     const parent = typeof tag.parent === "string" ? tag.parent : tag["x-parent"];
     return typeof parent === "string" ? byName.get(parent) : undefined;
   };
+  // Each tag is followed once (a chain of 10,000 parents stays linear): `state` is the walk that reached
+  // it, and a walk that meets its own tag again has found a cycle, reported at its first tag in `tags`.
   const cycleAt = new Map<Record<string, unknown>, string[]>();
-  const inCycle = new Set<Record<string, unknown>>();
-  for (const start of list) {
-    if (inCycle.has(start)) continue;
+  const state = new Map<Record<string, unknown>, number>();
+  const order = new Map<Record<string, unknown>, number>();
+  list.forEach((tag, index) => {
+    if (!order.has(tag)) order.set(tag, index);
+  });
+  list.forEach((start, walk) => {
     const chain: Record<string, unknown>[] = [];
     let at: Record<string, unknown> | undefined = start;
-    while (at && !chain.includes(at)) {
+    while (at && !state.has(at)) {
+      state.set(at, walk);
       chain.push(at);
       at = parentOf(at);
     }
-    if (at !== start) continue;
-    for (const tag of chain) inCycle.add(tag);
+    if (!at || state.get(at) !== walk) return;
+    const cycle = chain.slice(chain.indexOf(at));
+    const first = cycle.reduce((a, b) => ((order.get(b) as number) < (order.get(a) as number) ? b : a));
+    const rotated = [...cycle.slice(cycle.indexOf(first)), ...cycle.slice(0, cycle.indexOf(first))];
     cycleAt.set(
-      start,
-      [...chain, start].map((tag) => String(tag.name)),
+      first,
+      [...rotated, first].map((tag) => String(tag.name)),
     );
-  }
+  });
   return { declared, hidden, cycleAt };
 }
 

@@ -100,7 +100,7 @@ export const RULES: readonly ExtensionRule[] = [
       }
       const cycle = tags.cycleAt.get(holder);
       if (cycle) {
-        return `\`${key}\` of ${subject} nests tags in a circle (${cycle.map((name) => `\`${name}\``).join(" → ")}): GitBook cannot place a page under itself. Remove the parent of one of them.`;
+        return `\`${key}\` of ${subject} nests tags in a circle (${spellCycle(cycle)}): GitBook cannot place a page under itself. Remove the parent of one of them.`;
       }
       if (!tags.declared.has(value)) {
         return `\`${key}\` of ${subject} names \`${value}\`, which is not declared in \`tags\`; GitBook nests the page under a declared tag only, so the page and its operations are left out of the navigation. Declare \`- name: ${value}\` in \`tags\`, or fix the name.`;
@@ -222,6 +222,17 @@ export const RULES: readonly ExtensionRule[] = [
     check: (value, key, { subject }) => checkString(value, key, subject, "https://mcp.example.com"),
   },
 ];
+
+/** Most tags of a cycle a message names: a cycle of 10,000 tags is not a 100 kB warning. */
+const MAX_CYCLE_NAMES = 10;
+
+/** `a` → `b` → `a`; a longer cycle as its first tags, how many are left out, and its first again. */
+function spellCycle(cycle: readonly string[]): string {
+  const names = cycle.map((name) => `\`${name}\``);
+  if (names.length <= MAX_CYCLE_NAMES + 1) return names.join(" → ");
+  const left = names.length - 1 - MAX_CYCLE_NAMES;
+  return [...names.slice(0, MAX_CYCLE_NAMES), `… ${left} more`, names[0]].join(" → ");
+}
 
 /** Font Awesome names: lowercase words and digits joined by `-` (`user`, `circle-exclamation`, `0`). */
 const ICON_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
