@@ -115,6 +115,25 @@ describe("OpenAPI 3.0", () => {
   });
 });
 
+describe("hostile keys", () => {
+  it("quotes a key with a line break or a workflow command as JSON, on one line, and cuts a long one", () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: {title: T, version: '1'}",
+      "paths: {}",
+      '"bad\\n::error file=x::pwned": 1',
+      `${"k".repeat(5000)}: 1`,
+      "",
+    ].join("\n");
+    const problems = brief(problemsOf(text));
+    expect(problems).toEqual([
+      '4:1 the document has an unknown field `"bad\\n::error file=x::pwned"` (extensions start with `x-`).',
+      `5:1 the document has an unknown field \`${"k".repeat(79)}…\` (extensions start with \`x-\`).`,
+    ]);
+    for (const problem of problems) expect(problem).not.toMatch(/[\r\n]/);
+  });
+});
+
 describe("references inside the document", () => {
   it("refuses a `#/…` reference to nothing, at its `$ref`, but never reads literal data as one", () => {
     const text = [

@@ -18,6 +18,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
+import { truncate } from "../text/truncate.ts";
 import { RULE_FAMILIES, type RuleFamily } from "./rule-families.ts";
 
 export { RULE_FAMILIES, type RuleFamily };
@@ -308,12 +309,8 @@ function kindOf(value: unknown): string {
   if (value === null) return "empty (null)";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return `the string ${JSON.stringify(truncate(value))}`;
+  if (typeof value === "string") return `the string ${JSON.stringify(truncate(value, 40))}`;
   return `${typeof value === "number" ? "the number" : ""} ${String(value)}`.trim();
-}
-
-function truncate(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
 function valueAt(document: unknown, path: readonly string[]): unknown {
@@ -331,14 +328,27 @@ function nameOf(path: readonly string[]): string {
   const last = path.at(-1) as string;
   const parent = path.at(-2);
   if (/^\d+$/.test(last) && parent !== undefined) return `\`${plain(parent)}[${last}]\``;
-  // A key that cannot stand alone (empty, or with a backquote) is shown quoted, under its parent.
-  if (last === "" || last.includes("`"))
-    return `\`${parent === undefined ? "" : plain(parent)}[${plain(last)}]\``;
-  return `\`${last}\``;
+  // A key that cannot stand alone (empty, with a backquote or a control character) is shown quoted,
+  // under its parent.
+  if (needsQuotes(last)) return `\`${parent === undefined ? "" : plain(parent)}[${plain(last)}]\``;
+  return `\`${plain(last)}\``;
 }
 
+/**
+ * A key as a message shows it: as written, or quoted as JSON when it is empty or holds a backquote or
+ * a control character (a line break in a key must not break the message's line, nor start a line a CI
+ * log reads as a command); cut to {@link MAX_KEY_LENGTH} characters.
+ */
 function plain(key: string): string {
-  return key === "" || key.includes("`") ? JSON.stringify(key).replaceAll("`", "'") : key;
+  const short = truncate(key, MAX_KEY_LENGTH);
+  return needsQuotes(short) ? JSON.stringify(short).replaceAll("`", "'") : short;
+}
+
+const MAX_KEY_LENGTH = 80;
+
+function needsQuotes(key: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  return key === "" || /[`\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(key);
 }
 
 function familyOf(path: readonly string[], extraKey?: string): RuleFamily {
@@ -354,10 +364,11 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
   const last = path.at(-1) ?? "";
   switch (error.keyword) {
     case "type": {
-      if (last === "$ref" && String(params.type) === "object" && path.length > 1) {
+      const holder = path.at(-2);
+      if (last === "$ref" && String(params.type) === "object" && holder !== undefined) {
         return issue(
           path,
-          `\`${path.at(-2)}\` holds a \`$ref\`, read as an entry named "$ref": \`${path.at(-2)}\` must be ${WHAT_IT_HOLDS[path.at(-2) as string] ?? "a mapping"}; put the \`$ref\` on the object that holds \`${path.at(-2)}\` (or use \`allOf\`).`,
+          `\`${plain(holder)}\` holds a \`$ref\`, read as an entry named "$ref": \`${plain(holder)}\` must be ${WHAT_IT_HOLDS[holder] ?? "a mapping"}; put the \`$ref\` on the object that holds \`${plain(holder)}\` (or use \`allOf\`).`,
         );
       }
       const expected = String(params.type)
@@ -398,7 +409,7 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
       return {
         family: familyOf(path, key),
         keyPath: [...path, key],
-        message: `${name} has an unknown field \`${key}\`${hint}.`,
+        message: `${name} has an unknown field \`${plain(key)}\`${hint}.`,
       };
     }
     case "enum": {
