@@ -103,7 +103,7 @@ try {
   );
   expectShown(first.exitCode === 1, "the first run fails (exit code 1)");
 
-  heading("2. The same commit again: nothing to upload");
+  heading(`2. The same commit again: nothing to upload but '${REFUSED}', which GitBook refused`);
   const second = await run({ env: { GITHUB_SHA: base } });
   showSummaryAndOutputs(second);
   const secondResults = resultsOf(second);
