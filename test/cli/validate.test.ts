@@ -6,7 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { exampleWorkspace, removeWorkspace } from "../e2e/helpers.ts";
+import { emptyWorkspace, exampleWorkspace, removeWorkspace } from "../e2e/helpers.ts";
 import { runCli } from "./run-cli.ts";
 
 const TOKEN = "validate-command-token-51c9";
@@ -50,6 +50,22 @@ describe("gitbook-openapi validate", () => {
       "2 files checked: 2 invalid (2 problems).",
       "",
     ]);
+  });
+
+  it("keeps each problem on one line and no line a CI log reads as a command, whatever the file is named", async () => {
+    const names = ["::error file=x::y.yaml", "dir/a\n::error::b.yaml"];
+    const hostile = await emptyWorkspace(Object.fromEntries(names.map((name) => [name, BAD_RESPONSES])));
+    try {
+      const run = await runCli(["validate", ...names], { cwd: hostile });
+      expect(run.code).toBe(1);
+      const lines = run.stdout.split("\n");
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toMatch(/^%3A:error file=x::y\.yaml:8:7: `responses` must be/);
+      expect(lines[1]).toMatch(/^dir\/a\\u000a::error::b\.yaml:8:7: `responses` must be/);
+      for (const line of lines) expect(line).not.toMatch(/^\s*::/);
+    } finally {
+      await removeWorkspace(hostile);
+    }
   });
 
   it("exits 0 on valid files, a split spec included, with no token", async () => {

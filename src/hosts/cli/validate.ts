@@ -91,18 +91,25 @@ export async function runValidateCommand(
   io: CliIo,
   output: Output,
 ): Promise<number> {
-  const [{ discoverSpecs, inspectFile }, { isWithin }, { prepareFile }, { bareMessage }, settingsModules] =
-    await Promise.all([
-      import("../../core/discovery/index.ts"),
-      import("../../core/files/containment.ts"),
-      import("../../core/sync/prepare.ts"),
-      import("../../core/sync/problem-text.ts"),
-      Promise.all([
-        import("../../settings/inputs.ts"),
-        import("./connection.ts"),
-        import("./sync-settings.ts"),
-      ]),
-    ]);
+  const [
+    { discoverSpecs, inspectFile },
+    { isWithin },
+    { prepareFile },
+    { bareMessage },
+    { defuseCommands },
+    settingsModules,
+  ] = await Promise.all([
+    import("../../core/discovery/index.ts"),
+    import("../../core/files/containment.ts"),
+    import("../../core/sync/prepare.ts"),
+    import("../../core/sync/problem-text.ts"),
+    import("../../core/text/log-protocol.ts"),
+    Promise.all([
+      import("../../settings/inputs.ts"),
+      import("./connection.ts"),
+      import("./sync-settings.ts"),
+    ]),
+  ]);
   const [{ readConfig }, { checkInputs }, { buildSyncSettings }] = settingsModules;
   const syncFlags: SyncFlags = {
     ...(flags.workspace ? { workspace: flags.workspace } : {}),
@@ -115,7 +122,9 @@ export async function runValidateCommand(
     () => readConfig((name) => (name === "mode" ? "check" : settings.readInput(name))),
     settings.settingName,
   );
-  const line = (text: string) => output.out(`${printable(text, true)}\n`);
+  // One line per problem: a line break in a file name or a message is shown as `\u000a`, and a line a
+  // CI log would read as a command (`::error::`, `##[`) is defused, as the action's log does.
+  const line = (text: string) => output.out(`${defuseCommands(printable(text))}\n`);
   const found: Problem[] = [];
   const record = (severity: Problem["severity"]) => (message: string, location?: SourceLocation) => {
     found.push({ severity, ...(location ?? { file: "" }), message });
