@@ -208,6 +208,28 @@ describe("a spec with each kind of mistake", () => {
     expect(logger.entries.filter((entry) => entry.level === "error")).toEqual([]);
   });
 
+  it("keep each warning on one line, whatever the spec's names hold (newlines, `::`, `%0A`)", () => {
+    const text = [
+      "openapi: 3.1.0",
+      'info: {title: T, version: "1"}',
+      "paths: {}",
+      "tags:",
+      '  - name: "pets\\n::warning file=x.yaml::forged"',
+      '    x-page-icon: "dog\\n::error::icon"',
+      '    x-parent: "a%0A::notice::b"',
+      "",
+    ].join("\n");
+    const logger = new MemoryLogger();
+    validateSpecDocument(loadedSpec(text, "yaml", "api/spec.yaml"), logger, { structure: false });
+    const warnings = logger.messages("warning");
+    expect(warnings).toHaveLength(2);
+    for (const message of warnings) {
+      expect(message).not.toMatch(/[\r\n]/);
+      expect(message).toContain("tag `pets%0A::warning file=x.yaml::forged`");
+    }
+    expect(warnings.join(" ")).toContain("`a%250A::notice::b`");
+  });
+
   it("suggests the icon's name where one can be read from the value, an example otherwise", () => {
     const text =
       'openapi: 3.1.0\ninfo: {title: T, version: "1"}\ntags:\n  - name: a\n    x-page-icon: Dog\n  - name: b\n    x-page-icon: "🐶"\n  - name: c\n    x-page-icon: fas fa-cat\n';

@@ -3,6 +3,7 @@ import { childType, type NodeType, specVersion, typesFor } from "../../bundling/
 import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
 import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
+import { escapeUntrusted } from "../../text/log-protocol.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
@@ -45,9 +46,13 @@ export function warnAboutGitBookExtensions(spec: LoadedSpec, logger: Logger): vo
   for (const problem of gitBookExtensionWarnings(spec)) warn(problem, logger);
 }
 
-/** As the validation warns (validation/index.ts): the place once, in the location, not in the message. */
+/**
+ * As the validation warns (validation/index.ts): the place once, in the location, not in the message.
+ * The message quotes the spec's own names and values (a tag's name, an enum value), so it is escaped: a
+ * newline or `::` written there stays inert text on the warning's one line.
+ */
 function warn({ file, line, column, message }: LocatedProblem, logger: Logger): void {
-  logger.warning(message, {
+  logger.warning(escapeUntrusted(message), {
     file,
     ...(line !== undefined ? { line } : {}),
     ...(column !== undefined ? { column } : {}),
