@@ -409,4 +409,16 @@ actions:
     (document.a[0] as { x: { y: number[] } }).x.y.push(2);
     expect(document.a[1]).toEqual({ x: { y: [1] } });
   });
+
+  it("stops, before copying, an action whose copies would outweigh a spec (a large `copy` into many nodes)", () => {
+    const parsed = parseOverlay(
+      "overlay: 1.1.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $.t[*]\n    copy: $.big\n",
+      "o.yaml",
+    );
+    const document = { big: { text: "x".repeat(1024 * 1024) }, t: Array.from({ length: 40 }, () => ({})) };
+    expect(() => applyOverlay(document, parsed, () => {})).toThrow(
+      /^o\.yaml:4: action 1 \(\$\.t\[\*\]\) merges its copied value into 40 nodes; .* over the 32\.0 MiB limit/,
+    );
+    expect(document.t[0]).toEqual({});
+  });
 });

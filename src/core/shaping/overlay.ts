@@ -11,6 +11,7 @@
  */
 import { JSONPathEnvironment, type JSONPathQuery } from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
+import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 
 export interface OverlayLocation {
   /** Workspace-relative, `/`-separated. */
@@ -208,9 +209,11 @@ function unknownFields(
 
 /**
  * Applies the overlay's actions in order to `document`, in place, and returns it (a `$` target replaced by
- * an update is the same object). Throws {@link OverlayError} for an action that cannot apply.
+ * an update is the same object). Throws {@link OverlayError} for an action that cannot apply, and when the
+ * copies its actions merge in would add more than one spec may weigh ({@link MAX_SPEC_BYTES}).
  */
 export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayWarn): unknown {
+  let added = 0;
   for (const action of overlay.actions) {
     const location = { file: overlay.file, line: action.line };
     const nodes = action.query.query(document as never).nodes;
@@ -229,6 +232,14 @@ export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayW
       continue;
     }
     const update = action.copy ? copiedValue(document, action, location) : action.update;
+    // Each selected node gets its own copy of the update: an action with a broad target (`$..*`) or a
+    // large `copy` would otherwise grow the document without bound before its size is checked.
+    added += jsonBytes(update) * nodes.length;
+    if (added > MAX_SPEC_BYTES)
+      throw new OverlayError(
+        `action ${action.index + 1} (${action.target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, the overlay adds about ${formatBytes(added)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec. Narrow the target.`,
+        location,
+      );
     for (const node of nodes) {
       const replaced = updateNode(node.value, update, overlay.version, action, location);
       if (replaced !== NOT_REPLACED) {
@@ -238,6 +249,11 @@ export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayW
     }
   }
   return document;
+}
+
+/** The size of `value` written as JSON: what it adds to the document's text, roughly. */
+function jsonBytes(value: unknown): number {
+  return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
 function copiedValue(document: unknown, action: OverlayAction, location: OverlayLocation): unknown {
