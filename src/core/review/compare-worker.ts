@@ -16,8 +16,6 @@ import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
 import { isCompareWorker, WORKER_KIND, WORKER_VARIABLE } from "./worker-kind.ts";
 
-export { isCompareWorker };
-
 /**
  * The heap of one comparison, in MiB. With the young generation and the code it stays under 1 GiB of
  * resident memory, the bound the change review must hold on a 4 MB spec; the comparison itself needs
