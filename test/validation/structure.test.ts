@@ -115,6 +115,23 @@ describe("OpenAPI 3.0", () => {
   });
 });
 
+describe("component names (OpenAPI 3.1)", () => {
+  it("refuses a component name outside the allowed characters once, at that key, naming it", () => {
+    const text = [
+      "openapi: 3.1.0",
+      "info: {title: T, version: '1'}",
+      "components:",
+      "  schemas:",
+      "    Pet: {type: object}",
+      "    bad name: {type: object}",
+      "",
+    ].join("\n");
+    expect(brief(problemsOf(text))).toEqual([
+      "6:5 `schemas` has the key `bad name`, which must match ^[a-zA-Z0-9._-]+$.",
+    ]);
+  });
+});
+
 describe("hostile keys", () => {
   it("quotes a key with a line break or a workflow command as JSON, on one line, and cuts a long one", () => {
     const text = [

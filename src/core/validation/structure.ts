@@ -102,7 +102,20 @@ export function summarize(
   document: unknown,
   version: SchemaVersion = "3.1",
 ): StructuralIssue[] {
-  const raw: RawError[] = errors.map((error) => ({ path: pointerKeys(error.instancePath), error }));
+  const raw: RawError[] = errors.flatMap((error) => {
+    const path = pointerKeys(error.instancePath);
+    // `propertyNames` (3.1's component names): the failure inside it names the key; the wrapper says
+    // nothing more.
+    if (error.keyword === "propertyNames") return [];
+    if (error.propertyName === undefined) return [{ path, error }];
+    const key = error.propertyName;
+    return [
+      {
+        path: [...path, key],
+        error: { ...error, keyword: "propertyName", params: { ...error.params, key } },
+      },
+    ];
+  });
   const alternatives = raw
     .filter(({ error }) => error.keyword === "oneOf" || error.keyword === "anyOf")
     .sort((a, b) => a.path.length - b.path.length);
@@ -425,6 +438,10 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
       return issue(path, `${name} must be ${JSON.stringify(params.allowedValue)}; it is ${kindOf(value)}.`);
     case "format":
       return issue(path, `${name} must be a valid ${String(params.format)}; it is ${kindOf(value)}.`);
+    case "propertyName": {
+      const rule = params.pattern === undefined ? "is not allowed" : `must match ${String(params.pattern)}`;
+      return issue(path, `${nameOf(path.slice(0, -1))} has the key \`${plain(last)}\`, which ${rule}.`);
+    }
     case "pattern":
       return issue(path, `${name} must match ${String(params.pattern)}; it is ${kindOf(value)}.`);
     case "minProperties":
