@@ -18,8 +18,6 @@ export interface ConnectionFlags {
   tokenFile?: string;
 }
 
-export { MAX_TOKEN_FILE_BYTES, TokenSources } from "./token-sources.ts";
-
 export interface Connection {
   apiUrl: string;
   /** Set when the command asked for an organization. */
