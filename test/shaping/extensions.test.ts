@@ -464,6 +464,31 @@ components:
 });
 
 describe("a split spec", () => {
+  it("reads a JSON spec's own document when the bundler parses it anyway, and parses one sent as written apart", () => {
+    const text = JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: { "/a": { $ref: "./a.json" } },
+      tags: [{ name: "a", "x-page-icon": 7 }],
+    });
+    const spec = loadedSpec(text, "json", "api/spec.json");
+    let reads = 0;
+    const counted = (asWritten: boolean) => ({
+      path: spec.path,
+      text: spec.text,
+      format: spec.format,
+      get document() {
+        reads += 1;
+        return spec.document;
+      },
+      ...(asWritten ? { referencesOtherFiles: false as const } : {}),
+    });
+    expect(gitBookExtensionWarnings(counted(false))).toHaveLength(1);
+    expect(reads).toBe(1);
+    expect(gitBookExtensionWarnings(counted(true))).toHaveLength(1);
+    expect(reads).toBe(1);
+  });
+
   it("is checked in each file it references, at the lines of that file (YAML and JSON)", async () => {
     const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-split-"));
     try {

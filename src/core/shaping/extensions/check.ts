@@ -61,7 +61,7 @@ function warn({ file, line, column, message }: LocatedProblem, logger: Logger): 
 
 /** The warnings of {@link warnAboutGitBookExtensions}, located in the spec's own file. */
 export function gitBookExtensionWarnings(
-  spec: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+  spec: Pick<LoadedSpec, "path" | "text" | "format" | "document" | "referencesOtherFiles">,
 ): LocatedProblem[] {
   const { text } = spec;
   if (!mayUseGitBookExtensions(text)) return [];
@@ -92,11 +92,15 @@ function locateProblems(
 }
 
 /**
- * A JSON spec is parsed here, for this check only, rather than through `spec.document`: a spec sent as
- * written keeps no parsed document through its upload (see sync/prepare.ts). A YAML spec is parsed already.
+ * The spec's own document (`spec.document`), except for a JSON spec sent as written: that one is parsed
+ * here, for this check only, so that it keeps no parsed document through its upload (discovery/load.ts
+ * parses on first use and keeps it). A JSON spec that may reference other files is parsed through
+ * `spec.document` all the same, by the bundler (sync/prepare.ts), which then finds it parsed.
  */
-function documentOf(spec: Pick<LoadedSpec, "text" | "format" | "document">): unknown {
-  if (spec.format !== "json") return spec.document;
+function documentOf(
+  spec: Pick<LoadedSpec, "text" | "format" | "document" | "referencesOtherFiles">,
+): unknown {
+  if (spec.format !== "json" || spec.referencesOtherFiles !== false) return spec.document;
   try {
     return JSON.parse(spec.text.charCodeAt(0) === 0xfeff ? spec.text.slice(1) : spec.text);
   } catch {
