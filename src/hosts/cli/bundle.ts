@@ -14,12 +14,13 @@ import { type SpecShaping, stepsOf } from "../../core/shaping/audiences.ts";
 import { ownerKey } from "../../core/sync/ownership.ts";
 import { prepareFile } from "../../core/sync/prepare.ts";
 import { locatedMessage } from "../../core/sync/problem-text.ts";
+import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { readCiRun } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
-import type { CliIo, Output } from "./output.ts";
+import { type CliIo, type Output, printable } from "./output.ts";
 import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
 
 export interface BundleFlags {
@@ -76,7 +77,7 @@ export async function runBundleCommand(
   );
   const source = prepared.source;
   if (prepared.problems.length > 0 || source === undefined || !("text" in source)) {
-    for (const problem of prepared.problems) output.err(`${locatedMessage(problem)}\n`);
+    for (const problem of prepared.problems) output.err(errLine(locatedMessage(problem)));
     return ExitCode.failed;
   }
   if (flags.output === undefined) output.out(source.text);
@@ -110,7 +111,15 @@ function bundleSteps(file: string, shaping: SpecShaping | undefined, audience: s
 function warningsTo(output: Output): Logger {
   const write = (message: string, location?: SourceLocation) => {
     const at = location ? `${location.file}${location.line === undefined ? "" : `:${location.line}`}: ` : "";
-    output.err(`warning: ${at}${message}\n`);
+    output.err(errLine(`warning: ${at}${message}`));
   };
   return { ...silentLogger, warning: write, error: write };
+}
+
+/**
+ * One line of stderr: file names, overlay targets and keys come from the repository, so control
+ * characters are shown escaped and a line a CI log would read as a command is defused (as `validate`).
+ */
+function errLine(text: string): string {
+  return `${defuseCommands(printable(text))}\n`;
 }
