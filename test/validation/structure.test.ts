@@ -132,6 +132,23 @@ describe("component names (OpenAPI 3.1)", () => {
   });
 });
 
+describe("a document the check cannot follow", () => {
+  it("is not called valid in silence: a 2,000-deep 3.0 schema is a warning that its structure was not checked", () => {
+    const depth = 2000;
+    const schema = `${'{"type":"array","items":'.repeat(depth)}{"type":"strin"}${"}".repeat(depth)}`;
+    const text = `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"A":${schema}}}}`;
+    const logger = new MemoryLogger();
+    expect(problemsOf(text, "json", logger)).toEqual([]);
+    expect(logger.entries.filter((e) => e.level === "warning")).toEqual([
+      {
+        level: "warning",
+        message: expect.stringContaining("not checked against the OpenAPI schema: it nests too deeply"),
+        location: { file: "api/spec.json", line: 1 },
+      },
+    ]);
+  });
+});
+
 describe("hostile keys", () => {
   it("quotes a key with a line break or a workflow command as JSON, on one line, and cuts a long one", () => {
     const text = [
