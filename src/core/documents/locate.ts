@@ -125,7 +125,8 @@ function walkYaml(contents: unknown, lineCounter: LineCounter, keyPath: readonly
       continue;
     }
     if (!isMap(node)) return found;
-    const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
+    // A YAML key written `200` is the number 200: compared as text, as the key path writes it.
+    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
     const keyNode = pair?.key;
     if (!pair || !isScalar(keyNode) || !keyNode.range) return found;
     const { line, col } = lineCounter.linePos(keyNode.range[0]);

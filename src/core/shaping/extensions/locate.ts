@@ -1,53 +1,23 @@
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { TextFormat } from "../../documents/format.ts";
-import type { Position } from "../../documents/locate.ts";
+import { keyPathLocator, type Position } from "../../documents/locate.ts";
 
 /** A path into a document: keys of mappings and indexes of lists (numbers or decimal strings), e.g. ["tags", 2, "x-parent"]. */
 export type DocumentPath = readonly (string | number)[];
 
 /**
- * Finds where many paths are written in one text, parsing a YAML text once (`locateKeyPath` in
- * documents/locate.ts parses it again for each key path, and follows mapping keys only). A JSON text is
- * not parsed: each path is followed by a scan that skips the values it passes over. The position is that
- * of the deepest part of the path that exists (a key, or a list item's first character); line 1, column 1
- * when none does. Only called when there is something to report.
+ * Finds where many paths are written in one text: a YAML text through `keyPathLocator` (documents/locate.ts),
+ * which parses it once. A JSON text is not parsed: each path is followed by a scan that skips the values
+ * it passes over and decodes the keys it compares. The position is that of the deepest part of the path
+ * that exists (a key, or a list item's first character); line 1, column 1 when none does. Only called
+ * when there is something to report.
  */
 export function pathLocator(text: string, format: TextFormat): (path: DocumentPath) => Position {
   if (format === "json") {
     const lines = lineStarts(text);
     return (path) => positionOf(lines, locateInJson(text, path));
   }
-  const lineCounter = new LineCounter();
-  // `uniqueKeys: false`: the duplicate-key check is quadratic in the size of a mapping (ARCHITECTURE.md).
-  const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
-  return (path) => {
-    const offset = locateInYaml(document.contents, path);
-    if (offset === undefined) return { line: 1, column: 1 };
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
-}
-
-function locateInYaml(root: unknown, path: DocumentPath): number | undefined {
-  let node: unknown = root;
-  let found: number | undefined;
-  for (const part of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(part));
-      const key = pair?.key as Node | undefined;
-      if (!pair || !key?.range) return found;
-      found = key.range[0];
-      node = pair.value;
-    } else if (isSeq(node) && /^\d+$/.test(String(part))) {
-      const item = node.items[Number(part)] as Node | undefined;
-      if (!item?.range) return found;
-      found = item.range[0];
-      node = item;
-    } else {
-      return found;
-    }
-  }
-  return found;
+  const locate = keyPathLocator(text, format);
+  return (path) => locate(path.map(String)).position;
 }
 
 function locateInJson(text: string, path: DocumentPath): number | undefined {
