@@ -320,3 +320,30 @@ describe("--quiet", () => {
     }
   });
 });
+
+describe("arguments echoed in usage errors", () => {
+  it("have their escape sequences shown, not run; the help on stderr fits stderr's width", async () => {
+    let stderr = "";
+    const code = await runCli([`--\x1b]0;title\x07x`], {
+      env: { PATH: process.env.PATH ?? "" },
+      cwd: process.cwd(),
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown option '--\\u001b]0;title\\u0007x'");
+    expect(stderr).not.toMatch(ANY_ESCAPE);
+
+    let help = "";
+    await runCli([], {
+      env: { PATH: process.env.PATH ?? "" },
+      cwd: process.cwd(),
+      stdout: { write: () => true, isTTY: false, columns: 200 },
+      stderr: { write: (text: string) => (help += text), isTTY: true, columns: 90 },
+    });
+    // The commands' descriptions are wrapped at 90 columns (the examples are written as they are).
+    const bundle = help.split("\n").find((line) => line.includes("bundle [options]"));
+    expect(bundle?.length).toBeGreaterThan(40);
+    expect(bundle?.length).toBeLessThanOrEqual(90);
+  });
+});

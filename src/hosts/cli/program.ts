@@ -109,8 +109,10 @@ function buildProgram(io: CliIo, output: Output, tokens: TokenSources, state: { 
     .configureOutput({
       writeOut: (text) => output.out(text),
       writeErr: (text) => output.err(text),
+      // Commander's errors quote the argument as given: its escape sequences are shown, not run.
+      outputError: (text, write) => write(printable(text, true)),
       getOutHelpWidth: () => io.stdout.columns ?? 100,
-      getErrHelpWidth: () => io.stdout.columns ?? 100,
+      getErrHelpWidth: () => io.stderr.columns ?? 100,
     })
     .addHelpText(
       "after",
