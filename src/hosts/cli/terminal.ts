@@ -2,8 +2,9 @@
  * What the CLI may send to a stream besides plain text: colours and a line rewritten in place. Decided
  * once per stream from the environment, as other command-line tools decide it:
  *
- * - `FORCE_COLOR` set: colours at its level (`0`/`false` none; ``/`true`/`1` to `3` on), whatever the
- *   stream is — as Node's own `tty.getColorDepth()` reads it, it wins over `NO_COLOR`;
+ * - `FORCE_COLOR` set: colours at its level (`0`/`false` none; ``/`true`/`1` to `3` on, a larger number
+ *   3, any other value on), whatever the stream is; as in Node's own `tty.getColorDepth()`, it wins over
+ *   `NO_COLOR` (Node, though, reads a value it does not know, e.g. `yes` or `4`, as no colours);
  * - else `NO_COLOR` set to anything but "": no colours (https://no-color.org);
  * - else colours only on a terminal whose `TERM` is not `dumb`.
  *
@@ -42,7 +43,7 @@ export function colorLevel(env: Env, colorTerminal: boolean): 0 | 1 | 2 | 3 {
     if (value === "" || value === "true") return 1;
     if (value === "false") return 0;
     if (/^\d+$/.test(value)) return Math.min(3, Number(value)) as 0 | 1 | 2 | 3;
-    // An unknown value (e.g. `yes`) is read as asking for colours, as Node reads it.
+    // An unknown value (e.g. `yes`) is read as asking for colours (Node would read it as none).
     return 1;
   }
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return 0;
