@@ -202,6 +202,14 @@ describe("references inside the document", () => {
 describe("the branch that was meant (oneOf alternatives)", () => {
   const at = (text: string) => brief(problemsOf(text));
 
+  it("cuts a long `$ref` to nothing in its message", () => {
+    const ref = `#/components/schemas/${"x".repeat(10_000)}`;
+    const text = `openapi: 3.1.0\ninfo: {title: T, version: '1'}\ncomponents:\n  schemas:\n    A: {$ref: "${ref}"}\n`;
+    expect(brief(problemsOf(text))).toEqual([
+      `5:9 \`$ref\` ${JSON.stringify(`${ref.slice(0, 199)}…`)} points to nothing in this document.`,
+    ]);
+  });
+
   it("names every value a selector takes when no branch takes it", () => {
     const text =
       "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  securitySchemes:\n    auth:\n      type: bearer\n";

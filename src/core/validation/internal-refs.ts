@@ -6,6 +6,7 @@
  */
 import { specVersion, typesFor } from "../bundling/openapi-types.ts";
 import { walkReferences } from "../bundling/walk.ts";
+import { truncate } from "../text/truncate.ts";
 import type { StructuralIssue } from "./structure.ts";
 
 /** Every `#…` reference of `document` whose target is missing, in document order. */
@@ -18,7 +19,8 @@ export function danglingInternalRefs(document: unknown): StructuralIssue[] {
       issues.push({
         family: "refs",
         keyPath: [...tokens(), "$ref"],
-        message: `\`$ref\` ${JSON.stringify(ref)} points to nothing in this document.`,
+        // Cut: the reference is the document's own text, of any length.
+        message: `\`$ref\` ${JSON.stringify(truncate(ref, 200))} points to nothing in this document.`,
       });
     },
     mapping() {},
