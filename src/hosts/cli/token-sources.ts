@@ -1,6 +1,6 @@
 /**
  * The API token's sources, read before the arguments are parsed so that the output redacts the token
- * from every line. A module of its own, light (moved out of connection.ts, which re-exports it): every
+ * from every line. A module of its own, light (moved out of connection.ts): every
  * run reads the token's sources, `--version` and `--help` too, and they load no HTTP client.
  */
 import { type FileHandle, open } from "node:fs/promises";
