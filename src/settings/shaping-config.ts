@@ -61,6 +61,12 @@ function readOverlays(node: Node | null, fail: Fail): string[] {
     const value = isScalar(item) ? item.value : undefined;
     if (typeof value !== "string" || value.trim() === "")
       throw fail(item ?? node, "'overlays' is an overlay file's path, or a list of them.");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    if (/[\u0000-\u001f\u007f]/.test(value))
+      throw fail(
+        item,
+        `${JSON.stringify(value)}: an overlay's path has a control character (a line break?); rename the file without one.`,
+      );
     const file = value.trim().replaceAll("\\", "/").replace(/^\.\//, "");
     if (file.startsWith("/") || /^[A-Za-z]:/.test(file) || file.split("/").includes(".."))
       throw fail(item, `'${value}': an overlay's path is relative to the workspace and stays inside it.`);

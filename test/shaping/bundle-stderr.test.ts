@@ -26,10 +26,17 @@ actions:
     update: { x-a: 1 }
 `;
 
+// The same target in an action that does nothing: an error quoting the target.
+const BAD = `overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: "$.info\\n['::error::injected']"
+`;
+
 const CONFIG = `specs:
   openapi.yaml:
     audiences:
-      missing: { overlays: ["o\\n::error::injected.yaml"] }
+      bad: { overlays: [overlays/bad.yaml] }
       nothing: { overlays: [overlays/nothing.yaml] }
 `;
 
@@ -39,6 +46,7 @@ beforeAll(async () => {
   await mkdir(path.join(workspace, "overlays"));
   await writeFile(path.join(workspace, "openapi.yaml"), SPEC);
   await writeFile(path.join(workspace, "overlays/nothing.yaml"), OVERLAY);
+  await writeFile(path.join(workspace, "overlays/bad.yaml"), BAD);
   await writeFile(path.join(workspace, "gitbook-openapi.yaml"), CONFIG);
 });
 afterAll(async () => {
@@ -48,10 +56,12 @@ afterAll(async () => {
 const commandLines = (text: string) => text.split(/\r?\n/).filter((line) => /^\s*(::|##\[)/.test(line));
 
 describe("bundle --audience on stderr", () => {
-  it("shows a file name's line break escaped, on one line", async () => {
-    const run = await runCli(["bundle", "openapi.yaml", "--audience", "missing"], { cwd: workspace });
+  it("shows an overlay target's line break escaped in an error, on one line", async () => {
+    const run = await runCli(["bundle", "openapi.yaml", "--audience", "bad"], { cwd: workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("o\\u000a::error::injected.yaml: the overlay file does not exist");
+    expect(run.stderr).toContain(
+      "overlays/bad.yaml:4:5: action 1 ($.info\\u000a['::error::injected']) neither updates nor removes",
+    );
     expect(commandLines(run.stderr)).toEqual([]);
   });
 

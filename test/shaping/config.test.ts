@@ -86,6 +86,11 @@ describe("shaping in the configuration file", () => {
       "c.yaml:3:16: '../o.yaml': an overlay's path is relative to the workspace and stays inside it.",
     ],
     [
+      "an overlay path with a line break",
+      'specs:\n  a.yaml:\n    overlays: ["o\\n::error::x.yaml"]\n',
+      `c.yaml:3:16: "o\\n::error::x.yaml": an overlay's path has a control character (a line break?)`,
+    ],
+    [
       "an empty overlay list",
       "specs:\n  a.yaml:\n    overlays: []\n",
       "c.yaml:3:15: 'overlays' lists at least one overlay file.",
