@@ -202,6 +202,29 @@ describe("references inside the document", () => {
 describe("the branch that was meant (oneOf alternatives)", () => {
   const at = (text: string) => brief(problemsOf(text));
 
+  it("refuses a loop of `$ref`s that names no object, at each of its `$ref`s, but not a recursive schema", () => {
+    const text = [
+      "openapi: 3.1.0",
+      "info: {title: T, version: '1'}",
+      "components:",
+      "  schemas:",
+      '    A: {$ref: "#/components/schemas/B"}',
+      '    B: {$ref: "#/components/schemas/A"}',
+      '    C: {$ref: "#/components/schemas/A"}',
+      '    Self: {$ref: "#/components/schemas/Self"}',
+      "    Node:",
+      "      type: object",
+      '      properties: {child: {$ref: "#/components/schemas/Node"}}',
+      "",
+    ].join("\n");
+    const loop = "leads back to itself through `$ref`s only: it stands for no object.";
+    expect(brief(problemsOf(text))).toEqual([
+      `5:9 \`$ref\` "#/components/schemas/B" ${loop}`,
+      `6:9 \`$ref\` "#/components/schemas/A" ${loop}`,
+      `8:12 \`$ref\` "#/components/schemas/Self" ${loop}`,
+    ]);
+  });
+
   it("cuts a long `$ref` to nothing in its message", () => {
     const ref = `#/components/schemas/${"x".repeat(10_000)}`;
     const text = `openapi: 3.1.0\ninfo: {title: T, version: '1'}\ncomponents:\n  schemas:\n    A: {$ref: "${ref}"}\n`;
