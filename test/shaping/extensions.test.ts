@@ -251,6 +251,21 @@ describe("a spec with each kind of mistake", () => {
     expect(warnings.at(-1)?.message).toMatch(/^7 more uses of GitBook's extensions/);
   });
 
+  it("walks a schema nested thousands of levels deep without overflowing, naming a deep path in short", () => {
+    const nested = (levels: number) => {
+      let schema = '{"type":"string","x-deprecated-sunset":3}';
+      for (let i = 0; i < levels; i += 1) schema = `{"properties":{"p":${schema}}}`;
+      return `{"openapi":"3.1.0","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"A":${schema}}}}`;
+    };
+    const deep = warningsOf(nested(400), "json");
+    expect(deep).toHaveLength(1);
+    expect(deep[0]?.message).toMatch(
+      /^`x-deprecated-sunset` of components\.schemas\.A\.properties\.p.*….*\.p is the number 3;/,
+    );
+    expect(deep[0]?.message.length).toBeLessThan(400);
+    expect(warningsOf(nested(5000), "json")).toEqual([]);
+  });
+
   it("follows 10,000 nested tags once each, and names a long cycle in a few of its tags", () => {
     const count = 10_000;
     const jsonOf = (parent: (i: number) => string) =>

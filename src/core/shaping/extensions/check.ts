@@ -4,6 +4,7 @@ import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
 import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { escapeUntrusted } from "../../text/log-protocol.ts";
+import { truncateMiddle } from "../../text/truncate.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
@@ -137,6 +138,12 @@ interface Walker {
   subjectOf(holder: Record<string, unknown>, wheres: readonly Where[], path: DocumentPath): string;
 }
 
+/**
+ * How deep the walk goes: a document nested thousands of levels deep (`properties` in `properties`) would
+ * overflow the stack, and no extension GitBook reads sits that deep.
+ */
+const MAX_DEPTH = 1000;
+
 function walk(
   walker: Walker,
   value: object,
@@ -144,7 +151,7 @@ function walk(
   wheres: readonly Where[],
   path: (string | number)[],
 ): void {
-  if (walker.seen.has(value)) return;
+  if (walker.seen.has(value) || path.length > MAX_DEPTH) return;
   walker.seen.add(value);
   if (!Array.isArray(value)) applyRules(value as Record<string, unknown>, wheres, path, walker);
   const entries: [string | number, unknown][] = Array.isArray(value)
@@ -316,10 +323,12 @@ function subjectOf(holder: Record<string, unknown>, wheres: readonly Where[], pa
   return spell(path);
 }
 
+/** The path as messages write it, cut in its middle past 200 characters (a path can be 1,000 keys deep). */
 function spell(path: DocumentPath): string {
-  return path
+  const spelled = path
     .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`))
     .join("");
+  return truncateMiddle(spelled, 200);
 }
 
 /** The declared and hidden tags, and where a nesting cycle is to be reported. */
