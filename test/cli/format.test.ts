@@ -30,6 +30,12 @@ describe("renderTable", () => {
     expect(table).toBe("TITLE\n\\u001b[2Jcleared\\u000d\\u000aline\n");
     expect(printable("a\nb\u009b", true)).toBe("a\nb\\u009b");
   });
+
+  it("shows the invisible characters that reorder or hide text", () => {
+    // A right-to-left override would show `evil.yaml` written as `\u202elmay.live`; a zero-width space hides.
+    expect(printable("\u202elmay.live\u200b\u2028\ufeff")).toBe("\\u202elmay.live\\u200b\\u2028\\ufeff");
+    expect(printable("café → ok")).toBe("café → ok");
+  });
 });
 
 describe("renderFields", () => {

@@ -78,12 +78,15 @@ export class Output {
 
 /**
  * Text from outside (the service's answers, file names) made safe for a terminal: control characters
- * (escape sequences could move the cursor or rewrite the screen) are shown as `\uXXXX`. Line breaks are
- * kept only when `multiline`.
+ * (escape sequences could move the cursor or rewrite the screen), and the invisible ones that reorder or
+ * hide text (bidirectional and zero-width controls, line separators; the set src/core/changes/text.ts
+ * escapes), are shown as `\uXXXX`. Line breaks are kept only when `multiline`.
  */
 export function printable(value: string, multiline = false): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+  return value.replace(UNPRINTABLE, (char) =>
     multiline && char === "\n" ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
