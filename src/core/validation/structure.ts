@@ -19,9 +19,7 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
 import { truncate } from "../text/truncate.ts";
-import { RULE_FAMILIES, type RuleFamily } from "./rule-families.ts";
-
-export { RULE_FAMILIES, type RuleFamily };
+import type { RuleFamily } from "./rule-families.ts";
 
 export interface StructuralIssue {
   family: RuleFamily;
@@ -46,7 +44,7 @@ const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?
 const compiled = new Map<SchemaVersion, ValidateFunction>();
 
 /** The schema's version for a declared `openapi`/`swagger` value; undefined for one not known. */
-export function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
+function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
   if (declaredVersion === "2.0") return "2.0";
   const minor = /^3\.([0-2])(\.|$|-)/.exec(declaredVersion)?.[1];
   return minor === undefined ? undefined : (`3.${minor}` as SchemaVersion);
