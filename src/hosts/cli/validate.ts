@@ -78,13 +78,6 @@ export function addValidateCommand(
     });
 }
 
-/** Where a problem is, as `file:line:col: `. */
-function where(location: SourceLocation | undefined): string {
-  if (!location) return "";
-  const at = location.line ? `:${location.line}${location.column ? `:${location.column}` : ""}` : "";
-  return `${location.file}${at}: `;
-}
-
 export async function runValidateCommand(
   files: readonly string[],
   flags: ValidateFlags,
@@ -95,7 +88,7 @@ export async function runValidateCommand(
     { discoverSpecs, inspectFile },
     { isWithin },
     { prepareFile },
-    { bareMessage },
+    { bareMessage, locatedMessage },
     { defuseCommands },
     settingsModules,
   ] = await Promise.all([
@@ -200,7 +193,7 @@ export async function runValidateCommand(
   }
   for (const { severity, message, ...location } of found) {
     const label = severity === "error" ? "" : `${severity}: `;
-    line(location.file ? `${where(location)}${label}${message}` : `${label}${message}`);
+    line(location.file ? locatedMessage({ message: `${label}${message}`, location }) : `${label}${message}`);
   }
   const warnings = found.filter(({ severity }) => severity === "warning").length;
   const checked = `${targets.length} file${targets.length === 1 ? "" : "s"} checked`;
