@@ -421,4 +421,16 @@ actions:
     );
     expect(document.t[0]).toEqual({});
   });
+
+  it("stops a target that selects more than a million nodes, at its action's line", () => {
+    const parsed = parseOverlay(
+      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $..*\n    remove: true\n",
+      "o.yaml",
+    );
+    const document = { a: Array.from({ length: 1500 }, () => new Array(700).fill(0)) };
+    expect(() => applyOverlay(document, parsed, () => {})).toThrow(
+      /^o\.yaml:4: action 1's target \$\.\.\* selects more than 1,000,000 nodes; narrow it/,
+    );
+    expect(document.a).toHaveLength(1500);
+  });
 });

@@ -9,7 +9,7 @@
  * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
  * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/overlays.md says which).
  */
-import { JSONPathEnvironment, type JSONPathQuery } from "json-p3";
+import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 
@@ -216,7 +216,12 @@ export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayW
   let added = 0;
   for (const action of overlay.actions) {
     const location = { file: overlay.file, line: action.line };
-    const nodes = action.query.query(document as never).nodes;
+    const nodes = select(
+      action.query,
+      document,
+      `action ${action.index + 1}'s target ${action.target}`,
+      location,
+    );
     if (nodes.length === 0) {
       warn(
         `action ${action.index + 1}'s target ${action.target} selects nothing; the action changes nothing.`,
@@ -251,6 +256,32 @@ export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayW
   return document;
 }
 
+/**
+ * Most nodes one query may select. A descendant segment selects a node once per ancestor it is reached
+ * from, so `$..*..*..*` on a 4 MB spec selects millions (20 s, 1.3 GB before this bound); Stripe's whole
+ * 4 MB spec has about 100,000 nodes.
+ */
+const MAX_SELECTED = 1_000_000;
+
+/** The nodes `query` selects, read one by one so that a query selecting too many stops early. */
+function select(
+  query: JSONPathQuery,
+  document: unknown,
+  what: string,
+  location: OverlayLocation,
+): JSONPathNode[] {
+  const nodes: JSONPathNode[] = [];
+  for (const node of query.lazyQuery(document as never)) {
+    if (nodes.length === MAX_SELECTED)
+      throw new OverlayError(
+        `${what} selects more than ${MAX_SELECTED.toLocaleString("en-US")} nodes; narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
+        location,
+      );
+    nodes.push(node);
+  }
+  return nodes;
+}
+
 /** The size of `value` written as JSON: what it adds to the document's text, roughly. */
 function jsonBytes(value: unknown): number {
   return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
@@ -258,7 +289,12 @@ function jsonBytes(value: unknown): number {
 
 function copiedValue(document: unknown, action: OverlayAction, location: OverlayLocation): unknown {
   const copy = action.copy as NonNullable<OverlayAction["copy"]>;
-  const sources = copy.query.query(document as never).nodes;
+  const sources = select(
+    copy.query,
+    document,
+    `action ${action.index + 1}'s \`copy\` ${copy.path}`,
+    location,
+  );
   if (sources.length !== 1)
     throw new OverlayError(
       `action ${action.index + 1}'s \`copy\` ${copy.path} selects ${sources.length} nodes; it must select exactly one.`,
