@@ -179,6 +179,7 @@ export function referencedFileWarnings(
   const tags = indexTags(isMapping(rootDocument) ? rootDocument : {});
   const seen = new WeakSet<object>();
   const byFile = new Map<string, { text: string; problems: ExtensionProblem[] }>();
+  const usesByFile = new Map<string, boolean>();
   for (const { file, text, tokens, node, type, from } of referenced) {
     const sample = codeSampleSite(from);
     if (sample) {
@@ -194,7 +195,10 @@ export function referencedFileWarnings(
       }
       continue;
     }
-    if (!isObject(node) || !mayUseGitBookExtensions(text)) continue;
+    if (!isObject(node)) continue;
+    // Once per file: a file of components can hold thousands of the nodes reached.
+    if (!usesByFile.has(file)) usesByFile.set(file, mayUseGitBookExtensions(text));
+    if (!usesByFile.get(file)) continue;
     const entry = byFile.get(file) ?? { text, problems: [] };
     byFile.set(file, entry);
     const path: (string | number)[] = [...tokens];
