@@ -266,6 +266,24 @@ describe("a spec with each kind of mistake", () => {
     expect(warningsOf(nested(5000), "json")).toEqual([]);
   });
 
+  it("lists at most ten values of a long enum in a message, and counts the rest", () => {
+    const values = Array.from({ length: 10_000 }, (_, i) => `v${i}`);
+    const schema = { type: "string", enum: values, "x-enumDescriptions": { bad: "x" } };
+    const text = JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: {},
+      components: { schemas: { E: schema } },
+    });
+    const messages = warningsOf(text, "json").map(({ message }) => message);
+    expect(messages).toEqual([
+      expect.stringContaining(
+        "has no entry for `v0`, `v1`, `v2`, `v3`, `v4`, `v5`, `v6`, `v7`, `v8`, `v9` and 9990 more of its `enum`",
+      ),
+      expect.stringContaining("(enum: v0, v1, v2, v3, v4, v5, v6, v7, v8, v9 and 9990 more)"),
+    ]);
+  });
+
   it("follows 10,000 nested tags once each, and names a long cycle in a few of its tags", () => {
     const count = 10_000;
     const jsonOf = (parent: (i: number) => string) =>

@@ -365,7 +365,7 @@ function checkEnumKeys(
       if (!allowed.has(name)) {
         findings.push({
           at: [name],
-          message: `\`${key}\` of ${subject} describes \`${name}\`, which is not in its \`enum\`; GitBook lists it as an allowed value. Remove it or fix the name (enum: ${[...allowed].join(", ")}).`,
+          message: `\`${key}\` of ${subject} describes \`${name}\`, which is not in its \`enum\`; GitBook lists it as an allowed value. Remove it or fix the name (enum: ${listed([...allowed], (value) => value)}).`,
         });
       }
     }
@@ -374,11 +374,20 @@ function checkEnumKeys(
       .map(String);
     if (missing.length > 0) {
       findings.push({
-        message: `\`${key}\` of ${subject} has no entry for ${missing.map((name) => `\`${name}\``).join(", ")} of its \`enum\`; GitBook lists the values of \`${key}\` instead of \`enum\`, so ${missing.length === 1 ? "it is" : "they are"} not shown. Add ${missing.length === 1 ? "it" : "them"}.`,
+        message: `\`${key}\` of ${subject} has no entry for ${listed(missing, (name) => `\`${name}\``)} of its \`enum\`; GitBook lists the values of \`${key}\` instead of \`enum\`, so ${missing.length === 1 ? "it is" : "they are"} not shown. Add ${missing.length === 1 ? "it" : "them"}.`,
       });
     }
   }
   return findings;
+}
+
+/** Most values a message lists: an enum can hold thousands. */
+const MAX_LISTED = 10;
+
+/** `a, b, c`; a longer list as its first {@link MAX_LISTED} and how many more. */
+function listed(values: readonly string[], spell: (value: string) => string): string {
+  const shown = values.slice(0, MAX_LISTED).map(spell).join(", ");
+  return values.length > MAX_LISTED ? `${shown} and ${values.length - MAX_LISTED} more` : shown;
 }
 
 /** A `$ref` mapping: what it leads to is checked where it is written, not here. */
