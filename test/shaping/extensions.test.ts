@@ -266,6 +266,17 @@ describe("a spec with each kind of mistake", () => {
     expect(warningsOf(nested(5000), "json")).toEqual([]);
   });
 
+  it("quotes a long value cut short, never halving a character", () => {
+    const long = `fa-solid fa-${"d".repeat(100_000)}`;
+    const emoji = `${"t".repeat(58)}😀😀 and more`;
+    const text = `openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths: {}\ntags:\n  - name: a\n    x-page-icon: ${long}\n  - name: b\n    x-page-icon: "${emoji}"\n    x-page-description: ["${emoji}"]\n    x-stability: "${emoji}"\n`;
+    const messages = warningsOf(text).map(({ message }) => message);
+    expect(messages[0]).toContain(`is "fa-solid fa-${"d".repeat(47)}…"; GitBook reads the name`);
+    expect(messages[0]).toContain("(for example x-page-icon: user)");
+    expect(messages.join("\n")).toContain(`is "${"t".repeat(58)}😀…"; GitBook reads the name`);
+    expect(Math.max(...messages.map((message) => message.length))).toBeLessThan(400);
+  });
+
   it("lists at most ten values of a long enum in a message, and counts the rest", () => {
     const values = Array.from({ length: 10_000 }, (_, i) => `v${i}`);
     const schema = { type: "string", enum: values, "x-enumDescriptions": { bad: "x" } };

@@ -5,6 +5,7 @@
  * but not in its documentation. Only these keys, in these places, are looked at: any other `x-` key is
  * none of our business, and nothing here is ever an error.
  */
+import { truncate } from "../../text/truncate.ts";
 import type { DocumentPath } from "./locate.ts";
 
 /** The kinds of place an extension can sit in (check.ts decides which a mapping is). */
@@ -246,8 +247,9 @@ function checkIcon(value: unknown, key: string, subject: string): string | undef
   if (typeof value !== "string")
     return `\`${key}\` of ${subject} is ${describe(value)}; ${expected} (for example ${key}: user).`;
   const name = value.trim().replace(ICON_CLASS_PREFIX, "").toLowerCase();
-  const fix = ICON_NAME.test(name) ? `: write ${key}: ${name}.` : ` (for example ${key}: user).`;
-  return `\`${key}\` of ${subject} is ${JSON.stringify(value)}; ${expected}${fix}`;
+  const fix =
+    ICON_NAME.test(name) && name.length <= 60 ? `: write ${key}: ${name}.` : ` (for example ${key}: user).`;
+  return `\`${key}\` of ${subject} is ${JSON.stringify(truncate(value, 60))}; ${expected}${fix}`;
 }
 
 function checkBoolean(value: unknown, key: string, subject: string): string | undefined {
@@ -422,10 +424,7 @@ function isIsoDate(value: string): boolean {
 export function describe(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "empty";
-  if (typeof value === "string")
-    return value.length > 60
-      ? `the text ${JSON.stringify(`${value.slice(0, 57)}...`)}`
-      : `the text ${JSON.stringify(value)}`;
+  if (typeof value === "string") return `the text ${JSON.stringify(truncate(value, 60))}`;
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return `${typeof value === "number" ? "the number" : "the boolean"} ${String(value)}`;
