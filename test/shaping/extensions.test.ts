@@ -275,6 +275,12 @@ describe("a spec with each kind of mistake", () => {
     expect(messages[0]).toContain("(for example x-page-icon: user)");
     expect(messages.join("\n")).toContain(`is "${"t".repeat(58)}😀…"; GitBook reads the name`);
     expect(Math.max(...messages.map((message) => message.length))).toBeLessThan(400);
+    const named = warningsOf(
+      `openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths: {}\ntags:\n  - name: ${"n".repeat(100_000)}\n    x-page-icon: 5\n`,
+    );
+    expect(named.map(({ message }) => message)).toEqual([
+      expect.stringMatching(new RegExp(`^\`x-page-icon\` of tag \`${"n".repeat(59)}…\` is the number 5;`)),
+    ]);
   });
 
   it("lists at most ten values of a long enum in a message, and counts the rest", () => {

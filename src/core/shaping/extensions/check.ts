@@ -4,7 +4,7 @@ import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
 import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { escapeUntrusted } from "../../text/log-protocol.ts";
-import { truncateMiddle } from "../../text/truncate.ts";
+import { truncate, truncateMiddle } from "../../text/truncate.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
@@ -317,7 +317,9 @@ function applyRules(
 function subjectOf(holder: Record<string, unknown>, wheres: readonly Where[], path: DocumentPath): string {
   if (path.length === 0) return "the document";
   if (wheres.includes("tag"))
-    return typeof holder.name === "string" ? `tag \`${holder.name}\`` : `tag ${Number(path[1]) + 1}`;
+    return typeof holder.name === "string"
+      ? `tag \`${truncate(holder.name, 60)}\``
+      : `tag ${Number(path[1]) + 1}`;
   const [first, second, third] = path;
   if ((first === "paths" || first === "webhooks") && typeof third === "string" && OPERATION_KEYS.has(third)) {
     const operation = `${first === "webhooks" ? "webhook " : ""}${third.toUpperCase()} ${String(second)}`;
