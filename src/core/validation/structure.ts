@@ -91,9 +91,6 @@ function pointerKeys(pointer: string): string[] {
     .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
-const isPrefix = (prefix: readonly string[], path: readonly string[]) =>
-  prefix.length <= path.length && prefix.every((key, index) => path[index] === key);
-
 /** ajv's errors → one issue per node and kind, the alternatives of each `oneOf`/`anyOf` reduced. */
 export function summarize(
   errors: readonly ErrorObject[],
@@ -114,19 +111,33 @@ export function summarize(
       },
     ];
   });
-  const alternatives = raw
-    .filter(({ error }) => error.keyword === "oneOf" || error.keyword === "anyOf")
-    .sort((a, b) => a.path.length - b.path.length);
+  // The first alternative at each node: looked up by the prefixes of an error's path, not by a scan of
+  // every alternative per error (a document with thousands of failed `oneOf`s made that quadratic).
+  const alternativeAt = new Map<string, RawError>();
+  for (const entry of raw) {
+    if (entry.error.keyword !== "oneOf" && entry.error.keyword !== "anyOf") continue;
+    const at = entry.path.map((key) => `\u0000${key}`).join("");
+    if (!alternativeAt.has(at)) alternativeAt.set(at, entry);
+  }
+  const ownerOf = (path: readonly string[]): RawError | undefined => {
+    let at = "";
+    for (let length = 0; ; length++) {
+      const owner = alternativeAt.get(at);
+      if (owner || length === path.length) return owner;
+      at += `\u0000${path[length]}`;
+    }
+  };
   // Each error goes to the shallowest alternative that holds it; the rest stand alone.
   const groups = new Map<RawError | undefined, RawError[]>();
   for (const entry of raw) {
     if (["oneOf", "anyOf", "if", "not", "allOf"].includes(entry.error.keyword)) continue;
-    const owner = alternatives.find(({ path }) => isPrefix(path, entry.path));
+    const owner = alternativeAt.size === 0 ? undefined : ownerOf(entry.path);
     const group = groups.get(owner) ?? [];
     group.push(entry);
     groups.set(owner, group);
   }
   const kept: RawError[] = [];
+  const branches = branchesAt(raw);
   for (const [owner, group] of groups) {
     if (owner === undefined) kept.push(...group);
     else if (
@@ -134,7 +145,7 @@ export function summarize(
       group.every((e) => isRequired(e) && e.path.length === owner.path.length)
     )
       kept.push(oneOfFields(owner, group));
-    else kept.push(...bestOf(group, version, branchesAt(raw)));
+    else kept.push(...bestOf(group, version, branches));
   }
   const issues = new Map<string, StructuralIssue>();
   for (const { path, error } of mergeAlternativeFields(kept)) {
