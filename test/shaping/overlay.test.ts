@@ -433,4 +433,23 @@ actions:
     );
     expect(document.a).toHaveLength(1500);
   });
+
+  it("refuses a match() or search() pattern that repeats a repeating group, before it runs (it would backtrack for hours)", () => {
+    const document = { a: [{ d: `${"a".repeat(60)}!` }, { d: "b" }] };
+    for (const pattern of ["(a+)+$", "(a|a)*b", "((ab)*c)+", "(a*){2,}"]) {
+      const parsed = parseOverlay(
+        `overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: "$.a[?search(@.d, '${pattern}')]"\n    remove: true\n`,
+        "o.yaml",
+      );
+      expect(() => applyOverlay(document, parsed, () => {})).toThrow(
+        `o.yaml:4: action 1's target $.a[?search(@.d, '${pattern}')]: search() pattern ${JSON.stringify(pattern)} repeats a group that itself repeats or alternates`,
+      );
+    }
+    const fine = parseOverlay(
+      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: \"$.a[?match(@.d, '(ab|b)?[a-z]+(c{2})')]\"\n    remove: true\n  - target: \"$.a[?match(@.d, '(b)+')]\"\n    remove: true\n",
+      "o.yaml",
+    );
+    applyOverlay(document, fine, () => {});
+    expect(document.a).toHaveLength(1);
+  });
 });

@@ -64,6 +64,54 @@ const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "cop
 /** One environment for every query: strict RFC 9535, no non-standard selectors. */
 const JSONPATH = new JSONPathEnvironment({ strict: true });
 
+/** A `match` or `search` pattern that could backtrack for hours: refused, never run. */
+class UnsafePatternError extends Error {}
+
+// `match()` and `search()` run their I-Regexp with JavaScript's backtracking engine, where a repeated
+// group that itself repeats or alternates (`(a+)+$`, `(a|a)*`) takes time exponential in the text's
+// length: 36 s on 29 characters, hours on a description. Such a pattern is refused before it runs.
+for (const name of ["match", "search"]) {
+  const inner = JSONPATH.functionRegister.get(name);
+  if (!inner) continue;
+  JSONPATH.functionRegister.set(name, {
+    argTypes: inner.argTypes,
+    returnType: inner.returnType,
+    call: (value: unknown, pattern: unknown) => {
+      if (typeof pattern === "string" && nestedRepetition(pattern))
+        throw new UnsafePatternError(
+          `${name}() pattern ${JSON.stringify(pattern)} repeats a group that itself repeats or alternates, which can backtrack for hours; write it without the outer repetition`,
+        );
+      return inner.call(value, pattern);
+    },
+  });
+}
+
+/** Whether `pattern` repeats (`*`, `+`, `{n,}`) a group holding a quantifier or a `|`. */
+function nestedRepetition(pattern: string): boolean {
+  const groups: boolean[] = [false]; // per open group: holds a quantifier or an alternation
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === "\\") i++;
+    else if (char === "[") {
+      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
+    } else if (char === "(") groups.push(false);
+    else if (char === ")" && groups.length > 1) {
+      const complex = groups.pop() as boolean;
+      const next = pattern[i + 1];
+      if (
+        complex &&
+        (next === "*" ||
+          next === "+" ||
+          (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1))))
+      )
+        return true;
+      if (complex) groups[groups.length - 1] = true;
+    } else if (char === "|" || char === "*" || char === "+" || char === "?" || char === "{")
+      groups[groups.length - 1] = true;
+  }
+  return false;
+}
+
 /**
  * Reads an overlay's text (YAML or JSON) into its checked actions, each query compiled. `file` is how
  * messages name it (workspace-relative).
@@ -271,13 +319,18 @@ function select(
   location: OverlayLocation,
 ): JSONPathNode[] {
   const nodes: JSONPathNode[] = [];
-  for (const node of query.lazyQuery(document as never)) {
-    if (nodes.length === MAX_SELECTED)
-      throw new OverlayError(
-        `${what} selects more than ${MAX_SELECTED.toLocaleString("en-US")} nodes; narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
-        location,
-      );
-    nodes.push(node);
+  try {
+    for (const node of query.lazyQuery(document as never)) {
+      if (nodes.length === MAX_SELECTED)
+        throw new OverlayError(
+          `${what} selects more than ${MAX_SELECTED.toLocaleString("en-US")} nodes; narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
+          location,
+        );
+      nodes.push(node);
+    }
+  } catch (error) {
+    if (error instanceof UnsafePatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    throw error;
   }
   return nodes;
 }
