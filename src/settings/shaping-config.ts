@@ -14,9 +14,9 @@
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";
 import { explainInvalidSlug } from "../core/slugs/rule.ts";
-import { readShapingValue, SHAPING_INPUT, shapingValue } from "./shaping-value.ts";
+import { SHAPING_INPUT, shapingValue } from "./shaping-value.ts";
 
-export { readShapingValue, SHAPING_INPUT, shapingValue };
+export { SHAPING_INPUT, shapingValue };
 
 /** The shaping fields of a spec entry. */
 export const SHAPING_FIELDS = ["overlays", "remove-internal", "audiences"] as const;
