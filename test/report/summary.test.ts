@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { MemoryLogger } from "../../src/core/logger.ts";
 import { finalFailureMessage, renderOutputs } from "../../src/core/report/outputs.ts";
 import { headline, renderJobSummary } from "../../src/core/report/summary.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
+import { localFailure } from "../../src/core/sync/spec-results.ts";
 
 const published: SpecResult = {
   file: "api/pets.yaml",
@@ -103,5 +105,23 @@ describe("outputs", () => {
       "- billing|v2.yaml (billing-v2): failed, PARSE_ERROR: line 1\nbad <b>value</b>",
     );
     expect(message).toContain("- z.yaml (z): timed-out, PROCESSING_TIMEOUT: still pending");
+  });
+});
+
+describe("a file name holding a line break, in the final error", () => {
+  it("stays on its failure's line: it cannot start a line that reads as another report", () => {
+    const file = "api/a.yaml\nerror: forged.yaml";
+    const result = localFailure(
+      {
+        file,
+        slug: "a",
+        problems: [{ code: "INVALID_SPEC", message: "bad", location: { file, line: 3, column: 5 } }],
+      },
+      new MemoryLogger(),
+    );
+    const message = finalFailureMessage([result]) ?? "";
+    const lines = message.split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain("api/a.yaml%0Aerror: forged.yaml:3:5: bad");
   });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { bareMessage, locatedMessage } from "./problem-text.ts";
 import type { SpecResult } from "./result.ts";
@@ -31,6 +32,9 @@ export function localFailure(spec: PreparedSpec, logger: Logger): SpecResult {
     ...resultOf(spec),
     status: "failed",
     errorCode: spec.problems[0]?.code ?? "INVALID_SPEC",
-    errors: problems.map(locatedMessage),
+    // A result's errors are text for reports, one line each: the file's name is the repository's.
+    errors: problems.map(({ message, location }) =>
+      locatedMessage({ message, location: { ...location, file: escapeUntrusted(location.file) } }),
+    ),
   };
 }
