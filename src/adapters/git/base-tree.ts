@@ -10,11 +10,17 @@ import path from "node:path";
 import { promisify } from "node:util";
 
 import type { BaseTree, Git } from "../../core/sync/ports.ts";
+import { fileAtCommit, headCommit, isAncestor } from "./commits.ts";
 
 const run = promisify(execFile);
 
 /** The Git port over the `git` command. */
-export const commandLineGit: Git = { checkoutTree: checkoutBaseTree };
+export const commandLineGit: Git = {
+  checkoutTree: checkoutBaseTree,
+  fileAt: fileAtCommit,
+  isAncestor,
+  headCommit,
+};
 
 const COMMIT = /^[0-9a-f]{7,64}$/;
 

@@ -68,7 +68,20 @@ export type BaseTree =
   | { ok: true; root: string; commit: string; dispose(): Promise<void> }
   | { ok: false; reason: string };
 
-/** Git, for the change review's base commit (src/adapters/git). */
+/** A file as a commit has it: its text, or undefined when the commit has no such file. */
+export type FileAtCommit = { ok: true; text: string | undefined } | { ok: false; reason: string };
+
+/** Whether one commit precedes another; `known: false` when git cannot tell (shallow clone, unknown commit). */
+export type Ancestry = { known: true; ancestor: boolean } | { known: false; reason: string };
+
+/** Git, for what the run asks of commits (src/adapters/git). */
 export interface Git {
+  /** The commit's files written out, for the change review's base side. */
   checkoutTree(workspace: string, commit: string): Promise<BaseTree>;
+  /** One file of a commit (the base commit's configuration file). */
+  fileAt(workspace: string, commit: string, file: string): Promise<FileAtCommit>;
+  /** Whether `ancestor` is `descendant` or one of its ancestors. */
+  isAncestor(workspace: string, ancestor: string, descendant: string): Promise<Ancestry>;
+  /** The commit the work tree is at, when git can tell. */
+  headCommit(workspace: string): Promise<string | undefined>;
 }
