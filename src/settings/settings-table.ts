@@ -42,6 +42,13 @@ export interface SettingDeclaration {
   readonly perRun?: true;
   /** The runner supplies this default (a workflow expression): action.yml writes it. */
   readonly runnerDefault?: true;
+  /**
+   * On a pull or merge request, whether the configuration file of the checked-out head may set it.
+   * `never`: it chooses where the token goes or what is written live, so it comes only from inputs,
+   * flags, variables or the base commit's file. `previews`: it shapes documents or tunes the run; the
+   * head's file may set it when the run previews (one that publishes live takes nothing from the head).
+   */
+  readonly headFile: "never" | "previews";
 }
 
 export const SETTINGS: readonly SettingDeclaration[] = [
@@ -53,6 +60,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     action: true,
     cli: { flag: "--config <file>", env: "GITBOOK_CONFIG" },
     perRun: true,
+    headFile: "never",
   },
   {
     name: "token",
@@ -66,6 +74,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       help: "read the API token from this file (default: env GITBOOK_TOKEN; GITBOOK_TOKEN_FILE names a file too)",
     },
     secret: true,
+    headFile: "never",
   },
   {
     name: "organization",
@@ -78,6 +87,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_ORGANIZATION",
       help: "organization id to publish to",
     },
+    headFile: "never",
   },
   {
     name: "organization-domain",
@@ -90,6 +100,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_ORGANIZATION_DOMAIN",
       help: "or: an email domain that resolves to exactly one organization",
     },
+    headFile: "never",
   },
   {
     name: "files",
@@ -103,6 +114,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "a glob of files to publish, relative to the workspace; repeatable, '!' excludes (default: every OpenAPI document)",
     },
+    headFile: "previews",
   },
   {
     name: "exclude",
@@ -116,6 +128,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "a glob of files never published; repeatable",
     },
+    headFile: "previews",
   },
   {
     name: "slugs",
@@ -129,6 +142,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "publish PATH under SLUG exactly; repeatable",
     },
+    headFile: "previews",
   },
   {
     name: "slug-prefix",
@@ -141,6 +155,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_SLUG_PREFIX",
       help: "joined in front of every derived slug with '-'",
     },
+    headFile: "previews",
   },
   {
     name: "force",
@@ -153,6 +168,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_FORCE",
       help: "upload every spec, even one GitBook already holds unchanged",
     },
+    headFile: "previews",
   },
   {
     name: "prune",
@@ -165,6 +181,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_PRUNE",
       help: "delete the organization's specs under --slug-prefix that the folder published and no longer has",
     },
+    headFile: "never",
   },
   {
     name: "prune-limit",
@@ -173,6 +190,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     doc: "The most specs one run may prune; above it the run fails and deletes nothing.",
     action: true,
     cli: { flag: "--prune-limit <n>", env: "GITBOOK_PRUNE_LIMIT" },
+    headFile: "never",
   },
   {
     name: "fail-on-breaking",
@@ -185,6 +203,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_FAIL_ON_BREAKING",
       help: "in a preview, fail when a spec has a breaking API change against the base",
     },
+    headFile: "previews",
   },
   {
     name: "fail-on-unreviewed",
@@ -197,6 +216,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_FAIL_ON_UNREVIEWED",
       help: "with --fail-on-breaking, also fail when a spec could not be reviewed",
     },
+    headFile: "previews",
   },
   {
     name: "breaking-allowed",
@@ -210,6 +230,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "a breaking change accepted on purpose: operation id, '/path' or 'METHOD /path'; repeatable",
     },
+    headFile: "previews",
   },
   {
     name: "validation-warnings",
@@ -223,6 +244,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "report a validation rule family (schema, refs, info) as warnings; repeatable",
     },
+    headFile: "previews",
   },
   {
     name: "source",
@@ -236,6 +258,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       choices: ["text", "url"],
       help: "'text' uploads the document; 'url' makes GitBook fetch it",
     },
+    headFile: "never",
   },
   {
     name: "mode",
@@ -249,6 +272,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       choices: ["auto", "publish", "preview", "check", "cleanup"],
       help: "auto: preview on merge requests, publish otherwise",
     },
+    headFile: "never",
   },
   {
     name: "wait",
@@ -257,6 +281,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     doc: "Wait until GitBook has processed each spec, and fail on processing errors (`false`: upload and report `submitted`).",
     action: true,
     cli: { flag: "--no-wait", env: "GITBOOK_WAIT", help: "do not wait for GitBook to process the specs" },
+    headFile: "previews",
   },
   {
     name: "timeout",
@@ -265,6 +290,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     doc: "Seconds to wait for processing, for the whole run.",
     action: true,
     cli: { flag: "--timeout <seconds>", env: "GITBOOK_TIMEOUT" },
+    headFile: "previews",
   },
   {
     name: "concurrency",
@@ -273,6 +299,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     doc: "HTTP requests to GitBook in flight at once (1 to 64).",
     action: true,
     cli: { flag: "--concurrency <n>", env: "GITBOOK_CONCURRENCY" },
+    headFile: "previews",
   },
   {
     name: "api-url",
@@ -281,6 +308,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     doc: "Base URL of the GitBook API; the token is only ever sent to this origin (plain `http` only on loopback).",
     action: true,
     cli: { flag: "--api-url <url>", env: "GITBOOK_API_URL" },
+    headFile: "never",
   },
   {
     name: "base-commit",
@@ -290,6 +318,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     action: false,
     cli: { flag: "--base-commit <sha>", env: "GITBOOK_BASE_COMMIT" },
     perRun: true,
+    headFile: "never",
   },
   {
     name: "comment",
@@ -297,6 +326,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     default: "true",
     doc: "On pull requests, keep one comment with the results up to date.",
     action: true,
+    headFile: "previews",
   },
   {
     name: "comment-key",
@@ -304,6 +334,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     default: "default",
     doc: "Separates the comments of several instances of this action in one workflow.",
     action: true,
+    headFile: "never",
   },
   {
     name: "github-token",
@@ -314,6 +345,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     action: true,
     secret: true,
     runnerDefault: true,
+    headFile: "never",
   },
 ];
 

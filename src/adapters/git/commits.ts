@@ -37,14 +37,19 @@ function git(workspace: string, args: string[], maxBuffer = MAX_FILE_BYTES): Pro
 
 export async function fileAtCommit(workspace: string, commit: string, file: string): Promise<FileAtCommit> {
   if (!COMMIT.test(commit)) return { ok: false, reason: `${JSON.stringify(commit)} is not a commit id` };
-  const object = `${commit}:${file.replace(/\\/g, "/").replace(/^\.?\//, "")}`;
-  const type = await git(workspace, ["cat-file", "-t", "--", object]);
-  if (type.code !== 0) {
-    const known = await git(workspace, ["cat-file", "-e", `${commit}^{commit}`]);
-    return known.code === 0
-      ? { ok: true, text: undefined }
-      : { ok: false, reason: `the commit ${commit.slice(0, 12)} is not in the checkout` };
+  // `./`: the path is the workspace's, which may be a folder of the repository.
+  const object = `${commit}:./${file.replace(/\\/g, "/").replace(/^\.?\//, "")}`;
+  if (!(await hasCommit(workspace, commit))) {
+    // A shallow checkout (a pull request's merge commit, one deep) lacks the base: fetch that one commit.
+    await git(workspace, ["fetch", "--no-tags", "--depth=1", "origin", commit]);
+    if (!(await hasCommit(workspace, commit)))
+      return {
+        ok: false,
+        reason: `the commit ${commit.slice(0, 12)} is not in the checkout and could not be fetched`,
+      };
   }
+  const type = await git(workspace, ["cat-file", "-t", "--", object]);
+  if (type.code !== 0) return { ok: true, text: undefined };
   if (type.stdout.toString("utf8").trim() !== "blob") {
     return { ok: false, reason: `${file} at ${commit.slice(0, 12)} is not a file` };
   }
@@ -53,6 +58,10 @@ export async function fileAtCommit(workspace: string, commit: string, file: stri
     return { ok: false, reason: `git could not read ${file} at ${commit.slice(0, 12)}: ${shown.stderr}` };
   }
   return { ok: true, text: shown.stdout.toString("utf8") };
+}
+
+async function hasCommit(workspace: string, commit: string): Promise<boolean> {
+  return (await git(workspace, ["cat-file", "-e", `${commit}^{commit}`])).code === 0;
 }
 
 export async function isAncestor(workspace: string, ancestor: string, descendant: string): Promise<Ancestry> {

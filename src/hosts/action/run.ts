@@ -1,5 +1,5 @@
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
-import { readRunContext } from "../../adapters/github/context.ts";
+import { type RunContext, readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
@@ -8,15 +8,16 @@ import { apiChangeComparer } from "../../core/review/change-review.ts";
 import { repositoryNameFrom } from "../../core/slugs/index.ts";
 import { repositoryIdentity } from "../../core/sync/ownership.ts";
 import { planOf } from "../../core/sync/plan.ts";
-import type { Clock } from "../../core/sync/ports.ts";
+import type { Clock, Git } from "../../core/sync/ports.ts";
 import { systemClock } from "../../core/sync/ports.ts";
 import { redactedReview } from "../../core/sync/redacted-review.ts";
 import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { SettingNames } from "../../core/sync/settings.ts";
 import { createRedactor, type Redact, redactStrings } from "../../core/text/redact.ts";
-import { readConfigFile } from "../../settings/config-file.ts";
+import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
+import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import type { ActionHost } from "./host.ts";
 import { resolveMode } from "./mode.ts";
 import type { ServiceFactory } from "./service.ts";
@@ -26,6 +27,8 @@ export interface RunDependencies {
   createService: ServiceFactory;
   createComments: typeof createPullRequestComments;
   clock: Clock;
+  /** The Git port; the `git` command by default. */
+  git?: Git;
 }
 
 const defaultDependencies: RunDependencies = {
@@ -54,10 +57,9 @@ export async function runAction(
   let report: SyncReport;
   try {
     const context = readRunContext(host.env, host.readFile);
-    const file = readConfigFile(context.workspace, host.readInput("config") || undefined);
-    if (file)
-      host.logger.debug(`Settings from ${file.file}: ${[...file.values.keys()].join(", ")} (inputs win).`);
-    const readInput = (name: string) => host.readInput(name) || file?.values.get(name) || "";
+    const files = await configFiles(host, context, deps.git ?? commandLineGit);
+    const readInput = (name: string) =>
+      host.readInput(name) || files.find((file) => file.values.has(name))?.values.get(name) || "";
     const config = readConfig(readInput, { tokenOptional: context.pullRequest?.isFork === true });
     const mode = resolveMode(config.mode, context);
     if (!config.token && mode !== "check") {
@@ -88,7 +90,7 @@ export async function runAction(
       clock: deps.clock,
       logger: host.logger,
       comparer: apiChangeComparer,
-      git: commandLineGit,
+      git: deps.git ?? commandLineGit,
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.
@@ -102,6 +104,30 @@ export async function runAction(
     return finish(host, redact, report, undefined, false);
   }
   return finish(host, redact, report);
+}
+
+/**
+ * The configuration files the run reads, the first to hold a setting winning: the work tree's on a push;
+ * on a pull request, the base commit's for what the pull request must not steer and the head's for the
+ * rest of a preview (src/settings/pull-request-config.ts).
+ */
+async function configFiles(host: ActionHost, context: RunContext, git: Git): Promise<readonly ConfigFile[]> {
+  const named = host.readInput("config") || undefined;
+  const head = readConfigFile(context.workspace, named);
+  let files: readonly ConfigFile[] = head ? [head] : [];
+  if (context.pullRequest) {
+    const { fileName, base } = await readBaseConfig(git, {
+      folder: context.workspace,
+      commit: context.pullRequest.baseSha || undefined,
+      named,
+    });
+    const config = pullRequestConfig({ head, base, fileName, readInput: host.readInput });
+    for (const warning of config.warnings) host.logger.warning(warning);
+    files = config.files;
+  }
+  for (const file of files)
+    host.logger.debug(`Settings from ${file.file}: ${[...file.values.keys()].join(", ")} (inputs win).`);
+  return files;
 }
 
 function forkSkipReason(pullRequestNumber: number | undefined): string {
