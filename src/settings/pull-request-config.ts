@@ -128,7 +128,7 @@ function only(file: ConfigFile, keep: (key: string) => boolean): ConfigFile {
 function unreadableBase(file: string, reason: string, keys: readonly string[]): string {
   const set =
     keys.length > 0 ? `, so what it sets for ${keys.map((k) => `'${k}'`).join(", ")} was ignored` : "";
-  return `${file}: the base commit's configuration file cannot be read (${reason})${set}. On a pull or merge request, ${TRUST_SETTINGS.map((s) => `'${s}'`).join(", ")} come only from inputs, flags, variables or the base commit's file, never from the pull request's own. To use the base's file, fetch the base commit (actions/checkout: \`fetch-depth: 0\`; GitLab: \`GIT_DEPTH: 0\`).`;
+  return `${file}: the base commit's configuration file cannot be read (${reason})${set}. On a pull or merge request, ${TRUST_SETTINGS.map((s) => `'${s}'`).join(", ")} come only from inputs, flags, variables or the base commit's file, never from the pull request's own. To use the base's file, the run needs the base commit (the pull or merge request's event names it; elsewhere \`--base-commit\`) in the checkout (actions/checkout: \`fetch-depth: 0\`; GitLab: \`GIT_DEPTH: 0\`).`;
 }
 
 function ignored(file: string, key: string, live: boolean, baseRead: boolean): string {

@@ -75,6 +75,18 @@ export interface SyncSettings {
   readonly junitFile: string | undefined;
   /** `--merge-request IID`: the merge or pull request number, for previews and the comment. */
   readonly mergeRequest: number | undefined;
+  /**
+   * The configuration file as the work tree has it, where it is looked for, and these settings with other
+   * files in its place: a review's run reads what the pull request must not steer from the base commit's
+   * (src/settings/pull-request-config.ts). Undefined: these settings read no file.
+   */
+  readonly config?: {
+    readonly head: ConfigFile | undefined;
+    /** The folder a named file is relative to, or the default file is looked for in. */
+    readonly folder: string;
+    readonly named: string | undefined;
+    withFiles(files: readonly ConfigFile[]): SyncSettings;
+  };
 }
 
 interface Setting {
@@ -162,7 +174,7 @@ export function createInputReader(
   flags: SyncFlags,
   env: Env,
   token?: TokenSetting,
-  file?: ConfigFile,
+  files: readonly ConfigFile[] = [],
 ): Pick<SyncSettings, "readInput" | "settingName"> {
   // Every setting's flag as given, before any of them is read: no message below can quote the token.
   // (The folders and files of the run itself, --workspace and --junit, are paths on this machine, shown
@@ -187,12 +199,14 @@ export function createInputReader(
       resolved.set(setting.input, { value, setting: setting.env });
     }
   }
-  // Then the configuration file: flags and variables win over it.
-  for (const [name, value] of file?.values ?? []) {
-    if (resolved.has(name)) continue;
-    const setting = `${file?.file}: ${name}`;
-    refuseToken(setting, value, token);
-    resolved.set(name, { value, setting });
+  // Then the configuration files, the first to hold a setting winning: flags and variables win over them.
+  for (const file of files) {
+    for (const [name, value] of file.values) {
+      if (resolved.has(name)) continue;
+      const setting = `${file.file}: ${name}`;
+      refuseToken(setting, value, token);
+      resolved.set(name, { value, setting });
+    }
   }
   if (token !== undefined) resolved.set("token", { value: token.value, setting: token.setting });
   const byInput = new Map(SYNC_SETTINGS.map((setting) => [setting.input, setting]));

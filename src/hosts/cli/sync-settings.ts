@@ -8,7 +8,7 @@
  * without loading the configuration file's YAML reader); this module adds what a `sync` run reads.
  */
 import path from "node:path";
-import { readConfigFile } from "../../settings/config-file.ts";
+import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { UsageError } from "./errors.ts";
 import type { Env } from "./output.ts";
 import {
@@ -29,18 +29,20 @@ export function buildSyncSettings(
   const workspace = pick(flags.workspace, env, "GITBOOK_WORKSPACE");
   const workspaceFolder = path.resolve(options.cwd, workspace?.value ?? ".");
   const named = pick(flags.config, env, "GITBOOK_CONFIG");
-  const file = readConfigFile(named ? options.cwd : workspaceFolder, named?.value);
-  const inputs = createInputReader(flags, env, options.token, file);
+  const folder = named ? options.cwd : workspaceFolder;
+  const head = readConfigFile(folder, named?.value);
   const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
   const mergeRequest = pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST");
-  return {
-    ...inputs,
+  const withFiles = (files: readonly ConfigFile[]): SyncSettings => ({
+    ...createInputReader(flags, env, options.token, files),
     workspace: workspaceFolder,
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
     mergeRequest: readMergeRequest(mergeRequest),
-  };
+    config: { head, folder, named: named?.value, withFiles },
+  });
+  return withFiles(head ? [head] : []);
 }
 
 /** The flag's value, else the variable's; undefined when neither is set. */

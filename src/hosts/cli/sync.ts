@@ -30,6 +30,7 @@ import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { readConfig } from "../../settings/inputs.ts";
+import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
@@ -48,11 +49,13 @@ const CLI_TOKEN_HINT =
 
 /** Runs a sync with the given settings; resolves to the exit code. */
 export async function runSyncCommand(
-  settings: SyncSettings,
+  given: SyncSettings,
   output: Output,
   env: Env,
   signals?: SignalSource,
 ): Promise<number> {
+  const ci = readCi(env, given);
+  const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
   // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
@@ -61,7 +64,6 @@ export async function runSyncCommand(
     () => readConfig(readInput, { tokenHint: CLI_TOKEN_HINT }),
     settings.settingName,
   );
-  const ci = readCi(env, settings);
   const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
   const { logger, progress } = createCliLog(output, {
     gitlabSections: ci.name === "GitLab CI",
@@ -70,6 +72,7 @@ export async function runSyncCommand(
     quiet: settings.quiet,
     palette: output.errorPalette,
   });
+  for (const warning of warnings) logger.warning(warning);
   const sourceUrlFor =
     config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
   if (config.source === "url" && !sourceUrlFor) {
@@ -193,6 +196,30 @@ function printSpecLines(report: SyncReport, output: Output, palette: Palette): v
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
     output.err(`${palette.yellow("Removed spec (breaking):")} ${printable(file)}\n`);
+}
+
+/**
+ * On a pull or merge request, the settings with the base commit's configuration file for what the
+ * request must not steer, and the head's for the rest of a preview (src/settings/pull-request-config.ts).
+ */
+async function reviewSettings(
+  settings: SyncSettings,
+  ci: CiRun,
+): Promise<{ settings: SyncSettings; warnings: readonly string[] }> {
+  const config = settings.config;
+  if (ci.review === undefined || config === undefined) return { settings, warnings: [] };
+  const { fileName, base } = await readBaseConfig(commandLineGit, {
+    folder: config.folder,
+    commit: settings.readInput("base-commit") || ci.baseCommit,
+    named: config.named,
+  });
+  const review = pullRequestConfig({
+    head: config.head,
+    base,
+    fileName,
+    readInput: config.withFiles([]).readInput,
+  });
+  return { settings: config.withFiles(review.files), warnings: review.warnings };
 }
 
 function readCi(env: Env, settings: SyncSettings): CiRun {
