@@ -10,7 +10,7 @@ import {
 import { commentMarker } from "../../src/core/report/comment-state.ts";
 import { reviewCommentBody } from "../../src/core/report/review-comment.ts";
 import { defuseGitLabLine } from "../../src/core/report/review-host.ts";
-import { isPreviewSlugOf, previewSlug } from "../../src/core/slugs/derive.ts";
+import { isPreviewSlugOf, previewSlug } from "../../src/core/slugs/preview.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deriveSlug, previewSlug, slugify } from "../../src/core/slugs/derive.ts";
+import { deriveSlug, slugify } from "../../src/core/slugs/derive.ts";
+import { previewSlug } from "../../src/core/slugs/preview.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 
 const widgets = { repositoryName: "widgets" };

@@ -1,4 +1,4 @@
-import type { ReviewKind } from "../slugs/derive.ts";
+import type { ReviewKind } from "../slugs/preview.ts";
 
 /**
  * The words and limits of the place that hosts the review comment: the renderer of that comment is

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "./rule.ts";
+import { SLUG_MAX_LENGTH } from "./rule.ts";
 
 export interface DeriveSlugOptions {
   /** Used when nothing is left of the path, e.g. for a root `openapi.yaml`. */
@@ -43,50 +43,6 @@ export function slugify(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-");
   return fitSlug(words.replace(/^-+|-+$/g, ""), SLUG_MAX_LENGTH);
-}
-
-/**
- * The kind of review a preview belongs to, which names its suffix: a GitHub pull request previews as
- * `<slug>-pr-<N>`, a GitLab merge request as `<slug>-mr-<IID>`.
- */
-export type ReviewKind = "pull-request" | "merge-request";
-
-const REVIEW_SUFFIXES: Readonly<Record<ReviewKind, { tag: string; noun: string }>> = {
-  "pull-request": { tag: "pr", noun: "A pull request number" },
-  "merge-request": { tag: "mr", noun: "A merge request IID" },
-};
-
-/** The suffix of review `number`'s previews: `-pr-<N>` or `-mr-<IID>`. */
-export function previewSuffix(number: number, kind: ReviewKind = "pull-request"): string {
-  return `-${REVIEW_SUFFIXES[kind].tag}-${number}`;
-}
-
-/**
- * A slug for a review's preview: `<slug>-pr-<N>` for a pull request (the default), `<slug>-mr-<IID>` for
- * a merge request. A base too long for the suffix to fit is shortened with {@link fitSlug}, so two long
- * slugs keep distinct previews.
- */
-export function previewSlug(slug: string, number: number, kind: ReviewKind = "pull-request"): string {
-  if (!Number.isSafeInteger(number) || number < 1) {
-    throw new RangeError(`${REVIEW_SUFFIXES[kind].noun} is a positive integer, not ${number}`);
-  }
-  const suffix = previewSuffix(number, kind);
-  const base = fitSlug(slugify(slug), SLUG_MAX_LENGTH - suffix.length) || "spec";
-  return `${base}${suffix}`;
-}
-
-/**
- * Whether `slug` is one of review `number`'s preview slugs (what {@link previewSlug} makes of some base
- * for the same kind): a valid slug ending `-pr-<N>` (or `-mr-<IID>`). Cleanup deletes nothing else.
- */
-export function isPreviewSlugOf(slug: string, number: number, kind: ReviewKind = "pull-request"): boolean {
-  const suffix = previewSuffix(number, kind);
-  return (
-    slug.length > suffix.length &&
-    slug.length <= SLUG_MAX_LENGTH &&
-    slug.endsWith(suffix) &&
-    SLUG_PATTERN.test(slug)
-  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.ts";
 import type { Spec } from "../service/types.ts";
 import { slugify } from "../slugs/derive.ts";
+import { PREVIEW_SLUG } from "../slugs/preview.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError, isNotFound } from "./describe-error.ts";
 import type { ReadOptions, SpecService } from "./ports.ts";
@@ -45,9 +46,6 @@ export interface PruneOptions {
   /** How messages name the limit setting. */
   limitSetting: string;
 }
-
-/** A preview of any pull or merge request: cleanup deletes those, pruning never does. */
-const PREVIEW_SLUG = /-(?:pr|mr)-\d+$/;
 
 /**
  * The published slugs worth looking at: under the prefix (`<prefix>-…`), not one of this run's slugs, not

@@ -1,4 +1,4 @@
-import { isPreviewSlugOf, previewSlug, type ReviewKind } from "../slugs/derive.ts";
+import { isPreviewSlugOf, previewSlug, previewSuffix, type ReviewKind } from "../slugs/preview.ts";
 import type { ReviewTarget } from "./plan.ts";
 
 /** The plan's view of a review: its words and its preview slugs. */
@@ -9,7 +9,7 @@ export function reviewTarget(review: { number: number; kind: ReviewKind }): Revi
   return {
     label: `${noun} ${sign}${number}`,
     commentLabel: `${noun} ${comment}`,
-    previewSuffix: kind === "merge-request" ? `-mr-${number}` : `-pr-${number}`,
+    previewSuffix: previewSuffix(number, kind),
     previewSlug: (slug) => previewSlug(slug, number, kind),
     isOwnPreview: (slug) => isPreviewSlugOf(slug, number, kind),
   };

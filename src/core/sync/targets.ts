@@ -1,6 +1,7 @@
 import type { DiscoveryResult } from "../discovery/index.ts";
 import { describeTarget, type PublishTarget, publishTargets } from "../shaping/audiences.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
+import { type LiveSlug, refusePreviewFormLiveSlugs } from "../slugs/preview.ts";
 import type { SyncPlan } from "./plan.ts";
 import { assignRunSlugs } from "./prepare.ts";
 
@@ -18,10 +19,26 @@ export function runTargets(
 ): PublishTarget[] {
   const shaping = plan.shaping ?? new Map();
   const baseSlugs = plan.review === undefined ? slugs : slugsOutsideReview(discovery, plan);
-  return publishTargets(paths, slugs, baseSlugs, shaping, {
+  const targets = publishTargets(paths, slugs, baseSlugs, shaping, {
     previewSlug: plan.review?.previewSlug,
     configName: "The configuration file's `specs:`",
   });
+  // Cleanup writes nothing live, and must still delete a review's previews.
+  if (plan.mode !== "cleanup") refusePreviewFormLiveSlugs(targets.map((target) => liveSlug(target, plan)));
+  return targets;
+}
+
+/** A publication's live slug, and what gave it. */
+function liveSlug(target: PublishTarget, plan: SyncPlan): LiveSlug {
+  const { file, baseSlug: slug, audience } = target;
+  if (audience !== undefined) {
+    const explicit = plan.shaping?.get(file)?.audiences.find((a) => a.name === audience)?.slug;
+    const entry = `the configuration file's \`specs:\` entry, audience '${audience}'`;
+    return { slug, file, source: explicit ? `its \`slug\` in ${entry}` : `derived from ${entry}'s name` };
+  }
+  if (plan.slugMapping.has(file)) return { slug, file, source: `set by ${plan.names("slugs")}` };
+  const prefix = plan.slugPrefix === undefined ? "" : ` and ${plan.names("slug-prefix")}`;
+  return { slug, file, source: `derived from the file's path${prefix}` };
 }
 
 /** The slugs files have outside any review, where their published versions live (colliding ones too). */

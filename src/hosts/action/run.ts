@@ -77,7 +77,10 @@ export async function runAction(
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
       baseCommit: pullRequest?.baseSha || undefined,
-      names: inputNames,
+      names: (setting) => {
+        const file = host.readInput(setting) ? undefined : files.find((f) => f.values.has(setting));
+        return file ? `'${setting}' in ${file.file}` : inputNames(setting);
+      },
     });
     report = await runSync(plan, {
       createService: config.token

@@ -12,7 +12,7 @@ import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
 import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
-import type { ReviewKind } from "../../core/slugs/derive.ts";
+import type { ReviewKind } from "../../core/slugs/preview.ts";
 import { repositoryNameFrom } from "../../core/slugs/repository.ts";
 import { repositoryIdentity } from "../../core/sync/ownership.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
