@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +57,32 @@ describe("fileAtCommit", () => {
       text: "api-url: https://api.gitbook.com\n",
     });
     expect(await fileAtCommit(repo, first, "api.yaml")).toEqual({ ok: true, text: undefined });
+  });
+
+  it("reads a path relative to the folder asked, which may be a folder of the repository", async () => {
+    const sub = path.join(repo, "sub");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, "gitbook-openapi.yaml"), "slug-prefix: sub\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-qm", "sub");
+    const commit = git(repo, "rev-parse", "HEAD");
+    git(repo, "reset", "-q", "--hard", second);
+    mkdirSync(sub);
+    expect(await fileAtCommit(sub, commit, "gitbook-openapi.yaml")).toEqual({
+      ok: true,
+      text: "slug-prefix: sub\n",
+    });
+    expect(await fileAtCommit(sub, commit, "../gitbook-openapi.yaml")).toEqual({
+      ok: true,
+      text: "api-url: https://api.gitbook.com\n",
+    });
+  });
+
+  it("fetches a commit a shallow checkout lacks (a pull request's base), then reads the file", async () => {
+    expect(await fileAtCommit(shallow, first, "gitbook-openapi.yaml")).toEqual({
+      ok: true,
+      text: "api-url: https://api.gitbook.com\n",
+    });
   });
 
   it("refuses what is not a commit id and names an unknown commit", async () => {

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { assignSlugs } from "../../src/core/slugs/assign.ts";
-import { previewSlug } from "../../src/core/slugs/preview.ts";
 import { DuplicateSlugError, type SlugCollision } from "../../src/core/slugs/errors.ts";
 import { parseSlugMapping } from "../../src/core/slugs/mapping.ts";
+import { previewSlug } from "../../src/core/slugs/preview.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 
 type Options = Parameters<typeof assignSlugs>[1];
