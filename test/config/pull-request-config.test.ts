@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { FileAtCommit } from "../../src/core/sync/ports.ts";
 import { parseConfigFile } from "../../src/settings/config-file.ts";
@@ -121,6 +122,13 @@ describe("the configuration file on a pull or merge request", () => {
       ].sort(),
     );
     expect(SETTINGS.filter((s) => s.secret || s.perRun).every((s) => s.headFile === "never")).toBe(true);
+  });
+
+  it("is stated in the README's Security section, naming every trust setting", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const security = readme.slice(readme.indexOf("## Security"), readme.indexOf("## Development"));
+    for (const name of TRUST_SETTINGS) expect(security).toContain(`\`${name}\``);
+    expect(security).toContain("| `pull_request_target` |");
   });
 });
 
