@@ -68,3 +68,17 @@ export function flatGroups(stdout: string): { title: string; lines: string[] }[]
   if (open) throw new Error(`group "${open.title}" never closes`);
   return groups;
 }
+
+/** The payload of a pull request event: pull request 7 of acme/widgets, from a branch of the same repository. */
+export function pullRequest7Payload(commits: { head?: string; base?: string }, action = "synchronize") {
+  const repo = { full_name: "acme/widgets" };
+  return {
+    action,
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: { sha: commits.head ?? "b".repeat(40), ref: "feature", repo },
+      base: { ...(commits.base ? { sha: commits.base } : {}), ref: "main", repo },
+    },
+  };
+}

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { runCli } from "../cli/run-cli.ts";
-import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
+import { emptyWorkspace, minimalSpec, pullRequest7Payload, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -36,15 +36,7 @@ describe("a preview cannot take over a live spec", () => {
       workspace: dir,
       inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl, comment: "false" },
       eventName: "pull_request",
-      eventPayload: {
-        action: "synchronize",
-        number: 7,
-        pull_request: {
-          number: 7,
-          head: { sha: "b".repeat(40), repo: { full_name: "acme/widgets" } },
-          base: { repo: { full_name: "acme/widgets" } },
-        },
-      },
+      eventPayload: pullRequest7Payload({}),
       env: { GITHUB_REPOSITORY: "acme/widgets" },
     });
 

@@ -13,7 +13,7 @@ import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { type LocalServer, startLocalServer } from "../support/emulator-fixtures.ts";
 import { git } from "../support/git.ts";
-import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
+import { emptyWorkspace, minimalSpec, pullRequest7Payload, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -63,20 +63,13 @@ async function pullRequestCheckout(
 function runOnPullRequest(
   checkout: { dir: string; base: string; head: string },
   inputs: Record<string, string>,
+  eventName = "pull_request",
 ) {
   return runActionLikeRunner({
     workspace: checkout.dir,
     inputs: { comment: "false", ...inputs },
-    eventName: "pull_request",
-    eventPayload: {
-      action: "synchronize",
-      number: 7,
-      pull_request: {
-        number: 7,
-        head: { sha: checkout.head, ref: "feature", repo: { full_name: "acme/widgets" } },
-        base: { sha: checkout.base, ref: "main", repo: { full_name: "acme/widgets" } },
-      },
-    },
+    eventName,
+    eventPayload: pullRequest7Payload(checkout),
     env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: checkout.head },
   });
 }
@@ -87,28 +80,31 @@ const warningsOf = (run: Awaited<ReturnType<typeof runActionLikeRunner>>) =>
   run.annotations.filter((a) => a.level === "warning").map((a) => a.message);
 
 describe("a pull request's own configuration file does not steer the run", () => {
-  it("never sends a request to the api-url of the head's file: the base's is used", async () => {
-    const api = await emulator();
-    const evil = await attacker();
-    const checkout = await pullRequestCheckout(
-      { "a.yaml": minimalSpec("A") },
-      {
-        base: `organization: demo-org\napi-url: ${api.baseUrl}\n`,
-        head: `organization: demo-org\napi-url: ${evil.url}\n`,
-      },
-    );
+  it.each(["pull_request", "pull_request_target"])(
+    "never sends a request to the api-url of the head's file on %s: the base's is used",
+    async (event) => {
+      const api = await emulator();
+      const evil = await attacker();
+      const checkout = await pullRequestCheckout(
+        { "a.yaml": minimalSpec("A") },
+        {
+          base: `organization: demo-org\napi-url: ${api.baseUrl}\n`,
+          head: `organization: demo-org\napi-url: ${evil.url}\n`,
+        },
+      );
 
-    const run = await runOnPullRequest(checkout, { token: api.token });
+      const run = await runOnPullRequest(checkout, { token: api.token }, event);
 
-    expect(evil.requests).toEqual([]);
-    expect(run.exitCode).toBe(0);
-    expect(resultsOf(run.outputs).map((r) => [r.slug, r.status])).toEqual([["a-pr-7", "published"]]);
-    expect(warningsOf(run)).toEqual([
-      expect.stringMatching(
-        /gitbook-openapi\.yaml: 'api-url' differs from the base commit's file and was ignored/,
-      ),
-    ]);
-  });
+      expect(evil.requests).toEqual([]);
+      expect(run.exitCode).toBe(0);
+      expect(resultsOf(run.outputs).map((r) => [r.slug, r.status])).toEqual([["a-pr-7", "published"]]);
+      expect(warningsOf(run)).toEqual([
+        expect.stringMatching(
+          /gitbook-openapi\.yaml: 'api-url' differs from the base commit's file and was ignored/,
+        ),
+      ]);
+    },
+  );
 
   it("previews when the head's file says `mode: publish`, and never writes the live slug it maps", async () => {
     const api = await emulator();

@@ -22,7 +22,14 @@ function git(workspace: string, args: string[], maxBuffer = MAX_FILE_BYTES): Pro
     execFile(
       "git",
       ["-C", workspace, ...args],
-      { encoding: "buffer", maxBuffer, timeout: 30_000, windowsHide: true },
+      // A fetch that needs credentials fails rather than waits for someone to type them.
+      {
+        encoding: "buffer",
+        maxBuffer,
+        timeout: 30_000,
+        windowsHide: true,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         resolve({
