@@ -203,7 +203,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_FAIL_ON_BREAKING",
       help: "in a preview, fail when a spec has a breaking API change against the base",
     },
-    headFile: "previews",
+    headFile: "never",
   },
   {
     name: "fail-on-unreviewed",
@@ -216,7 +216,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       env: "GITBOOK_FAIL_ON_UNREVIEWED",
       help: "with --fail-on-breaking, also fail when a spec could not be reviewed",
     },
-    headFile: "previews",
+    headFile: "never",
   },
   {
     name: "breaking-allowed",
@@ -230,7 +230,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       repeatable: true,
       help: "a breaking change accepted on purpose: operation id, '/path' or 'METHOD /path'; repeatable",
     },
-    headFile: "previews",
+    headFile: "never",
   },
   {
     name: "validation-warnings",

@@ -108,11 +108,14 @@ describe("the configuration file on a pull or merge request", () => {
     ]);
   });
 
-  it("declares the trust settings of issue 25 in the settings table", () => {
+  it("declares the trust settings of issue 25, and the pull request's gate, in the settings table", () => {
     expect([...TRUST_SETTINGS].sort()).toEqual(
       [
         "api-url",
+        "breaking-allowed",
         "comment-key",
+        "fail-on-breaking",
+        "fail-on-unreviewed",
         "mode",
         "organization",
         "organization-domain",
