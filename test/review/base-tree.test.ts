@@ -50,6 +50,7 @@ describe("checkoutBaseTree", () => {
     const missing = await checkoutBaseTree(clone, "f".repeat(40));
     expect(missing).toEqual({
       ok: false,
+      missing: true,
       reason: expect.stringContaining("is not in the checkout and could not be fetched"),
     });
     expect(await checkoutBaseTree(clone, "--upload-pack=touch /tmp/x")).toEqual({
