@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkoutBaseTree } from "../../src/adapters/git/base-tree.ts";
+import { checkoutBaseTree, unsafeNameReason } from "../../src/adapters/git/base-tree.ts";
 import { git } from "../support/git.ts";
 
 const folders: string[] = [];
@@ -57,5 +57,124 @@ describe("checkoutBaseTree", () => {
       ok: false,
       reason: expect.stringContaining("is not a commit id"),
     });
+  });
+});
+
+/** Runs git with `input` on its stdin; returns its trimmed output. */
+function gitWith(dir: string, input: string, ...args: string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], { input, encoding: "utf8" }).trim();
+}
+
+/**
+ * A commit whose tree holds what `git add` refuses but a tree object can name: a `..` folder (listed as
+ * `../evil.yaml`), a `.git` folder and a `.GIT` file; and what a work tree can hold: a name with a line
+ * break, a name of 300 bytes in one segment, a path longer than 512 bytes, a symbolic link.
+ */
+async function hostileCommit(): Promise<{ repo: string; commit: string }> {
+  const repo = await folder();
+  git(repo, "init", "-q", "-b", "main");
+  await writeFile(path.join(repo, "spec.yaml"), "openapi: 3.0.3\n");
+  await writeFile(path.join(repo, "we\nird.yaml"), "line break\n");
+  await writeFile(path.join(repo, `${"n".repeat(250)}.yaml`), "long\n");
+  const deep = path.join(repo, ...Array.from({ length: 3 }, () => "d".repeat(200)));
+  await mkdir(deep, { recursive: true });
+  await writeFile(path.join(deep, "deep.yaml"), "deep\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "plain");
+  const blob = gitWith(repo, "evil\n", "hash-object", "-w", "--stdin");
+  const link = gitWith(repo, "../../../etc/passwd", "hash-object", "-w", "--stdin");
+  const evil = gitWith(repo, `100644 blob ${blob}\tevil.yaml\n`, "mktree");
+  const config = gitWith(repo, `100644 blob ${blob}\tconfig\n`, "mktree");
+  const plain = execFileSync("git", ["-C", repo, "ls-tree", "-z", "HEAD^{tree}"]);
+  const extra = [
+    `040000 tree ${evil}\t..`,
+    `040000 tree ${config}\t.git`,
+    `100644 blob ${blob}\t.GIT`,
+    `120000 blob ${link}\tlink.yaml`,
+  ].join("\0");
+  const tree = gitWith(repo, `${plain.toString("utf8")}${extra}\0`, "mktree", "-z");
+  const commit = gitWith(repo, "hostile\n", "-c", "user.name=T", "-c", "user.email=t@e", "commit-tree", tree);
+  return { repo, commit };
+}
+
+describe("checkoutBaseTree and the names a commit holds", () => {
+  it("writes what is safe, says what it skipped, and writes nothing outside its folder", async () => {
+    const { repo, commit } = await hostileCommit();
+    const tree = await checkoutBaseTree(repo, commit, { limits: { maxNameBytes: 512 } });
+    expect(tree.ok).toBe(true);
+    if (!tree.ok) return;
+    folders.push(tree.root);
+    expect(await readFile(path.join(tree.root, "spec.yaml"), "utf8")).toBe("openapi: 3.0.3\n");
+    expect(await readFile(path.join(tree.root, "we\nird.yaml"), "utf8")).toBe("line break\n");
+    expect(await readFile(path.join(tree.root, `${"n".repeat(250)}.yaml`), "utf8")).toBe("long\n");
+    const skipped = Object.fromEntries(tree.skipped ?? []);
+    expect(skipped["../evil.yaml"]).toBe("has a name with an empty, . or .. segment");
+    expect(skipped[".git/config"]).toBe("has a name with a .git segment");
+    expect(skipped[".GIT"]).toBe("has a name with a .git segment");
+    expect(skipped["link.yaml"]).toBe("is a symbolic link, which the review does not follow");
+    const deep = Object.keys(skipped).find((name) => name.endsWith("deep.yaml"));
+    expect(deep && skipped[deep]).toBe("has a name longer than 512 bytes");
+    expect((await readdir(tree.root)).sort()).toEqual([
+      `${"n".repeat(250)}.yaml`,
+      "spec.yaml",
+      "we\nird.yaml",
+    ]);
+    expect(await stat(path.join(tree.root, "..", "evil.yaml")).catch(() => undefined)).toBeUndefined();
+    await tree.dispose();
+    expect(await stat(tree.root).catch(() => undefined)).toBeUndefined();
+  });
+
+  it("refuses a tree over its bounds, and a read over its budget, as failures rather than a missing commit", async () => {
+    const repo = await folder();
+    git(repo, "init", "-q", "-b", "main");
+    for (let index = 0; index < 50; index++) await writeFile(path.join(repo, `${index}.yaml`), "x: 1\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "many");
+    const commit = git(repo, "rev-parse", "HEAD");
+    expect(await checkoutBaseTree(repo, commit, { limits: { maxFiles: 20 } })).toEqual({
+      ok: false,
+      reason: `git ls-tree ${commit.slice(0, 12)} failed: the commit has more than 20 files, more than the review reads`,
+    });
+    expect(await checkoutBaseTree(repo, commit, { limits: { maxBytes: 100 } })).toEqual({
+      ok: false,
+      reason: "its files hold 250 bytes, more than the 100 the review writes out",
+    });
+    const late = await checkoutBaseTree(repo, commit, { timeoutMs: 0 });
+    expect(late).toEqual({ ok: false, reason: expect.stringContaining("its time budget was spent") });
+    const whole = await checkoutBaseTree(repo, commit);
+    expect(whole.ok && (await readdir(whole.root)).length).toBe(50);
+    if (whole.ok) await whole.dispose();
+  });
+});
+
+describe("unsafeNameReason", () => {
+  it("refuses names that leave, alias or turn the folder into a repository, and on Windows what NTFS reads as another", () => {
+    for (const name of [
+      "../a.yaml",
+      "a/../b.yaml",
+      "/etc/passwd",
+      "a//b.yaml",
+      "./a.yaml",
+      ".git/config",
+      "x/.Git/HEAD",
+    ])
+      expect(unsafeNameReason(name, 1024, "linux"), name).toBeDefined();
+    for (const name of ["a.yaml", "we\nird.yaml", "a\\b.yaml", "a:b.yaml", "nul.yaml", "dots..yaml"])
+      expect(unsafeNameReason(name, 1024, "linux"), name).toBeUndefined();
+    for (const name of [
+      "a\\..\\b.yaml",
+      "C:/x.yaml",
+      "a:b.yaml",
+      "nul.yaml",
+      "COM1",
+      "spec.yaml.",
+      "spec.yaml ",
+      ".git./x",
+      "GIT~1/config",
+      "we\nird.yaml",
+    ])
+      expect(unsafeNameReason(name, 1024, "win32"), name).toBeDefined();
+    expect(unsafeNameReason("api/spec.yaml", 1024, "win32")).toBeUndefined();
+    expect(unsafeNameReason("a".repeat(1025), 1024, "linux")).toBe("has a name longer than 1024 bytes");
   });
 });

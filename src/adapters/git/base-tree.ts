@@ -237,8 +237,8 @@ export function unsafeNameReason(
   platform: NodeJS.Platform = process.platform,
 ): string | undefined {
   if (Buffer.byteLength(name, "utf8") > maxNameBytes) return `has a name longer than ${maxNameBytes} bytes`;
-  if (name.startsWith("/") || /^[a-z]:/i.test(name)) return "has an absolute name";
   const windows = platform === "win32";
+  if (name.startsWith("/") || (windows && /^([a-z]:|[\\/])/i.test(name))) return "has an absolute name";
   const segments = windows ? name.split(/[\\/]/) : name.split("/");
   for (const segment of segments) {
     if (segment === "" || segment === "." || segment === "..")
