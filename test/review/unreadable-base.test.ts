@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { openBaseSide } from "../../src/core/review/change-review.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { git } from "../support/git.ts";
@@ -149,5 +150,48 @@ describe("a spec proven new stays new", () => {
     expect(run.pets?.changes?.against).toBe("base commit");
     expect(run.pets?.changes?.notReviewed).toBeUndefined();
     expect(run.code).toBe(0);
+  });
+});
+
+describe("a base commit that was read, but not its spec", () => {
+  it("a spec the base could not bundle is not reviewed, not new", async () => {
+    // The base's pets.yaml refers to a file the base does not have; the head has it.
+    const broken = PETS.replace('"200": {description: ok}', '"200": {$ref: "./responses.yaml#/ok"}');
+    await writeFile(path.join(workspace, "pets.yaml"), broken);
+    git(workspace, "commit", "-q", "-am", "broken base");
+    const base = git(workspace, "rev-parse", "HEAD");
+    await writeFile(path.join(workspace, "responses.yaml"), "ok: {description: ok}\n");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "fixed head");
+    const run = await preview(base, ["--fail-on-breaking", "--fail-on-unreviewed"]);
+    expect(run.pets?.changes?.against).toBe("base commit");
+    expect(run.pets?.changes?.notReviewed).toMatch(/^at the base commit, pets\.yaml could not be bundled: /);
+    expect(run.code).toBe(1);
+  });
+
+  it("a Git port that throws leaves every spec not reviewed, saying why", async () => {
+    const warnings: string[] = [];
+    const side = await openBaseSide({
+      workspace,
+      commit: "a".repeat(40),
+      patterns: undefined,
+      published: async () => {
+        throw new Error("the published version must not be read");
+      },
+      git: {
+        checkoutTree: () => Promise.reject(new Error("spawn git EPIPE")),
+        fileAt: () => Promise.reject(new Error("unused")),
+        isAncestor: () => Promise.reject(new Error("unused")),
+        headCommit: async () => undefined,
+      },
+      logger: { info: () => {}, warning: (message) => warnings.push(message) },
+    });
+    expect(side.against).toBe("base commit");
+    await expect(side.documentOf("pets.yaml", "pets")).rejects.toMatchObject({
+      reason: "the base commit could not be read: git failed: spawn git EPIPE",
+    });
+    expect(warnings).toEqual([
+      "API change review: the base commit could not be read: git failed: spawn git EPIPE. No spec is reviewed.",
+    ]);
   });
 });
