@@ -1,14 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkoutBaseTree, unsafeNameReason } from "../../src/adapters/git/base-tree.ts";
 import { git } from "../support/git.ts";
 
 const folders: string[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
 
@@ -156,6 +157,25 @@ describe("checkoutBaseTree and the names a commit holds", () => {
     const whole = await checkoutBaseTree(repo, commit);
     expect(whole.ok && (await readdir(whole.root)).length).toBe(50);
     if (whole.ok) await whole.dispose();
+  });
+});
+
+describe("checkoutBaseTree and its temporary folder", () => {
+  it("refuses a temporary folder inside a work tree, whose git would hide the files from discovery", async () => {
+    const repo = await folder();
+    git(repo, "init", "-q", "-b", "main");
+    await writeFile(path.join(repo, "api.yaml"), "openapi: 3.0.3\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "base");
+    const temporary = path.join(repo, "tmp");
+    await mkdir(temporary);
+    for (const name of ["TMPDIR", "TMP", "TEMP"]) vi.stubEnv(name, temporary);
+    const tree = await checkoutBaseTree(repo, git(repo, "rev-parse", "HEAD"));
+    expect(tree).toEqual({
+      ok: false,
+      reason: expect.stringContaining("is inside a git work tree; point TMPDIR"),
+    });
+    expect(await readdir(temporary)).toEqual([]);
   });
 });
 

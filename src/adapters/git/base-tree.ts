@@ -121,6 +121,14 @@ export async function checkoutBaseTree(
     return { ok: false, reason: `no temporary folder could be made: ${(error as Error).message}` };
   }
   const dispose = () => rm(root, { recursive: true, force: true, maxRetries: 3 });
+  // Discovery lists a folder inside a work tree with that work tree's git, which knows none of these files.
+  if (await inRepository(path.dirname(root), false)) {
+    await dispose().catch(() => undefined);
+    return {
+      ok: false,
+      reason: `the temporary folder ${root} is inside a git work tree; point TMPDIR (TEMP on Windows) elsewhere`,
+    };
+  }
   const written = await writeBlobs(workspace, root, wanted, skipped, deadline);
   if (!written.ok) {
     await dispose().catch(() => undefined);
@@ -130,8 +138,8 @@ export async function checkoutBaseTree(
 }
 
 /** Whether the workspace is in a git work tree (a `.git` in it or a folder above it), or git is pointed at one. */
-async function inRepository(workspace: string): Promise<boolean> {
-  if (process.env.GIT_DIR) return true;
+async function inRepository(workspace: string, orGitDir = true): Promise<boolean> {
+  if (orGitDir && process.env.GIT_DIR) return true;
   for (let folder = path.resolve(workspace); ; ) {
     if (
       await stat(path.join(folder, ".git")).then(
