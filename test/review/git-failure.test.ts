@@ -45,6 +45,7 @@ fail() {
 case "$GIT_SHIM_STEP $*" in
   "list "*" ls-tree "*|"list "*" archive "*) fail ;;
   "batch "*" cat-file --batch"|"batch "*" archive "*) fail ;;
+  "fetch "*" fetch "*) fail ;;
 esac
 exec "$REAL_GIT" "$@"
 `;
@@ -157,6 +158,26 @@ describe("a base tree read whose git fails", () => {
       /git cat-file [0-9a-f]{12} failed: it took longer than its .* budget/,
     );
     expect(pets?.status).toBe("published");
+    expect(run.code).toBe(0);
+  });
+
+  it("a fetch that hangs costs half the tree's budget, then the published version is read", async () => {
+    for (const [name, value] of Object.entries(shimEnv("fetch", "hang"))) vi.stubEnv(name, value);
+    const flags = ["--fail-on-breaking", "--fail-on-unreviewed", "--timeout", "6"];
+    const run = await runCli(
+      args(flags).map((arg) => (arg === base ? "f".repeat(40) : arg)),
+      {
+        env: { ...SERVICE, GITBOOK_API_URL: emulator.baseUrl },
+      },
+    );
+    const pets = (JSON.parse(run.stdout || "[]") as SpecResult[]).find(
+      (result) => result.file === "pets.yaml",
+    );
+    // GitBook holds no pets spec: proven new on that side.
+    expect(pets?.changes?.against).toBe("nothing");
+    expect(run.stderr).toMatch(
+      /the base commit ffffffffffff is not in the checkout and could not be fetched \(it took longer than its [\d.]+ s budget\); each spec is compared with its published version instead/,
+    );
     expect(run.code).toBe(0);
   });
 

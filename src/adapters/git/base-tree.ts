@@ -77,10 +77,11 @@ export async function checkoutBaseTree(
   }
   let present = await presence(workspace, commit, deadline);
   if (present.kind === "missing") {
+    // Half the budget at most, so that a fetch that hangs leaves the rest of the read its time.
     const fetched = await runGit(workspace, ["fetch", "--no-tags", "--depth=1", "origin", commit], {
-      deadline,
+      deadline: Date.now() + (deadline - Date.now()) / 2,
     });
-    present = await presence(workspace, commit, deadline);
+    if (!fetched.failure) present = await presence(workspace, commit, deadline);
     if (present.kind === "missing") {
       return {
         ok: false,
