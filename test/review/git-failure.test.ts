@@ -17,21 +17,10 @@ import { type RunningEmulator, startEmulator } from "../../harness/emulator/inde
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { CLI_SOURCE, runCli, runCliProcess } from "../cli/run-cli.ts";
 import { git } from "../support/git.ts";
+import { PETS, PETS_WITHOUT_ONE, previewArgs } from "./fixtures/pets.ts";
 
 const TOKEN = "cli-git-failure-token-3e9d";
 const ORG = "demo-org";
-const PETS = `openapi: 3.0.3
-info: {title: Pets, version: "1"}
-paths:
-  /pets:
-    get:
-      responses:
-        "200": {description: ok}
-  /pets/{id}:
-    get:
-      responses:
-        "200": {description: ok}
-`;
 
 const SHIM = `#!/bin/sh
 fail() {
@@ -75,7 +64,7 @@ beforeAll(async () => {
   git(workspace, "add", "-A");
   git(workspace, "commit", "-q", "-m", "base");
   base = git(workspace, "rev-parse", "HEAD");
-  await writeFile(path.join(workspace, "pets.yaml"), PETS.replace(/ {2}\/pets\/\{id\}:[\s\S]*$/, ""));
+  await writeFile(path.join(workspace, "pets.yaml"), PETS_WITHOUT_ONE);
   git(workspace, "commit", "-q", "-am", "head");
 });
 afterAll(async () => {
@@ -98,19 +87,7 @@ function shimEnv(step: string, mode: string): Record<string, string> {
 
 function args(flags: string[]): string[] {
   number++;
-  return [
-    "sync",
-    "--workspace",
-    workspace,
-    "--mode",
-    "preview",
-    "--merge-request",
-    String(number),
-    "--base-commit",
-    base,
-    ...flags,
-    "--json",
-  ];
+  return previewArgs(workspace, number, base, flags);
 }
 
 const SERVICE = { GITBOOK_TOKEN: TOKEN, GITBOOK_ORGANIZATION: ORG };

@@ -15,21 +15,10 @@ import { openBaseSide } from "../../src/core/review/change-review.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { git } from "../support/git.ts";
+import { PETS, PETS_WITHOUT_ONE, previewArgs } from "./fixtures/pets.ts";
 
 const TOKEN = "cli-unreadable-base-token-7c21";
 const ORG = "demo-org";
-const PETS = `openapi: 3.0.3
-info: {title: Pets, version: "1"}
-paths:
-  /pets:
-    get:
-      responses:
-        "200": {description: ok}
-  /pets/{id}:
-    get:
-      responses:
-        "200": {description: ok}
-`;
 const UNKNOWN_COMMIT = "f".repeat(40);
 const CONTENT = /\/openapi\/pets\/versions\/latest\/content$/;
 
@@ -47,7 +36,7 @@ beforeEach(async () => {
   git(workspace, "add", "-A");
   git(workspace, "commit", "-q", "-m", "base");
   // The head removes an operation: a breaking change, if anything compared it.
-  await writeFile(path.join(workspace, "pets.yaml"), PETS.replace(/ {2}\/pets\/\{id\}:[\s\S]*$/, ""));
+  await writeFile(path.join(workspace, "pets.yaml"), PETS_WITHOUT_ONE);
   git(workspace, "commit", "-q", "-am", "head");
 });
 afterEach(async () => {
@@ -57,22 +46,9 @@ afterEach(async () => {
 
 async function preview(baseCommit: string, flags: string[]) {
   number++;
-  const run = await runCli(
-    [
-      "sync",
-      "--workspace",
-      workspace,
-      "--mode",
-      "preview",
-      "--merge-request",
-      String(number),
-      "--base-commit",
-      baseCommit,
-      ...flags,
-      "--json",
-    ],
-    { env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG } },
-  );
+  const run = await runCli(previewArgs(workspace, number, baseCommit, flags), {
+    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG },
+  });
   const results = JSON.parse(run.stdout || "[]") as SpecResult[];
   return { ...run, results, pets: results.find((result) => result.file === "pets.yaml") };
 }
