@@ -29,6 +29,7 @@ fail() {
     kill) printf '100644 blob 0123'; kill -9 $$ ;;
     garbage) printf 'garbage\\n'; exit 0 ;;
     hang) exec sleep 60 ;;
+    stubborn) trap '' TERM; sleep 20; exit 0 ;;
   esac
 }
 case "$GIT_SHIM_STEP $*" in
@@ -123,8 +124,9 @@ describe("a base tree read whose git fails", () => {
     expect(seen.size).toBeGreaterThanOrEqual(4);
   }, 180_000);
 
-  it("a git that hangs is ended by the tree's own budget", async () => {
-    for (const [name, value] of Object.entries(shimEnv("batch", "hang"))) vi.stubEnv(name, value);
+  it("a git that hangs, ignoring the kill, is ended by the tree's own budget", async () => {
+    // It ignores SIGTERM, and its own child holds the pipes until it ends by itself.
+    for (const [name, value] of Object.entries(shimEnv("batch", "stubborn"))) vi.stubEnv(name, value);
     const run = await runCli(args(["--fail-on-breaking", "--timeout", "6"]), {
       env: { ...SERVICE, GITBOOK_API_URL: emulator.baseUrl },
     });

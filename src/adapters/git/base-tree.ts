@@ -279,9 +279,7 @@ async function writeBlobs(
   let index = 0;
   const batch = await runGit(workspace, ["cat-file", "--batch"], {
     deadline,
-    writeInput: (write) => {
-      for (const entry of entries) write(`${entry.oid}\n`);
-    },
+    input: entries.map((entry) => `${entry.oid}\n`).join(""),
     read: async (stdout) => {
       let pending: Buffer = Buffer.alloc(0);
       let body: { entry: Entry; chunks: Buffer[]; left: number } | undefined;

@@ -9,7 +9,7 @@ export interface GitRun {
   /** The exit code; undefined when the process could not start, was killed or timed out. */
   code: number | undefined;
   stdout: Buffer;
-  /** The first KiB of what it wrote to stderr, trimmed. */
+  /** The first 4 KiB of what it wrote to stderr, trimmed. */
   stderr: string;
   /** Why it did not end by itself with an exit code: not started, killed by a signal, over its time. */
   failure?: string;
@@ -27,12 +27,12 @@ export interface GitRunOptions {
    * process back. Throwing ends the process; the error's message becomes `failure`.
    */
   read?: (stdout: AsyncIterable<Buffer>) => Promise<void>;
-  /** Written to stdin once the process started (each line already ends with `\n`). */
-  writeInput?: (write: (text: string) => boolean) => void;
   env?: Readonly<Record<string, string>>;
 }
 
 const STDERR_BYTES = 4096;
+/** After a kill, how long the process's pipes are waited for (a child of git may hold them) before they are closed. */
+const KILL_GRACE_MS = 1000;
 
 export function runGit(workspace: string, args: readonly string[], options: GitRunOptions): Promise<GitRun> {
   return new Promise((resolve) => {
@@ -62,9 +62,16 @@ export function runGit(workspace: string, args: readonly string[], options: GitR
     let stderr = Buffer.alloc(0);
     let failure: string | undefined;
     let done = false;
+    let grace: NodeJS.Timeout | undefined;
     const fail = (why: string) => {
       failure ??= why;
       child.kill();
+      // A process that ignores the kill, or a child of it that holds the pipes, does not hold the run.
+      grace ??= setTimeout(() => {
+        child.kill("SIGKILL");
+        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+        void reading.then(() => finish(null, null));
+      }, KILL_GRACE_MS);
     };
     const timer = setTimeout(
       () => fail(`it took longer than its ${Math.round(remaining / 100) / 10} s budget`),
@@ -96,15 +103,12 @@ export function runGit(workspace: string, args: readonly string[], options: GitR
           });
           child.stdout?.on("close", () => finished());
         });
-    if (child.stdin) {
-      if (options.writeInput) options.writeInput((text) => child.stdin?.write(text) ?? false);
-      else if (options.input !== undefined) child.stdin.write(options.input);
-      child.stdin.end();
-    }
+    child.stdin?.end(options.input ?? "");
     function finish(code: number | null, signal: NodeJS.Signals | null) {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       resolve({
         code: failure || code === null ? undefined : code,
         stdout: Buffer.concat(stdout),
