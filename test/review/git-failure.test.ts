@@ -107,13 +107,13 @@ describe("a base tree read whose git fails", () => {
     const seen = new Set<string>();
     for (const [step, mode] of runs) {
       for (const [name, value] of Object.entries(shimEnv(step, mode))) vi.stubEnv(name, value);
-      const run = await runCli(args(["--fail-on-breaking", "--fail-on-unreviewed"]), {
+      const run = await runCli(args(["--fail-on-breaking", "--fail-on-unreviewed", "--no-wait"]), {
         env: { ...SERVICE, GITBOOK_API_URL: emulator.baseUrl },
       });
       const results = JSON.parse(run.stdout || "[]") as SpecResult[];
       const pets = results.find((result) => result.file === "pets.yaml");
       const where = `${step}/${mode}`;
-      expect(pets?.status, where).toBe("published");
+      expect(pets?.status, where).toBe("submitted");
       expect(pets?.changes?.against, where).toBe("base commit");
       expect(pets?.changes?.notReviewed, where).toMatch(NOT_REVIEWED);
       expect(run.stderr, where).toContain("1 spec not reviewed (fail-on-unreviewed is on)");
