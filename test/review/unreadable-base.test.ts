@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { openBaseSide } from "../../src/core/review/change-review.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { runCli } from "../cli/run-cli.ts";
@@ -95,6 +97,46 @@ describe("an unknown base commit, and the published version cannot be read", () 
     expect(emulator.getSpec(ORG, run.pets?.slug ?? "")).toBeDefined();
     expect(run.stderr).toContain("- pets.yaml: not reviewed: ");
     expect(run.code).toBe(1);
+  });
+});
+
+describe("the Action, as the runner starts it, on a pull request whose base commit is unknown", () => {
+  it("says not reviewed in the comment and the results, and fail-on-unreviewed fails the step", async () => {
+    const github = await startFakeGitHub();
+    try {
+      emulator.setFaults({ content: { paddingBytes: 64 * 1024 * 1024 + 4096 } });
+      const head = git(workspace, "rev-parse", "HEAD");
+      const repo = { full_name: "acme/widgets" };
+      const pullRequest = {
+        number: 8,
+        head: { sha: head, ref: "feature", repo },
+        base: { sha: UNKNOWN_COMMIT, ref: "main", repo },
+      };
+      const run = await runActionLikeRunner({
+        workspace,
+        inputs: {
+          token: TOKEN,
+          organization: ORG,
+          "api-url": emulator.baseUrl,
+          "fail-on-breaking": "true",
+          "fail-on-unreviewed": "true",
+        },
+        githubToken: "ghs_fakeGitHubToken123",
+        eventName: "pull_request",
+        eventPayload: { action: "synchronize", number: 8, pull_request: pullRequest },
+        env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: head, GITHUB_API_URL: github.apiUrl },
+      });
+      const [pets] = JSON.parse(run.outputs.results ?? "[]") as SpecResult[];
+      expect(pets?.status).toBe("published");
+      expect(pets?.changes?.notReviewed).toMatch(/and the published version could not be read: .*cap/);
+      expect(github.comments(8)[0]?.body).toMatch(
+        /\*\*pets\.yaml\*\*: ⚠️ not reviewed: the base commit ffffffffffff/,
+      );
+      expect(github.comments(8)[0]?.body).not.toMatch(/new spec/i);
+      expect(run.exitCode).toBe(1);
+    } finally {
+      await github.close();
+    }
   });
 });
 
