@@ -171,6 +171,31 @@ describe("a spec proven new stays new", () => {
   });
 });
 
+describe("file patterns that name files the change adds", () => {
+  it("a literal pattern names nothing at the base: its file is new, the others are reviewed", async () => {
+    const base = git(workspace, "rev-parse", "HEAD~1");
+    await writeFile(path.join(workspace, "orders.yaml"), PETS.replace("Pets", "Orders"));
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "orders");
+    const flags = [
+      "--files",
+      "pets.yaml",
+      "--files",
+      "orders.yaml",
+      "--fail-on-breaking",
+      "--fail-on-unreviewed",
+    ];
+    const run = await preview(base, flags);
+    const orders = run.results.find((result) => result.file === "orders.yaml");
+    expect(orders?.changes?.against).toBe("nothing");
+    expect(run.pets?.changes?.against).toBe("base commit");
+    expect(run.pets?.changes?.notReviewed).toBeUndefined();
+    expect(run.pets?.changes?.breaking.map((change) => change.operation).join()).toMatch(/\/pets\/\{id\}/);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/1 breaking API change \(fail-on-breaking is on/);
+  });
+});
+
 describe("a base commit that was read, but not its spec", () => {
   it("a spec the base could not bundle is not reviewed, not new", async () => {
     // The base's pets.yaml refers to a file the base does not have; the head has it.

@@ -5,9 +5,12 @@
  * leaves it "not reviewed", saying why.
  * The comparison itself is a port (`ChangeComparer`), src/core/changes' job.
  */
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { bundleSpec } from "../bundling/index.ts";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
-import { discoverSpecs, loadSpec } from "../discovery/index.ts";
+import { discoverSpecs, inspectFile, loadSpec } from "../discovery/index.ts";
+import { readPatternLines } from "../discovery/patterns.ts";
 import { parseSource } from "../documents/source-text.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
@@ -124,40 +127,39 @@ export async function openBaseSide(options: {
     };
   }
   if (!tree.ok) return unreadableBase(tree.reason, logger);
-  let discovery: Awaited<ReturnType<typeof discoverSpecs>>;
-  try {
-    discovery = await discoverSpecs({
-      workspace: tree.root,
-      ...(options.patterns ? { patterns: options.patterns } : {}),
-      ...(options.exclude ? { exclude: options.exclude } : {}),
-      logger: silentLogger,
-    });
-  } catch (error) {
-    await tree.dispose().catch(() => undefined);
-    return unreadableBase(`its specs could not be found: ${messageOf(error)}`, logger);
-  }
-  const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
-  const broken = new Map(discovery.broken.map((spec) => [spec.path, spec.problem.message]));
+  const root = tree.root;
+  const baseSpecs = await baseSpecFiles(root, options.patterns, options.exclude).catch((error: unknown) => {
+    logger?.warning(
+      escapeUntrusted(
+        `API change review: the base commit's spec files could not be listed (${messageOf(error)}), so specs removed since the base are not reported.`,
+      ),
+    );
+    return [];
+  });
   const unreadable = (file: string, why: string) =>
     new NotReviewedError(`at the base commit, ${file} ${why}`);
   return {
     against: "base commit",
+    // The head's discovery made the file a spec; at the base the same path is read as discovery reads one.
     documentOf: async (file, _slug, steps) => {
       const skipped = tree.skipped?.get(file);
       if (skipped !== undefined) throw unreadable(file, skipped);
-      const spec = specs.get(file);
-      if (!spec) {
-        const problem = broken.get(file);
-        if (problem !== undefined) throw unreadable(file, `could not be read as a spec: ${problem}`);
-        return undefined;
-      }
+      const inspection = await inspectFile(root, file).catch((error: unknown) => {
+        throw unreadable(file, `could not be read: ${messageOf(error)}`);
+      });
+      if (inspection.kind === "not-spec") return undefined;
+      if (inspection.kind === "unreadable" && inspection.missing) return undefined;
+      if (inspection.kind === "broken")
+        throw unreadable(file, `could not be read as a spec: ${inspection.broken.problem.message}`);
+      if (inspection.kind !== "spec") throw unreadable(file, "could not be read");
+      const { spec } = inspection;
       const loaded = loadSpec(spec);
       if (!loaded.ok) throw unreadable(file, `could not be read: ${loaded.problem.message}`);
       let document: unknown;
       try {
         const bundled = await bundleSpec(
           spec.absolutePath,
-          { workspace: tree.root },
+          { workspace: root },
           loaded.spec.text,
           loaded.spec.document,
         );
@@ -165,13 +167,48 @@ export async function openBaseSide(options: {
       } catch (error) {
         throw unreadable(file, `could not be bundled: ${messageOf(error)}`);
       }
-      return steps
-        ? shapedBase(document, steps, { base: tree.root, head: options.workspace, file })
-        : document;
+      return steps ? shapedBase(document, steps, { base: root, head: options.workspace, file }) : document;
     },
-    removedSince: (headFiles) => [...specs.keys()].filter((file) => !headFiles.has(file)).sort(),
+    removedSince: (headFiles) => baseSpecs.filter((file) => !headFiles.has(file)).sort(),
     dispose: () => tree.dispose(),
   };
+}
+
+/**
+ * The base's spec files under the same patterns. A literal pattern naming what the base does not hold
+ * as a spec (a file the change adds, or one that was not OpenAPI then) names nothing there, rather than
+ * stopping discovery as it does at the head.
+ */
+async function baseSpecFiles(
+  root: string,
+  patterns: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): Promise<string[]> {
+  const lines = readPatternLines(patterns ?? []);
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (!line.negated && line.literal && !(await namesSomething(root, line.body))) continue;
+    kept.push(line.text);
+  }
+  const positive = (texts: readonly string[]) => texts.some((text) => !text.startsWith("!"));
+  if (positive(lines.map((line) => line.text)) && !positive(kept)) return [];
+  const discovery = await discoverSpecs({
+    workspace: root,
+    ...(kept.length > 0 ? { patterns: kept } : {}),
+    ...(exclude ? { exclude } : {}),
+    logger: silentLogger,
+  });
+  return discovery.specs.map((spec) => spec.path);
+}
+
+/** Whether a literal pattern names a folder or a spec (sound or broken) in the base's files. */
+async function namesSomething(root: string, relative: string): Promise<boolean> {
+  const inspection = await inspectFile(root, relative).catch(() => undefined);
+  if (inspection?.kind === "spec" || inspection?.kind === "broken") return true;
+  return stat(path.join(root, relative)).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 /** A base commit whose files could not be read: every spec "not reviewed", saying why. */
