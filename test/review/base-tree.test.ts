@@ -179,6 +179,22 @@ describe("checkoutBaseTree and its temporary folder", () => {
   });
 });
 
+describe("checkoutBaseTree without git", () => {
+  it("says git is missing, as a failure to read rather than a missing commit", async () => {
+    const repo = await folder();
+    git(repo, "init", "-q", "-b", "main");
+    await writeFile(path.join(repo, "api.yaml"), "openapi: 3.0.3\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "base");
+    const commit = git(repo, "rev-parse", "HEAD");
+    vi.stubEnv("PATH", await folder());
+    expect(await checkoutBaseTree(repo, commit)).toEqual({
+      ok: false,
+      reason: `git could not tell whether the base commit ${commit.slice(0, 12)} is in the checkout: git is not installed or not on PATH`,
+    });
+  });
+});
+
 describe("unsafeNameReason", () => {
   it("refuses names that leave, alias or turn the folder into a repository, and on Windows what NTFS reads as another", () => {
     for (const name of [
