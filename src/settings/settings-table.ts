@@ -209,7 +209,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     name: "fail-on-unreviewed",
     kind: "boolean",
     default: "false",
-    doc: "With `fail-on-breaking`, also fail when a spec's changes could not be reviewed (over the review's memory or time budget); by default such a spec is published and said \"not reviewed\", and does not fail the run.",
+    doc: 'With `fail-on-breaking`, also fail when a spec\'s changes could not be reviewed (its base could not be read, or the comparison went over its memory or time budget); by default such a spec is published and said "not reviewed", and does not fail the run.',
     action: true,
     cli: {
       flag: "--fail-on-unreviewed",

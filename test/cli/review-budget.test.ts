@@ -11,23 +11,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { generatedSpec } from "../review/fixtures/generated-spec.ts";
+import { PETS, PETS_WITHOUT_ONE, previewArgs } from "../review/fixtures/pets.ts";
 import { git } from "../support/git.ts";
 import { CLI_DIST, CLI_SOURCE, runCli } from "./run-cli.ts";
 
 const TOKEN = "cli-review-budget-token-51f0";
 const ORG = "demo-org";
-const PETS = `openapi: 3.0.3
-info: {title: Pets, version: "1"}
-paths:
-  /pets:
-    get:
-      responses:
-        "200": {description: ok}
-  /pets/{id}:
-    get:
-      responses:
-        "200": {description: ok}
-`;
 
 let emulator: RunningEmulator;
 let workspace: string;
@@ -48,7 +37,7 @@ beforeEach(async () => {
   git(workspace, "commit", "-q", "-m", "base");
   base = git(workspace, "rev-parse", "HEAD");
   await writeFile(path.join(workspace, "big.json"), JSON.stringify(generatedSpec(1500, "2")));
-  await writeFile(path.join(workspace, "pets.yaml"), PETS.replace(/ {2}\/pets\/\{id\}:[\s\S]*$/, ""));
+  await writeFile(path.join(workspace, "pets.yaml"), PETS_WITHOUT_ONE);
   git(workspace, "commit", "-q", "-am", "head");
 });
 afterEach(async () => {
@@ -57,30 +46,15 @@ afterEach(async () => {
 
 /** A preview of merge request `number` against the base commit, its review's heap lowered to 32 MB. */
 function preview(number: string, flags: string[], entry?: string) {
-  return runCli(
-    [
-      "sync",
-      "--workspace",
-      workspace,
-      "--mode",
-      "preview",
-      "--merge-request",
-      number,
-      "--base-commit",
-      base,
-      ...flags,
-      "--json",
-    ],
-    {
-      ...(entry === undefined ? {} : { entry }),
-      env: {
-        GITBOOK_TOKEN: TOKEN,
-        GITBOOK_API_URL: emulator.baseUrl,
-        GITBOOK_ORGANIZATION: ORG,
-        GITBOOK_REVIEW_HEAP_MB: "32",
-      },
+  return runCli(previewArgs(workspace, number, base, flags), {
+    ...(entry === undefined ? {} : { entry }),
+    env: {
+      GITBOOK_TOKEN: TOKEN,
+      GITBOOK_API_URL: emulator.baseUrl,
+      GITBOOK_ORGANIZATION: ORG,
+      GITBOOK_REVIEW_HEAP_MB: "32",
     },
-  );
+  });
 }
 
 describe.each([

@@ -123,7 +123,7 @@ describe("specChanges", () => {
     expect(log.entries.map((entry) => [entry.level, entry.message])).toEqual([
       [
         "warning",
-        "API changes of api/big.yaml not reviewed: the comparison took longer than its 60 s. The rest of the run goes on; fail-on-breaking does not count it.",
+        "API changes of api/big.yaml not reviewed: the comparison took longer than its 60 s. The rest of the run goes on; only fail-on-unreviewed counts it.",
       ],
     ]);
   });

@@ -101,7 +101,7 @@ function listCount(changes: readonly SpecChange[]): string {
 /**
  * The one-line headline of a spec's changes: "3 breaking in 2 operations, 41 other changes in 17
  * operations" (and "1 breaking allowed in 1 operation" when the allow-list accepted some); "new spec";
- * "not reviewed: <why>" when its comparison could not finish.
+ * "not reviewed: <why>" when its base could not be read or its comparison could not finish.
  */
 export function changesHeadline(changes: SpecChanges): string {
   if (changes.notReviewed !== undefined) return `not reviewed: ${changes.notReviewed}`;

@@ -63,10 +63,20 @@ export interface ReviewThread {
   publish(run: ReviewRun): Promise<string | undefined>;
 }
 
-/** The files of a commit, written out for reading; `ok: false` says why they cannot be had. */
+/**
+ * The files of a commit, written out for reading (`skipped`: files not written, each with why); `ok:
+ * false` says why they cannot be had, `missing` when git answered that the checkout lacks the commit
+ * and it could not be fetched (a shallow clone, an unknown commit), rather than failing to read it.
+ */
 export type BaseTree =
-  | { ok: true; root: string; commit: string; dispose(): Promise<void> }
-  | { ok: false; reason: string };
+  | {
+      ok: true;
+      root: string;
+      commit: string;
+      skipped?: ReadonlyMap<string, string>;
+      dispose(): Promise<void>;
+    }
+  | { ok: false; reason: string; missing?: true };
 
 /** A file as a commit has it: its text, or undefined when the commit has no such file. */
 export type FileAtCommit = { ok: true; text: string | undefined } | { ok: false; reason: string };
@@ -77,7 +87,7 @@ export type Ancestry = { known: true; ancestor: boolean } | { known: false; reas
 /** Git, for what the run asks of commits (src/adapters/git). */
 export interface Git {
   /** The commit's files written out, for the change review's base side. */
-  checkoutTree(workspace: string, commit: string): Promise<BaseTree>;
+  checkoutTree(workspace: string, commit: string, options?: { timeoutMs?: number }): Promise<BaseTree>;
   /** One file of a commit (the base commit's configuration file). */
   fileAt(workspace: string, commit: string, file: string): Promise<FileAtCommit>;
   /** Whether `ancestor` is `descendant` or one of its ancestors. */

@@ -49,8 +49,9 @@ export interface SpecChanges {
   /** Breaking changes accepted by the allow-list, not counted against `fail-on-breaking`. */
   allowed: SpecChange[];
   /**
-   * Set when the comparison could not finish (over its memory or time budget, a crash): why, completing
-   * "not reviewed: …". The lists are then empty; `fail-on-breaking` does not count it.
+   * Set when the spec could not be reviewed (its base side could not be read, or the comparison could
+   * not finish: over its memory or time budget, a crash): why, completing "not reviewed: …". The lists
+   * are then empty; `fail-on-breaking` does not count it, `fail-on-unreviewed` does.
    */
   notReviewed?: string;
   /**

@@ -4,8 +4,8 @@ import type { Logger } from "../logger.ts";
 import {
   type BaseSide,
   type ChangeComparer,
-  entrypointDocument,
   openBaseSide,
+  publishedReader,
 } from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
@@ -285,10 +285,16 @@ async function openBase(plan: SyncPlan, ports: SyncPorts, link: Link): Promise<B
     patterns: plan.files,
     exclude: plan.exclude,
     git: ports.git,
-    published: (slug) =>
-      connection && client
-        ? client.getLatestVersionContent(connection.organizationId, slug).then(entrypointDocument)
-        : Promise.resolve(undefined),
+    clock: ports.clock,
+    deadline: link.deadline,
+    logger: ports.logger,
+    published: publishedReader({
+      reader: client,
+      orgId: connection?.organizationId,
+      listing: link.listing,
+      clock: ports.clock,
+      deadline: link.deadline,
+    }),
   });
 }
 

@@ -4,7 +4,7 @@
  * its upload (or, in check mode or without a token, its lookup).
  */
 import type { Logger } from "../logger.ts";
-import { type BaseSide, type ChangeComparer, specChanges } from "../review/change-review.ts";
+import { type BaseSide, type ChangeComparer, reviewChanges } from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
@@ -152,11 +152,14 @@ async function changesOf(
 ): Promise<SpecChanges> {
   const { file, baseSlug, steps } = target;
   // The same publication on both sides: the base shaped as the head is (an audience with its audience).
-  const before = await comparing.side.documentOf(file, baseSlug, steps);
-  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
-    file,
-    log,
-  });
+  return reviewChanges(
+    comparing.side,
+    { file, slug: baseSlug, steps },
+    document,
+    comparing.comparer,
+    comparing.allowed,
+    { file, log },
+  );
 }
 
 async function uploadOrCheck(
