@@ -49,6 +49,8 @@ export interface PrepareOptions extends SlugOptions {
   sourceUrlFor: ((file: string) => string) | undefined;
   /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
   owner?: string | undefined;
+  /** The run's commit, written into each publish record. */
+  commit?: string | undefined;
   /** Overlays and remove-internal for this publication of the file (src/core/shaping, shaped.ts). */
   shaping?: ShapingSteps | undefined;
   /**
@@ -205,10 +207,11 @@ async function prepareLoaded(
   }
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
   if (options.shaping) {
-    const { workspace, owner } = options;
+    const { workspace, owner, commit } = options;
     const shapedOptions = {
       workspace,
       owner,
+      commit,
       keepDocument: options.keepDocument === true,
       validationWarnings: options.validationWarnings,
     };
@@ -232,7 +235,18 @@ async function prepareLoaded(
     options.sourceUrlFor || options.owner === undefined
       ? undefined
       : recordedOnce(() =>
-          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path, facts),
+          withRecord(
+            bundledText ?? spec.text,
+            spec.format,
+            options.owner as string,
+            spec.path,
+            {
+              slug,
+              commit: options.commit,
+              document: () => (bundled?.bundled ? bundled.document : spec.document),
+            },
+            facts,
+          ),
         );
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }

@@ -72,6 +72,9 @@ export async function runAction(
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
       repositoryIdentity:
         context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
+      commit: /^[0-9a-f]{40,64}$/.test(context.sha)
+        ? context.sha
+        : await commandLineGit.headCommit(context.workspace),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
       baseCommit: pullRequest?.baseSha || undefined,

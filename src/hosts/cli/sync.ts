@@ -83,6 +83,7 @@ export async function runSyncCommand(
     mode,
     repositoryName: ci.repositoryName,
     repositoryIdentity: ci.repositoryIdentity,
+    commit: await runCommit(env, ci, settings.workspace),
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
     baseCommit: settings.readInput("base-commit") || ci.baseCommit,
@@ -125,6 +126,13 @@ export async function runSyncCommand(
   if (report.slugCollisions) return ExitCode.usage;
   if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
+}
+
+/** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
+async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
+  const fromCi =
+    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
+  return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : commandLineGit.headCommit(workspace);
 }
 
 /**
