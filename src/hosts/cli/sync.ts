@@ -30,7 +30,7 @@ import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { readConfig } from "../../settings/inputs.ts";
-import { type CiRun, readCiRun } from "./ci.ts";
+import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -126,13 +126,6 @@ export async function runSyncCommand(
   if (report.slugCollisions) return ExitCode.usage;
   if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
-}
-
-/** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
-async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
-  const fromCi =
-    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
-  return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : commandLineGit.headCommit(workspace);
 }
 
 /**
