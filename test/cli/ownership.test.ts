@@ -10,7 +10,7 @@ import path from "node:path";
 import { load } from "js-yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { RECORD_KEY } from "../../src/core/sync/ownership.ts";
+import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/sync/ownership.ts";
 import { git } from "../support/git.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
@@ -186,6 +186,21 @@ describe("prune deletes only on the word of a commit the run descends from", () 
     expect(removed.code, removed.stderr).toBe(0);
     expect(rows(removed)).toContainEqual(["shop-refunds", "deleted"]);
     expect(slugs("shop")).toEqual(["shop-orders"]);
+  });
+
+  it("a record an earlier version wrote, without slug or commit, is kept with a note", async () => {
+    const a = await repository({ "orders.yaml": spec("Orders") });
+    const owner = ownerKey({ repository: "github.com/acme/pay", slugPrefix: "old" });
+    const text = spec("Gone");
+    const earlier = { tool: "gitbook-openapi", owner, path: "gone.yaml", digest: digestOf(text) };
+    emulator.seedSpec(ORG, "old-gone", `${RECORD_KEY}: ${JSON.stringify(earlier)}\n${text}`);
+
+    const run = await prune(a, "old", REPO_A);
+    expect(run.code, run.stderr).toBe(0);
+    expect(slugs("old")).toEqual(["old-gone", "old-orders"]);
+    expect(run.stderr).toContain(
+      "old-gone: its publish record does not name the slug and commit it was published from",
+    );
   });
 
   it("a shallow clone keeps the spec and says how to fetch the history", async () => {

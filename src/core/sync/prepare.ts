@@ -9,6 +9,7 @@ import {
   loadSpec,
 } from "../discovery/index.ts";
 import type { LocatedProblem } from "../discovery/types.ts";
+import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
@@ -240,11 +241,7 @@ async function prepareLoaded(
             spec.format,
             options.owner as string,
             spec.path,
-            {
-              slug,
-              commit: options.commit,
-              document: () => (bundled?.bundled ? bundled.document : spec.document),
-            },
+            { slug, commit: options.commit, document: () => uploadedDocument(spec, bundled) },
             facts,
           ),
         );
@@ -269,6 +266,15 @@ async function prepareLoaded(
     ...(recorded ? { recorded } : {}),
     problems,
   };
+}
+
+/**
+ * The document of the text a spec uploads, for its record's digest: a strict JSON file's is parsed
+ * afresh rather than through `spec.document`, which would keep it in memory through the upload's wait.
+ */
+function uploadedDocument(spec: LoadedSpec, bundled: BundledSpec | undefined): unknown {
+  if (bundled?.bundled) return bundled.document;
+  return spec.format === "json" ? parseSource(spec.text, true) : spec.document;
 }
 
 /** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */
