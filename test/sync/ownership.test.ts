@@ -111,26 +111,28 @@ describe("the publish record", () => {
     });
   });
 
-  it("digests the document GitBook stores: key order, enrichment, the record and an empty version aside", () => {
+  it("digests the document GitBook stores: enrichment, the record and an empty version aside", () => {
     const document = { openapi: "3.1.0", info: { title: "A", version: "", description: "d" }, paths: {} };
     const digest = documentDigest(document);
     expect(
       documentDigest({
         [RECORD_KEY]: { tool: "gitbook-openapi" },
-        paths: {},
-        info: { "x-gitbook-description-html": "<p>d</p>", description: "d", version: "0.0.1", title: "A" },
         openapi: "3.1.0",
+        info: { title: "A", version: "0.0.1", description: "d", "x-gitbook-description-html": "<p>d</p>" },
+        paths: {},
       }),
     ).toBe(digest);
     expect(documentDigest({ ...document, paths: { "/a": {} } })).not.toBe(digest);
     expect(documentDigest({ ...document, "x-gitbook-description-html": "<p>forged</p>" })).not.toBe(digest);
+    expect(documentDigest({ info: document.info, openapi: "3.1.0", paths: {} })).not.toBe(digest);
     // Swagger 2.0 as GitBook stores it: upgraded to OpenAPI 3.1.
     const swagger = { swagger: "2.0", info: { title: "A", version: "1" }, host: "x.example", paths: {} };
+    // The upgrader edits in place: the new keys come after the old ones.
     const upgraded = {
-      openapi: "3.1.1",
       info: { title: "A", version: "1" },
-      servers: [{ url: "http://x.example" }],
       paths: {},
+      openapi: "3.1.1",
+      servers: [{ url: "http://x.example" }],
     };
     expect(documentDigest(swagger)).toMatch(/^sha256:/);
     expect(documentDigest(swagger)).toBe(documentDigest(upgraded));

@@ -176,33 +176,19 @@ export function withRecord(
 /**
  * A digest of a document as GitBook's parser stores it (docs/version-content.md, and the emulator's
  * `storedDocument`): without the record itself, `info.version` "0.0.1" when empty, Swagger 2.0 upgraded
- * to OpenAPI 3.1 by the upgrader GitBook's parser pins, without the root `x-ext-urls`; keys in sorted
- * order (a store may reorder them), and without an `x-gitbook-description-html` beside a non-empty
- * `description` (what GitBook's enrichment adds). The same for the document a run uploads and for the one
- * GitBook gives back. Undefined for a value that is not a mapping, one the upgrader refuses, or one
- * nested too deep to walk.
+ * to OpenAPI 3.1 by the upgrader GitBook's parser pins, without the root `x-ext-urls`, and without an
+ * `x-gitbook-description-html` beside a non-empty `description` (what GitBook's enrichment adds); keys in
+ * the document's order. The same for the document a run uploads and for the one GitBook gives back.
+ * Undefined for a value that is not a mapping, one the upgrader refuses, or one nested too deep.
  */
 export function documentDigest(document: unknown): string | undefined {
   if (!isMapping(document)) return undefined;
-  const hash = createHash("sha256");
-  const chunks: string[] = [];
-  let size = 0;
-  const put = (chunk: string) => {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > 1 << 16) {
-      hash.update(chunks.join(""));
-      chunks.length = 0;
-      size = 0;
-    }
-  };
   try {
-    canonical(storedForm(document), put);
+    const text = JSON.stringify(storedForm(document), withoutEnrichment);
+    return `sha256:${createHash("sha256").update(text).digest("hex")}`;
   } catch {
     return undefined;
   }
-  hash.update(chunks.join(""));
-  return `sha256:${hash.digest("hex")}`;
 }
 
 function storedForm(document: Record<string, unknown>): Record<string, unknown> {
@@ -216,32 +202,12 @@ function storedForm(document: Record<string, unknown>): Record<string, unknown> 
 
 const ENRICHED = "x-gitbook-description-html";
 
-function canonical(value: unknown, put: (chunk: string) => void): void {
-  if (Array.isArray(value)) {
-    put("[");
-    value.forEach((item, index) => {
-      if (index > 0) put(",");
-      canonical(item, put);
-    });
-    put("]");
-    return;
-  }
-  if (isMapping(value)) {
-    const enriched = typeof value.description === "string" && value.description !== "";
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined && !(enriched && key === ENRICHED))
-      .sort();
-    put("{");
-    keys.forEach((key, index) => {
-      if (index > 0) put(",");
-      put(JSON.stringify(key));
-      put(":");
-      canonical(value[key], put);
-    });
-    put("}");
-    return;
-  }
-  put(JSON.stringify(value) ?? "null");
+function withoutEnrichment(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, ENRICHED)) return value;
+  const { description } = value as { description?: unknown };
+  if (typeof description !== "string" || description === "") return value;
+  const { [ENRICHED]: _added, ...rest } = value as Record<string, unknown>;
+  return rest;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

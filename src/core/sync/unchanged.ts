@@ -137,7 +137,7 @@ export function publishedRecord(content: unknown): HeldPublishRecord | string {
   }
   if (record.document === undefined) return { ...record, contentProven: false };
   if (documentDigest(entry.specification) !== record.document) {
-    return `GitBook's document is not the one its \`${RECORD_KEY}\` describes (the record was copied onto other content), so it proves nothing`;
+    return `GitBook's document is not the one its \`${RECORD_KEY}\` describes (other content carries the record, or GitBook's processing changed the document), so it proves nothing`;
   }
   return { ...record, contentProven: true };
 }
