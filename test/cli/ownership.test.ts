@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/sync/ownership.ts";
 import { git } from "../support/git.ts";
+import { slugsUnder } from "../support/slugs-under.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-5c8e2a9d1f7b";
@@ -75,12 +76,7 @@ function sync(
 const prune = (dir: string, prefix: string, env: Record<string, string>) =>
   sync(dir, prefix, env, ["--prune"]);
 
-const slugs = (prefix: string) =>
-  emulator
-    .listSpecs(ORG)
-    .map((s) => s.slug)
-    .filter((slug) => slug.startsWith(`${prefix}-`))
-    .sort();
+const slugs = (prefix: string) => slugsUnder(emulator, ORG, prefix);
 
 /** The text GitBook holds for a slug, as last uploaded (its record included). */
 function heldText(slug: string): string {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { git } from "../support/git.ts";
+import { slugsUnder } from "../support/slugs-under.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-9f3a7c1e5b2d";
@@ -44,12 +45,7 @@ function sync(prefix: string, env: Record<string, string> = {}): Promise<CliRun>
   });
 }
 
-const slugs = (prefix: string) =>
-  emulator
-    .listSpecs(ORG)
-    .map((s) => s.slug)
-    .filter((slug) => slug.startsWith(`${prefix}-`))
-    .sort();
+const slugs = (prefix: string) => slugsUnder(emulator, ORG, prefix);
 
 describe("gitbook-openapi sync --prune", () => {
   it("knows the repository by its origin remote, whose credentials never show", async () => {
