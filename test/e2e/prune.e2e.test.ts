@@ -285,6 +285,28 @@ describe("prune", () => {
     expect(slugsOf(api)).toEqual(["acme-old-orders", "acme-stores"]);
   });
 
+  it("keeps what it would delete from a shallow checkout (actions/checkout's default), saying to fetch history", async () => {
+    const api = await emulator();
+    const dir = await workspace({
+      "orders.yaml": minimalSpec("Orders"),
+      "refunds.yaml": minimalSpec("Refunds"),
+    });
+    expect((await run(api, dir, { prune: "true" })).exitCode).toBe(0);
+    await rm(path.join(dir, "refunds.yaml"));
+    git(dir, "commit", "-q", "-am", "remove refunds");
+    const clone = await emptyWorkspace({});
+    cleanups.push(() => removeWorkspace(clone));
+    await rm(clone, { recursive: true, force: true });
+    git(dir, "clone", "-q", "--depth", "1", `file://${dir}`, clone);
+
+    const shallow = await run(api, clone, { prune: "true" });
+    expect(shallow.exitCode).toBe(0);
+    expect(slugsOf(api)).toEqual(["acme-orders", "acme-refunds"]);
+    expect(
+      shallow.annotations.find((a) => a.level === "warning" && a.message.includes("fetch-depth: 0"))?.message,
+    ).toContain("git could not tell whether the commit each was published from precedes this run's");
+  });
+
   it("refuses prune without slug-prefix before any request", async () => {
     const api = await emulator();
     const dir = await workspace({ "pets.yaml": minimalSpec("Pets") });
