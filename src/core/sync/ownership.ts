@@ -3,13 +3,16 @@
  * they uploaded. Every text upload carries it as the top-level key {@link RECORD_KEY}; a later run reads
  * it back from the version's content. It is the only proof the run accepts that
  *
- * - a spec is this repository's, published under this configuration (`owner`), so that pruning may
- *   delete it; a slug prefix is a filter, never the proof;
+ * - a spec is this repository's, published under this configuration (`owner`) under this very `slug`,
+ *   so that pruning may delete it; a slug prefix is a filter, never the proof, and a record found under
+ *   another slug is a copy;
  * - its file was `path`, so that a spec whose file still exists is never pruned;
+ * - it was published from `commit`, so that a run deletes it only when that commit precedes its own;
  * - GitBook already holds exactly what this run would upload (`digest` of the text, before the record
  *   was added), so that the upload can be skipped: the text's bytes decide, whatever GitBook's processing
  *   does to the document (Swagger 2.0 upgraded to OpenAPI 3, descriptions enriched), and numbers are
- *   compared as written.
+ *   compared as written — provided the record sits in the document it describes (`document`, checked
+ *   against the version's content), so that it cannot vouch for other content.
  *
  * A text uploaded as its file is written also records what the run's checks read from those bytes
  * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
