@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { git } from "../support/git.ts";
+import { slugsUnder } from "../support/slugs-under.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-9f3a7c1e5b2d";
@@ -32,18 +33,19 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
+/** Pruning deletes on the word of a commit the run descends from: the workspace's files, committed. */
+function commitAll(): void {
+  git(workspace, "add", "-A");
+  git(workspace, "commit", "-q", "-m", "specs");
+}
+
 function sync(prefix: string, env: Record<string, string> = {}): Promise<CliRun> {
   return runCli(["sync", "--workspace", workspace, "--slug-prefix", prefix, "--prune", "--json"], {
     env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
   });
 }
 
-const slugs = (prefix: string) =>
-  emulator
-    .listSpecs(ORG)
-    .map((s) => s.slug)
-    .filter((slug) => slug.startsWith(`${prefix}-`))
-    .sort();
+const slugs = (prefix: string) => slugsUnder(emulator, ORG, prefix);
 
 describe("gitbook-openapi sync --prune", () => {
   it("knows the repository by its origin remote, whose credentials never show", async () => {
@@ -55,6 +57,7 @@ describe("gitbook-openapi sync --prune", () => {
       "origin",
       "https://ci-bot:remote-secret-4e1f@github.com/acme/widgets.git",
     );
+    commitAll();
     expect((await sync("cli-a")).code).toBe(0);
     await rm(path.join(workspace, "stores.yaml"));
 
@@ -73,6 +76,8 @@ describe("gitbook-openapi sync --prune", () => {
 
   it("takes Jenkins' GIT_URL, and another repository's GIT_URL proves nothing", async () => {
     const jenkins = { GIT_URL: "git@github.com:acme/widgets.git" };
+    git(workspace, "init", "-q");
+    commitAll();
     expect((await sync("cli-b", jenkins)).code).toBe(0);
     await rm(path.join(workspace, "stores.yaml"));
 

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { insertRootKey } from "../../src/core/documents/root-key.ts";
+import { insertRootKey, removeRootKey } from "../../src/core/documents/root-key.ts";
 
 const VALUE =
   '{ "tool": "gitbook-openapi", "owner": "ab12", "path": "a/b \\u00e9.yaml", "digest": "sha256:00" }';
@@ -155,3 +155,24 @@ function walk(dir: string): string[] {
     return statSync(file).isDirectory() ? walk(file) : [file];
   });
 }
+
+describe("removeRootKey", () => {
+  const K = "x-publish-record";
+  it.each([
+    [`a: 1\r\n${K}: { "b": 2 }\r\nc: 3\r\n`, "yaml", "a: 1\r\nc: 3\r\n"],
+    [`a: 1\n${K}: { "b": 2 }`, "yaml", "a: 1\n"],
+    [`# c\n---\n${K}:\n  b: 2\n  # x\na: 1\n`, "yaml", "# c\n---\na: 1\n"],
+    [`{ a: 1, ${K}: { b: 2 } }\n`, "yaml", "{ a: 1 }\n"],
+    [`\uFEFF{"a": 1, "${K}": {"b": [1, {"c": "}"}]}, "d": 2}`, "json", '\uFEFF{"a": 1, "d": 2}'],
+    [`{"a": 1,\n "${K}": {}\n}`, "json", '{"a": 1\n}'],
+    [`a:\n  ${K}: 1\n`, "yaml", `a:\n  ${K}: 1\n`],
+  ] as const)("cuts the key out of %j, every other byte kept", (text, format, expected) => {
+    expect(removeRootKey(text, format, K)).toEqual({ ok: true, text: expected });
+  });
+
+  it("refuses what it cannot cut with certainty", () => {
+    expect(removeRootKey(`a: 1\n${K}: &x {b: 2}\nc: *x\n`, "yaml", K)).toMatchObject({ ok: false });
+    expect(removeRootKey(`${K}: 1\n${K}: 2\n`, "yaml", K)).toMatchObject({ ok: false });
+    expect(removeRootKey(`- ${K}\n`, "yaml", K)).toMatchObject({ ok: false });
+  });
+});

@@ -6,11 +6,13 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { ownerKey, withRecord } from "../../src/core/sync/ownership.ts";
+import { git } from "../support/git.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -35,9 +37,13 @@ async function emulator(): Promise<RunningEmulator> {
   return api;
 }
 
+/** A git repository of `files`, committed: pruning deletes on the word of a commit the run descends from. */
 async function workspace(files: Record<string, string>): Promise<string> {
   const dir = await emptyWorkspace(files);
   cleanups.push(() => removeWorkspace(dir));
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "specs");
   return dir;
 }
 
@@ -50,19 +56,24 @@ function run(
   return runActionLikeRunner({
     workspace: dir,
     inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, "slug-prefix": "acme", ...inputs },
-    env,
+    env: { ...env, GITHUB_SHA: head(dir) },
   });
 }
 
-/** A spec as repository A would have published it from `file` (its record, as the run writes it). */
+const head = (dir: string) => git(dir, "rev-parse", "HEAD");
+
+/** A spec as repository A would have published it from `file` at `commit` (its record, as the run writes it). */
 function seedOwned(
   api: RunningEmulator,
+  commit: string,
   slug: string,
   file: string,
   prefix = "acme",
   repository = "github.com/acme/widgets",
 ) {
-  const recorded = withRecord(minimalSpec(slug), "yaml", ownerKey({ repository, slugPrefix: prefix }), file);
+  const text = minimalSpec(slug);
+  const owner = ownerKey({ repository, slugPrefix: prefix });
+  const recorded = withRecord(text, "yaml", owner, file, { slug, commit, document: () => load(text) });
   api.seedSpec(ORG, slug, recorded.text);
 }
 
@@ -129,7 +140,7 @@ describe("prune", () => {
     );
     expect(b.exitCode).toBe(0);
     // Repository A, slug-prefix pay, once published pay-v2-legacy itself under slug-prefix pay-v2.
-    seedOwned(api, "pay-v2-legacy", "legacy.yaml", "pay-v2");
+    seedOwned(api, head(repoB), "pay-v2-legacy", "legacy.yaml", "pay-v2");
     const repo = await workspace({ "checkout.yaml": minimalSpec("Checkout") });
 
     const a = await run(api, repo, { "slug-prefix": "pay", prune: "true" });
@@ -206,7 +217,8 @@ describe("prune", () => {
     const api = await emulator();
     const dir = await workspace({ "pets.yaml": minimalSpec("Pets") });
     const removed = Array.from({ length: 1_001 }, (_, i) => `acme-gone-${String(i).padStart(4, "0")}`);
-    for (const slug of removed) seedOwned(api, slug, `gone/${slug}.yaml`);
+    const commit = head(dir);
+    for (const slug of removed) seedOwned(api, commit, slug, `gone/${slug}.yaml`);
     const result = await run(api, dir, { prune: "true", "prune-limit": "2000", concurrency: "16" });
     expect(result.exitCode).toBe(0);
     expect(
@@ -218,8 +230,8 @@ describe("prune", () => {
   it("shows what would be pruned in check mode, deleting nothing", async () => {
     const api = await emulator();
     const dir = await workspace({ "pets.yaml": minimalSpec("Pets") });
-    seedOwned(api, "acme-old-orders", "orders.yaml");
-    seedOwned(api, "acme-old-users", "users.yaml");
+    seedOwned(api, head(dir), "acme-old-orders", "orders.yaml");
+    seedOwned(api, head(dir), "acme-old-users", "users.yaml");
     const result = await run(api, dir, { prune: "true", mode: "check" });
     expect(result.exitCode).toBe(0);
     expect(
@@ -236,8 +248,8 @@ describe("prune", () => {
   it("fails and deletes nothing above prune-limit, naming the setting", async () => {
     const api = await emulator();
     const dir = await workspace({ "pets.yaml": minimalSpec("Pets") });
-    seedOwned(api, "acme-old-orders", "orders.yaml");
-    seedOwned(api, "acme-old-users", "users.yaml");
+    seedOwned(api, head(dir), "acme-old-orders", "orders.yaml");
+    seedOwned(api, head(dir), "acme-old-users", "users.yaml");
     const result = await run(api, dir, { prune: "true", "prune-limit": "1" });
     expect(result.exitCode).toBe(1);
     expect(
@@ -259,7 +271,7 @@ describe("prune", () => {
       "pets.json": JSON.stringify({ openapi: "3.1.0", info: { title: "P", version: "2" }, paths: {} }),
       "stores.yaml": minimalSpec("Stores"),
     });
-    seedOwned(api, "acme-old-orders", "orders.yaml");
+    seedOwned(api, head(dir), "acme-old-orders", "orders.yaml");
     const result = await run(api, dir, { prune: "true" });
     expect(result.exitCode).toBe(1);
     const results = resultsOf(result.outputs);
@@ -271,6 +283,28 @@ describe("prune", () => {
     ]);
     expect(results[0]?.errors[0]).toContain("slug collisions leave in doubt");
     expect(slugsOf(api)).toEqual(["acme-old-orders", "acme-stores"]);
+  });
+
+  it("keeps what it would delete from a shallow checkout (actions/checkout's default), saying to fetch history", async () => {
+    const api = await emulator();
+    const dir = await workspace({
+      "orders.yaml": minimalSpec("Orders"),
+      "refunds.yaml": minimalSpec("Refunds"),
+    });
+    expect((await run(api, dir, { prune: "true" })).exitCode).toBe(0);
+    await rm(path.join(dir, "refunds.yaml"));
+    git(dir, "commit", "-q", "-am", "remove refunds");
+    const clone = await emptyWorkspace({});
+    cleanups.push(() => removeWorkspace(clone));
+    await rm(clone, { recursive: true, force: true });
+    git(dir, "clone", "-q", "--depth", "1", `file://${dir}`, clone);
+
+    const shallow = await run(api, clone, { prune: "true" });
+    expect(shallow.exitCode).toBe(0);
+    expect(slugsOf(api)).toEqual(["acme-orders", "acme-refunds"]);
+    expect(
+      shallow.annotations.find((a) => a.level === "warning" && a.message.includes("fetch-depth: 0"))?.message,
+    ).toContain("git could not tell whether the commit each was published from precedes this run's");
   });
 
   it("refuses prune without slug-prefix before any request", async () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { ownerKey, withRecord } from "../../src/core/sync/ownership.ts";
+import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/sync/ownership.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -298,19 +298,23 @@ describe("an unchanged file told from its bytes, before it is read, checked or b
     expect(statuses(third.outputs)).toEqual([["later.yaml", "published"]]);
   });
 
-  it("a record written before records said what the checks read: read and checked, and still not uploaded", async () => {
+  it("a record written by an earlier version, which names no slug, is uploaded once, then unchanged", async () => {
     const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
     cleanups.push(() => api.close());
     const text = minimalSpec("Old");
     const dir = await emptyWorkspace({ "old.yaml": text });
     cleanups.push(() => removeWorkspace(dir));
     const owner = ownerKey({ repository: "github.com/acme/widgets", slugPrefix: undefined });
-    api.seedSpec("demo-org", "old", withRecord(text, "yaml", owner, "old.yaml").text);
+    const earlier = { tool: "gitbook-openapi", owner, path: "old.yaml", digest: digestOf(text) };
+    api.seedSpec("demo-org", "old", `${RECORD_KEY}: ${JSON.stringify(earlier)}\n${text}`);
 
-    const before = api.requests.length;
     const second = await run(api, dir);
-    expect(statuses(second.outputs)).toEqual([["old.yaml", "unchanged"]]);
-    expect(api.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
-    expect(second.stdout).toMatch(AFTER_CHECKS);
+    expect(statuses(second.outputs)).toEqual([["old.yaml", "published"]]);
+    expect(second.stdout).toContain(
+      "written by an earlier version of this tool, which did not name the slug",
+    );
+    const third = await run(api, dir);
+    expect(statuses(third.outputs)).toEqual([["old.yaml", "unchanged"]]);
+    expect(third.stdout).toMatch(FROM_BYTES);
   });
 });

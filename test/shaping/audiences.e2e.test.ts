@@ -169,8 +169,17 @@ function publish(
   return runActionLikeRunner({
     workspace: dir,
     inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, ...inputs },
-    env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: "a".repeat(40) },
+    env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: headOrNone(dir) },
   });
+}
+
+/** The checkout's commit, as actions/checkout leaves it for GITHUB_SHA; a made-up one outside git. */
+function headOrNone(dir: string): string {
+  try {
+    return git(dir, "rev-parse", "HEAD");
+  } catch {
+    return "a".repeat(40);
+  }
 }
 
 /** The text of a spec's latest version, as the emulator keeps it, parsed. */
@@ -298,6 +307,10 @@ describe("overlays and audiences", () => {
     const api = await emulator();
     const derived = CONFIG.replace(" slug: payments,", "").replace("{ slug: payments-internal }", "");
     const dir = await workspace({ "gitbook-openapi.yaml": derived });
+    // Pruning deletes on the word of a commit the run descends from: the run's commit is the checkout's.
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "specs");
     const inputs = { "slug-prefix": "acme", prune: "true" };
     const first = await publish(api, dir, inputs);
     expect(first.exitCode, first.stdout).toBe(0);

@@ -23,10 +23,11 @@ import {
 import { prepareFile } from "../../src/core/sync/prepare.ts";
 import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
 import { fileDigestOf } from "../../src/core/sync/skip-unchanged.ts";
-import { sameFileAsHeld } from "../../src/core/sync/unchanged.ts";
+import { type HeldPublishRecord, sameFileAsHeld } from "../../src/core/sync/unchanged.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 const ownerDigest = "0123456789abcdef0123456789abcdef";
+const place = { slug: "t", document: () => ({ openapi: "3.1.0" }) };
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
@@ -148,7 +149,7 @@ describe("what a record says the checks read", () => {
 
   it("reads back from the document GitBook keeps, and a record without them reads as before", () => {
     const text = "openapi: 3.1.0\ninfo: {title: T, version: 'v\u00e9 \"1\"'}\npaths: {}\n";
-    const recorded = withRecord(text, "yaml", ownerDigest, "t.yaml", {
+    const recorded = withRecord(text, "yaml", ownerDigest, "t.yaml", place, {
       specVersion: 'vé "1"',
       standalone: true,
     });
@@ -156,18 +157,20 @@ describe("what a record says the checks read", () => {
     const stored = JSON.parse(JSON.stringify({ [RECORD_KEY]: recordOfLine(recorded.text) }));
     expect(recordOf(stored)).toEqual(recorded.record);
     expect(recordOf(stored)).toMatchObject({ specVersion: 'vé "1"', standalone: true, checks: CHECKS });
-    const before = withRecord(text, "yaml", ownerDigest, "t.yaml").record;
+    const before = withRecord(text, "yaml", ownerDigest, "t.yaml", place).record;
     expect(before).toEqual({
       tool: "gitbook-openapi",
       owner: ownerDigest,
       path: "t.yaml",
+      slug: "t",
       digest: expect.any(String),
+      document: expect.stringMatching(/^sha256:/),
     });
   });
 
   it("leaves out an info.version too long to carry", () => {
     const long = "1.".repeat(200);
-    const recorded = withRecord("openapi: 3.1.0\n", "yaml", ownerDigest, "a.yaml", {
+    const recorded = withRecord("openapi: 3.1.0\n", "yaml", ownerDigest, "a.yaml", place, {
       specVersion: long,
       standalone: true,
     });
@@ -189,16 +192,18 @@ describe("sameness from the bytes", () => {
     urls: { location: "https://api/pets", app: "https://app/pets" },
   });
   const digest = `sha256:${"a".repeat(64)}`;
-  const proven: PublishRecord = {
+  const proven: HeldPublishRecord = {
     tool: "gitbook-openapi",
     owner: ownerDigest,
     path: "pets.yaml",
+    slug: "pets",
     digest,
+    contentProven: true,
     specVersion: "1.0.0",
     standalone: true,
     checks: CHECKS,
   };
-  const file = { owner: ownerDigest, path: "pets.yaml", digest };
+  const file = { owner: ownerDigest, slug: "pets", path: "pets.yaml", digest };
 
   it("is proven by this owner's record of this file and text, sent as written, under these rules", () => {
     expect(sameFileAsHeld(file, { spec, record: proven })).toEqual({ same: true, specVersion: "1.0.0" });
@@ -208,8 +213,10 @@ describe("sameness from the bytes", () => {
     const { specVersion: _v, ...noVersion } = proven;
     const { standalone: _s, ...bundle } = proven;
     const { checks: _c, ...before } = proven;
-    const others: (PublishRecord | string)[] = [
+    const others: (HeldPublishRecord | string)[] = [
       { ...proven, digest: `sha256:${"b".repeat(64)}` },
+      { ...proven, slug: "pets-copy" },
+      { ...proven, contentProven: false },
       { ...proven, owner: "f".repeat(32) },
       { ...proven, path: "old/pets.yaml" },
       { ...proven, checks: CHECKS + 1 },

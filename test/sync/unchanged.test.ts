@@ -1,3 +1,4 @@
+import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import type { Spec } from "../../src/core/service/types.ts";
 import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/core/sync/ownership.ts";
@@ -20,8 +21,8 @@ const SPEC: Spec = {
   urls: { location: "https://api/pets", app: "https://app/pets" },
 };
 
-function recordFor(text: string, path = "pets.yaml", owner = ownerDigest): PublishRecord {
-  const recorded = withRecord(text, "yaml", owner, path);
+function recordFor(text: string, path = "pets.yaml", owner = ownerDigest, slug = "pets"): PublishRecord {
+  const recorded = withRecord(text, "yaml", owner, path, { slug, document: () => load(text) });
   if (!recorded.record) throw new Error(recorded.problem);
   return recorded.record;
 }
@@ -37,16 +38,11 @@ function entry(specification: unknown, overrides: Record<string, unknown> = {}):
   };
 }
 
-/** The content as it arrives: a JSON body read by JSON.parse, the document carrying `record`. */
-function contentWith(record: unknown, extra: Record<string, unknown> = {}): unknown {
-  const document = {
-    [RECORD_KEY]: record,
-    openapi: "3.0.4",
-    info: { title: "Pets", version: "1.0.0" },
-    ...extra,
-  };
+/** The content as it arrives: a JSON body read by JSON.parse, `document` (TEXT's by default) carrying `record`. */
+function contentWith(record: unknown, document: object = load(TEXT) as object): unknown {
+  const stored = { [RECORD_KEY]: record, ...document };
   return JSON.parse(
-    JSON.stringify({ filesystem: [entry(document)], urls: { source: "https://x", public: null } }),
+    JSON.stringify({ filesystem: [entry(stored)], urls: { source: "https://x", public: null } }),
   );
 }
 
@@ -62,17 +58,29 @@ function reasonOf(
 }
 
 describe("sameAsPublished", () => {
-  it("is same when the version carries this very record, whatever GitBook did to the document", () => {
-    const local = recordFor(TEXT);
-    // GitBook upgrades Swagger 2.0 and enriches descriptions: the record decides, not the document.
-    const content = contentWith(local, { "x-gitbook-description-html": "<p>x</p>" });
-    expect(reasonOf(local, { content })).toBeUndefined();
+  it("is same when the version carries this very record over this very document, enriched or not", () => {
+    const text =
+      "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\n  description: All *pets*\npaths: {}\n";
+    const local = recordFor(text);
+    // GitBook's enrichment beside a description leaves it the same document.
+    const stored = {
+      openapi: "3.1.0",
+      info: {
+        title: "Pets",
+        version: "1.0.0",
+        description: "All *pets*",
+        "x-gitbook-description-html": "<p>All <em>pets</em></p>",
+      },
+      paths: {},
+    };
+    expect(reasonOf(local, { content: contentWith(local, stored) })).toBeUndefined();
   });
 
-  it("is not same for another text, file or owner, each said", () => {
+  it("is not same for another text, file, owner or slug, each said", () => {
     const local = recordFor(TEXT);
-    const changed = recordFor(TEXT.replace("1.0.0", "1.0.1"));
-    expect(reasonOf(local, { content: contentWith(changed) })).toBe(
+    const changedText = TEXT.replace("1.0.0", "1.0.1");
+    const changed = recordFor(changedText);
+    expect(reasonOf(local, { content: contentWith(changed, load(changedText) as object) })).toBe(
       "the text differs from the one GitBook holds",
     );
     expect(reasonOf(local, { content: contentWith(recordFor(TEXT, "old/pets.yaml")) })).toBe(
@@ -81,13 +89,29 @@ describe("sameAsPublished", () => {
     expect(reasonOf(local, { content: contentWith(recordFor(TEXT, "pets.yaml", "f".repeat(32))) })).toBe(
       "another repository or configuration published the version GitBook holds",
     );
+    expect(
+      reasonOf(local, { content: contentWith(recordFor(TEXT, "pets.yaml", ownerDigest, "pets-copy")) }),
+    ).toMatch(/written for the slug 'pets-copy', not this one/);
+  });
+
+  it("is not same when the record sits in other content, or cannot be checked against it", () => {
+    const local = recordFor(TEXT);
+    const other = { openapi: "3.1.0", info: { title: "Not pets", version: "1.0.0" }, paths: {} };
+    expect(reasonOf(local, { content: contentWith(local, other) })).toMatch(
+      /GitBook's document is not the one its `x-publish-record` describes/,
+    );
+    const { document: _digest, ...unchecked } = local;
+    expect(reasonOf(local, { content: contentWith(unchecked) })).toMatch(/states no digest of its document/);
+    const { slug: _slug, ...earlier } = local;
+    expect(reasonOf(local, { content: contentWith(earlier) })).toMatch(/earlier version of this tool/);
   });
 
   it("tells numbers apart as written, even past 2^53", () => {
-    const before = recordFor("openapi: 3.1.0\ninfo: {title: A, version: '1'}\nx-id: 9007199254740993\n");
+    const text = "openapi: 3.1.0\ninfo: {title: A, version: '1'}\nx-id: 9007199254740993\n";
+    const before = recordFor(text);
     const after = recordFor("openapi: 3.1.0\ninfo: {title: A, version: '1'}\nx-id: 9007199254740992\n");
     expect(Number("9007199254740993")).toBe(Number("9007199254740992"));
-    expect(reasonOf(after, { content: contentWith(before) })).toBe(
+    expect(reasonOf(after, { content: contentWith(before, load(text) as object) })).toBe(
       "the text differs from the one GitBook holds",
     );
   });
@@ -120,6 +144,7 @@ describe("publishedRecord", () => {
       [{ filesystem: [entry(Object.create({ [RECORD_KEY]: record }))] }, /carries no/],
     ];
     for (const [content, reason] of cases) expect(publishedRecord(content)).toMatch(reason);
-    expect(publishedRecord({ filesystem: [entry({ [RECORD_KEY]: record })] })).toEqual(record);
+    const document = { [RECORD_KEY]: record, ...(load(TEXT) as object) };
+    expect(publishedRecord({ filesystem: [entry(document)] })).toEqual({ ...record, contentProven: true });
   });
 });

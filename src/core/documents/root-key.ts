@@ -1,3 +1,7 @@
+import { isDeepStrictEqual } from "node:util";
+import { isMap, isScalar, parseDocument } from "yaml";
+import { parseSource } from "./source-text.ts";
+
 /**
  * Adds one key to the top-level mapping of a JSON or YAML text by splicing the text, so that every other
  * byte stays as written (numbers, comments, key order, line endings). The key goes first. Only layouts
@@ -93,4 +97,58 @@ function intoYamlMapping(text: string, from: number, key: string, value: string)
     return { ok: true, text: `${text.slice(0, lineStart)}${entry}${text.slice(lineStart)}` };
   }
   return { ok: false, reason: "it holds no mapping" };
+}
+
+/**
+ * Takes one key out of the top-level mapping of a JSON or YAML text by cutting the text, so that every
+ * other byte stays as written: its line in a block mapping, its member (and one comma) in a flow mapping
+ * or JSON object. The text is unchanged when the key is not at its top. The result is read back and must
+ * hold exactly what the text held without the key; anything else answers why.
+ */
+export function removeRootKey(text: string, format: "json" | "yaml", key: string): RootKeyInsertion {
+  const document = parseDocument(text, { uniqueKeys: false });
+  if (document.errors.length > 0) return { ok: false, reason: "it does not read as one document" };
+  const root = document.contents;
+  if (!isMap(root)) return { ok: false, reason: "its top level is not a mapping" };
+  const pairs = root.items.filter((pair) => isScalar(pair.key) && pair.key.value === key);
+  if (pairs.length === 0) return { ok: true, text };
+  if (pairs.length > 1) return { ok: false, reason: `it names \`${key}\` more than once` };
+  const pair = pairs[0] as (typeof pairs)[number];
+  const keyRange = (pair.key as { range?: [number, number, number] }).range;
+  const valueRange = (pair.value as { range?: [number, number, number] } | null)?.range;
+  if (!keyRange) return { ok: false, reason: "its key could not be placed" };
+  const cut = root.flow
+    ? flowMember(text, keyRange[0], valueRange ? valueRange[1] : keyRange[2])
+    : blockEntry(text, keyRange[0], valueRange ? Math.max(valueRange[1], valueRange[2]) : keyRange[2]);
+  if (!cut) return { ok: false, reason: "its key does not start a line of its own" };
+  const result = `${text.slice(0, cut.start)}${text.slice(cut.end)}`;
+  try {
+    const before = parseSource(text, format === "json") as Record<string, unknown>;
+    const { [key]: _removed, ...expected } = before;
+    if (isDeepStrictEqual(parseSource(result, format === "json"), expected))
+      return { ok: true, text: result };
+  } catch {
+    // told below
+  }
+  return { ok: false, reason: "the text without it did not read back as the same document" };
+}
+
+function blockEntry(
+  text: string,
+  keyStart: number,
+  valueEnd: number,
+): { start: number; end: number } | undefined {
+  const start = text.lastIndexOf("\n", keyStart - 1) + 1;
+  if (!/^[ \t]*$/.test(text.slice(start, keyStart))) return undefined;
+  if (valueEnd > 0 && text[valueEnd - 1] === "\n") return { start, end: valueEnd };
+  const newline = text.indexOf("\n", valueEnd);
+  return { start, end: newline === -1 ? text.length : newline + 1 };
+}
+
+function flowMember(text: string, keyStart: number, valueEnd: number): { start: number; end: number } {
+  const after = skipJsonSpace(text, valueEnd);
+  if (text[after] === ",") return { start: keyStart, end: skipJsonSpace(text, after + 1) };
+  let before = keyStart - 1;
+  while (before >= 0 && " \t\r\n".includes(text[before] as string)) before--;
+  return text[before] === "," ? { start: before, end: valueEnd } : { start: keyStart, end: after };
 }

@@ -3,13 +3,16 @@
  * they uploaded. Every text upload carries it as the top-level key {@link RECORD_KEY}; a later run reads
  * it back from the version's content. It is the only proof the run accepts that
  *
- * - a spec is this repository's, published under this configuration (`owner`), so that pruning may
- *   delete it; a slug prefix is a filter, never the proof;
+ * - a spec is this repository's, published under this configuration (`owner`) under this very `slug`,
+ *   so that pruning may delete it; a slug prefix is a filter, never the proof, and a record found under
+ *   another slug is a copy;
  * - its file was `path`, so that a spec whose file still exists is never pruned;
+ * - it was published from `commit`, so that a run deletes it only when that commit precedes its own;
  * - GitBook already holds exactly what this run would upload (`digest` of the text, before the record
  *   was added), so that the upload can be skipped: the text's bytes decide, whatever GitBook's processing
  *   does to the document (Swagger 2.0 upgraded to OpenAPI 3, descriptions enriched), and numbers are
- *   compared as written.
+ *   compared as written — provided the record sits in the document it describes (`document`, checked
+ *   against the version's content), so that it cannot vouch for other content.
  *
  * A text uploaded as its file is written also records what the run's checks read from those bytes
  * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
@@ -19,7 +22,8 @@
  */
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
-import { insertRootKey } from "../documents/root-key.ts";
+import { upgrade } from "@scalar/openapi-upgrader";
+import { insertRootKey, removeRootKey } from "../documents/root-key.ts";
 
 export const RECORD_KEY = "x-publish-record";
 const TOOL = "gitbook-openapi";
@@ -44,6 +48,19 @@ export interface PublishRecord {
   path: string;
   /** {@link digestOf} the uploaded text without the record. */
   digest: string;
+  /**
+   * The slug it was uploaded under: a record proves nothing for any other slug (a copy of the document
+   * published elsewhere carries it too). Absent from records written before it was recorded.
+   */
+  slug?: string;
+  /** The commit the run that uploaded it was at, when it knew: pruning deletes only on an older one's word. */
+  commit?: string;
+  /**
+   * {@link documentDigest} of the document as GitBook stores it: a later run checks it against the
+   * document the record sits in, so the record cannot vouch for other content. Absent when the run could
+   * not tell (a document the upgrader refuses) and from records written before it was recorded.
+   */
+  document?: string;
   /** The document's `info.version` as the run read it (a result's `specVersion`). */
   specVersion?: string;
   /**
@@ -54,6 +71,14 @@ export interface PublishRecord {
   standalone?: true;
   /** {@link CHECKS} of the run that uploaded it. */
   checks?: number;
+}
+
+/** Where a record is written: the slug the text goes to, the run's commit, and the document it carries. */
+export interface RecordPlace {
+  slug: string;
+  commit?: string | undefined;
+  /** The document the text (without any record) parses to; read only when the record is made. */
+  document: () => unknown;
 }
 
 /** What the run's checks read from a text's bytes, recorded with it (see {@link CHECKS}). */
@@ -86,7 +111,7 @@ export function digestOf(text: string): string {
  * {@link digestOf} the text a file's bytes decode to, from the bytes themselves, without decoding
  * them: the same value when they are UTF-8 (decoding then encoding gives the bytes back, a byte order
  * mark and line endings included). Undefined when they are not UTF-8 (decoding replaces what is not,
- * so only the decoded text has the digest) or hold {@link RECORD_KEY} (such a text carries no record).
+ * so only the decoded text has the digest) or hold {@link RECORD_KEY} (a record there is taken out first).
  */
 export function digestOfFileBytes(bytes: Uint8Array): string | undefined {
   if (!isUtf8(bytes) || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes(RECORD_KEY)) {
@@ -96,29 +121,48 @@ export function digestOfFileBytes(bytes: Uint8Array): string | undefined {
 }
 
 export type RecordedText =
-  | { record: PublishRecord; text: string }
+  | { record: PublishRecord; text: string; refused?: undefined }
   /** The record could not be added: the text goes as written, and the spec can be neither skipped nor pruned. */
-  | { record: undefined; text: string; problem: string };
+  | { record: undefined; text: string; problem: string; refused?: undefined }
+  /** The text holds a record from elsewhere that could not be taken out: it must not be uploaded. */
+  | { record: undefined; text: string; problem: string; refused: true };
 
 /**
- * The text to upload: `text` with its record first in the top-level mapping. `facts` (what the checks
- * read from a file's text) go into the record when given.
+ * The text to upload: `text` with its record first in the top-level mapping, in place of any record the
+ * text already held at its top (copied from a served document: it proves nothing for this upload).
+ * `facts` (what the checks read from a file's text) go into the record when given.
  */
 export function withRecord(
   text: string,
   format: "json" | "yaml",
   owner: string,
   path: string,
+  place: RecordPlace,
   facts?: TextFacts,
 ): RecordedText {
+  let own = text;
   if (text.includes(RECORD_KEY)) {
-    return {
-      record: undefined,
-      text,
-      problem: `it already holds a \`${RECORD_KEY}\` key, which this tool writes`,
-    };
+    const removed = removeRootKey(text, format, RECORD_KEY);
+    if (!removed.ok) {
+      return {
+        record: undefined,
+        text,
+        refused: true,
+        problem: `it holds a \`${RECORD_KEY}\` key, which this tool writes, and it could not be taken out (${removed.reason}): delete that key from the file`,
+      };
+    }
+    own = removed.text;
   }
-  const record: PublishRecord = { tool: TOOL, owner, path, digest: digestOf(text) };
+  const document = documentDigest(place.document());
+  const record: PublishRecord = {
+    tool: TOOL,
+    owner,
+    path,
+    slug: place.slug,
+    ...(place.commit !== undefined ? { commit: place.commit } : {}),
+    digest: digestOf(own),
+    ...(document !== undefined ? { document } : {}),
+  };
   if (facts) {
     const { specVersion, standalone } = facts;
     if (specVersion !== undefined && specVersion.length <= MAX_RECORDED_VERSION)
@@ -126,19 +170,61 @@ export function withRecord(
     if (standalone) record.standalone = true;
     record.checks = CHECKS;
   }
-  const inserted = insertRootKey(text, format, RECORD_KEY, asciiJson(record));
+  const inserted = insertRootKey(own, format, RECORD_KEY, asciiJson(record));
   return inserted.ok
     ? { record, text: inserted.text }
-    : { record: undefined, text, problem: inserted.reason };
+    : { record: undefined, text: own, problem: inserted.reason };
+}
+
+/**
+ * A digest of a document as GitBook's parser stores it (docs/version-content.md, and the emulator's
+ * `storedDocument`): without the record itself, `info.version` "0.0.1" when empty, Swagger 2.0 upgraded
+ * to OpenAPI 3.1 by the upgrader GitBook's parser pins, without the root `x-ext-urls`, and without an
+ * `x-gitbook-description-html` beside a non-empty `description` (what GitBook's enrichment adds); keys in
+ * the document's order. The same for the document a run uploads and for the one GitBook gives back.
+ * Undefined for a value that is not a mapping, one the upgrader refuses, or one nested too deep.
+ */
+export function documentDigest(document: unknown): string | undefined {
+  if (!isMapping(document)) return undefined;
+  try {
+    const text = JSON.stringify(storedForm(document), withoutEnrichment);
+    return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function storedForm(document: Record<string, unknown>): Record<string, unknown> {
+  let root: Record<string, unknown> = { ...document };
+  delete root[RECORD_KEY];
+  if (isMapping(root.info) && !root.info.version) root.info = { ...root.info, version: "0.0.1" };
+  if (root.swagger === "2.0") root = upgrade(structuredClone(root), "3.1") as Record<string, unknown>;
+  delete root["x-ext-urls"];
+  return root;
+}
+
+const ENRICHED = "x-gitbook-description-html";
+
+function withoutEnrichment(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, ENRICHED)) return value;
+  const { description } = value as { description?: unknown };
+  if (typeof description !== "string" || description === "") return value;
+  const { [ENRICHED]: _added, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The record a published document carries, when it carries one of the right shape. */
-export function recordOf(document: unknown): PublishRecord | undefined {
-  if (typeof document !== "object" || document === null || !Object.hasOwn(document, RECORD_KEY))
+export function recordOf(carrier: unknown): PublishRecord | undefined {
+  if (typeof carrier !== "object" || carrier === null || !Object.hasOwn(carrier, RECORD_KEY))
     return undefined;
-  const value: unknown = (document as Record<string, unknown>)[RECORD_KEY];
+  const value: unknown = (carrier as Record<string, unknown>)[RECORD_KEY];
   if (typeof value !== "object" || value === null) return undefined;
-  const { tool, owner, path, digest, specVersion, standalone, checks } = value as Record<string, unknown>;
+  const { tool, owner, path, slug, commit, digest, document, specVersion, standalone, checks } =
+    value as Record<string, unknown>;
   if (tool !== TOOL || typeof owner !== "string" || typeof path !== "string" || typeof digest !== "string") {
     return undefined;
   }
@@ -147,28 +233,32 @@ export function recordOf(document: unknown): PublishRecord | undefined {
     owner,
     path,
     digest,
+    ...(typeof slug === "string" ? { slug } : {}),
+    ...(typeof commit === "string" ? { commit } : {}),
+    ...(typeof document === "string" ? { document } : {}),
     ...(typeof specVersion === "string" ? { specVersion } : {}),
     ...(standalone === true ? { standalone } : {}),
     ...(typeof checks === "number" ? { checks } : {}),
   };
 }
 
-/** The same owner, file and text: what makes an upload needless. */
+/** The same owner, slug, file and text: what makes an upload needless. */
 export function sameRecord(a: PublishRecord, b: PublishRecord): boolean {
-  return a.owner === b.owner && a.path === b.path && a.digest === b.digest;
+  return a.owner === b.owner && a.slug === b.slug && a.path === b.path && a.digest === b.digest;
 }
 
 /**
  * The `info.version` a record proves for a file whose bytes have `digest`, when it proves everything a
- * run would establish by reading and checking them: this owner and file, the same text, uploaded as the
+ * run would establish by reading and checking them: this owner, slug and file, the same text, uploaded as the
  * file is written (no other file in it), under this run's {@link CHECKS}. Undefined otherwise: the file
  * is then read and checked.
  */
 export function provenFileVersion(
   held: PublishRecord,
-  file: { owner: string; path: string; digest: string },
+  file: { owner: string; slug: string; path: string; digest: string },
 ): string | undefined {
-  if (held.owner !== file.owner || held.path !== file.path || held.digest !== file.digest) return undefined;
+  if (held.owner !== file.owner || held.slug !== file.slug) return undefined;
+  if (held.path !== file.path || held.digest !== file.digest) return undefined;
   if (held.standalone !== true || held.checks !== CHECKS) return undefined;
   return held.specVersion;
 }

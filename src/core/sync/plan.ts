@@ -37,6 +37,11 @@ export interface SyncPlan {
    * then pruned.
    */
   repositoryIdentity: string | undefined;
+  /**
+   * The commit the run publishes from (the host's: `GITHUB_SHA`, `CI_COMMIT_SHA`, else git's HEAD),
+   * written into each publish record; pruning deletes only specs recorded at it or an ancestor of it.
+   */
+  commit?: string | undefined;
   /** Set in `preview` and `cleanup` modes. */
   review: ReviewTarget | undefined;
   /** Undefined only in check mode without a token. */
@@ -78,6 +83,8 @@ export interface HostFacts {
   mode: SyncMode;
   repositoryName: string;
   repositoryIdentity: string | undefined;
+  /** The commit the run publishes from, when the host knows it. */
+  commit?: string | undefined;
   review: ReviewTarget | undefined;
   sourceUrlFor: ((file: string) => string) | undefined;
   /** The commit a preview is compared with, when the host knows it. */
@@ -96,6 +103,7 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
     slugPrefix: config.slugPrefix,
     repositoryName: host.repositoryName,
     repositoryIdentity: host.repositoryIdentity,
+    commit: host.commit,
     review: host.review,
     organization: config.organization,
     sourceUrlFor: host.sourceUrlFor,

@@ -9,6 +9,7 @@ import {
   loadSpec,
 } from "../discovery/index.ts";
 import type { LocatedProblem } from "../discovery/types.ts";
+import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
@@ -49,6 +50,8 @@ export interface PrepareOptions extends SlugOptions {
   sourceUrlFor: ((file: string) => string) | undefined;
   /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
   owner?: string | undefined;
+  /** The run's commit, written into each publish record. */
+  commit?: string | undefined;
   /** Overlays and remove-internal for this publication of the file (src/core/shaping, shaped.ts). */
   shaping?: ShapingSteps | undefined;
   /**
@@ -205,10 +208,11 @@ async function prepareLoaded(
   }
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
   if (options.shaping) {
-    const { workspace, owner } = options;
+    const { workspace, owner, commit } = options;
     const shapedOptions = {
       workspace,
       owner,
+      commit,
       keepDocument: options.keepDocument === true,
       validationWarnings: options.validationWarnings,
     };
@@ -232,7 +236,14 @@ async function prepareLoaded(
     options.sourceUrlFor || options.owner === undefined
       ? undefined
       : recordedOnce(() =>
-          withRecord(bundledText ?? spec.text, spec.format, options.owner as string, spec.path, facts),
+          withRecord(
+            bundledText ?? spec.text,
+            spec.format,
+            options.owner as string,
+            spec.path,
+            { slug, commit: options.commit, document: () => uploadedDocument(spec, bundled) },
+            facts,
+          ),
         );
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
@@ -255,6 +266,15 @@ async function prepareLoaded(
     ...(recorded ? { recorded } : {}),
     problems,
   };
+}
+
+/**
+ * The document of the text a spec uploads, for its record's digest: a strict JSON file's is parsed
+ * afresh rather than through `spec.document`, which would keep it in memory through the upload's wait.
+ */
+function uploadedDocument(spec: LoadedSpec, bundled: BundledSpec | undefined): unknown {
+  if (bundled?.bundled) return bundled.document;
+  return spec.format === "json" ? parseSource(spec.text, true) : spec.document;
 }
 
 /** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */

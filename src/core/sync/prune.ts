@@ -4,7 +4,7 @@ import { slugify } from "../slugs/derive.ts";
 import { PREVIEW_SLUG } from "../slugs/preview.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError, isNotFound } from "./describe-error.ts";
-import type { ReadOptions, SpecService } from "./ports.ts";
+import type { Ancestry, ReadOptions, SpecService } from "./ports.ts";
 import type { SpecResult } from "./result.ts";
 import { publishedRecord } from "./unchanged.ts";
 
@@ -35,6 +35,8 @@ export interface PruneOptions {
   blocked?: string | undefined;
   /** What became of a recorded file: decides whether its spec goes. */
   recordedFile: (path: string) => Promise<RecordedFile>;
+  /** Whether a record's commit is this run's commit or an ancestor of it: only then may its spec go. */
+  precedesRun: (commit: string) => Promise<Ancestry>;
   limit: number;
   /** Check mode: say what would be pruned, delete nothing. */
   dryRun: boolean;
@@ -64,13 +66,15 @@ export function pruneCandidates(
 
 type Verdict =
   | { kind: "delete"; slug: string; why: string }
-  | { kind: "keep"; slug: string; why: string }
+  /** `history`: kept because git could not tell the commits' order (a shallow clone, no git). */
+  | { kind: "keep"; slug: string; why: string; history?: true }
   | { kind: "failed"; result: SpecResult };
 
 /**
  * Deletes (or, in check mode, lists) the specs this repository published and no longer has. A spec is
- * deleted only on evidence: its last version carries this run's owner in its publish record, and the file
- * the record names is gone (or now published under another slug). Every other candidate is kept and said
+ * deleted only on evidence: its last version carries this run's owner in a publish record written for
+ * that very slug, the file the record names is gone (or now published under another slug), and the
+ * record's commit is this run's commit or an ancestor of it. Every other candidate is kept and said
  * why; a recorded file still there but no longer read as a spec fails. Above `limit` nothing is deleted.
  */
 export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
@@ -101,6 +105,12 @@ export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
       () => {
         for (const { slug, why } of kept) logger.info(`${escapeUntrusted(slug)}: ${escapeUntrusted(why)}`);
       },
+    );
+  }
+  const unordered = kept.filter((verdict) => verdict.history);
+  if (unordered.length > 0) {
+    logger.warning(
+      `${plural(unordered.length)} this repository published and no longer has ${unordered.length === 1 ? "was" : "were"} kept: git could not tell whether the commit each was published from precedes this run's (${escapeUntrusted(unordered[0]?.why ?? "")}). Fetch the history the run needs: \`fetch-depth: 0\` on actions/checkout, \`GIT_DEPTH: 0\` in GitLab CI, a full clone elsewhere.`,
     );
   }
   const base = { file: "", operation: "delete" as const };
@@ -182,10 +192,24 @@ async function verdictOn(spec: Spec, options: PruneOptions): Promise<Verdict> {
       why: "another repository, or another slug-prefix of this one, published it",
     };
   }
+  if (record.slug === undefined || record.commit === undefined) {
+    return {
+      kind: "keep",
+      slug,
+      why: "its publish record does not name the slug and commit it was published from (written by an earlier version of this tool, or by a run that did not know its commit), so it cannot be told from a copy or a newer run's; delete it in GitBook if it should go",
+    };
+  }
+  if (record.slug !== slug) {
+    return {
+      kind: "keep",
+      slug,
+      why: `its publish record was written for '${record.slug}': copied under another slug, it proves nothing`,
+    };
+  }
   const file = await options.recordedFile(record.path);
   switch (file.kind) {
     case "gone":
-      return { kind: "delete", slug, why: file.why };
+      return deleteIfOlder(slug, record.commit, file.why, options);
     case "kept":
       options.logger.warning(
         `${escapeUntrusted(record.path)} (published as '${slug}'): ${file.why}; its spec is kept.`,
@@ -200,6 +224,30 @@ async function verdictOn(spec: Spec, options: PruneOptions): Promise<Verdict> {
       };
     }
   }
+}
+
+/** Deletes only on the word of a commit this run's commit descends from: a run on an older one keeps it. */
+async function deleteIfOlder(
+  slug: string,
+  commit: string,
+  why: string,
+  options: PruneOptions,
+): Promise<Verdict> {
+  let ancestry: Ancestry;
+  try {
+    ancestry = await options.precedesRun(commit);
+  } catch (error) {
+    ancestry = { known: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (!ancestry.known) return { kind: "keep", slug, why: ancestry.reason, history: true };
+  if (!ancestry.ancestor) {
+    return {
+      kind: "keep",
+      slug,
+      why: `it was published from the commit ${commit.slice(0, 12)}, which this run's commit does not descend from (a newer push, a re-run of an older one, or another branch): a run deletes only what a commit before its own published`,
+    };
+  }
+  return { kind: "delete", slug, why };
 }
 
 function pruneFailure(code: string, message: string): SpecResult {

@@ -18,7 +18,7 @@ import { resolveOrganizationId } from "./organization.ts";
 import { ownerKey } from "./ownership.ts";
 import { type ProgressListener, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
-import type { Clock, Git, ReviewThread, RunService, SyncMode } from "./ports.ts";
+import type { Ancestry, Clock, Git, ReviewThread, RunService, SyncMode } from "./ports.ts";
 import { assignRunSlugs, type SpecFile, specFilesOf } from "./prepare.ts";
 import { pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration } from "./publish.ts";
@@ -174,7 +174,10 @@ async function runSteps(
       results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
     }
     if (ports.stop?.aborted) return stoppedByHost(ports.stop, link, results);
-    results = [...results, ...(await prune(plan, ports, found, link, owner, timings))];
+    results = [
+      ...results,
+      ...(await prune(plan, ports, found, link, { owner, published: results }, timings)),
+    ];
     return await finish(plan, ports, found, link, baseSide, results, timings);
   } finally {
     await baseSide?.dispose();
@@ -368,7 +371,7 @@ async function prune(
   ports: SyncPorts,
   found: Found,
   link: Link,
-  owner: string,
+  { owner, published }: { owner: string; published: readonly SpecResult[] },
   timings: Timings,
 ): Promise<SpecResult[]> {
   const { client, connection } = link;
@@ -381,8 +384,9 @@ async function prune(
       prefix,
       keep: new Set(found.targets.map((target) => target.slug)),
       owner,
-      blocked: pruneBlockedReason(plan, found.collisions),
+      blocked: pruneBlockedReason(plan, found.collisions, published),
       recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, slugsByFile(found.targets)),
+      precedesRun: (recorded) => precedesRun(plan, ports.git, recorded),
       readOptions: () => ({
         deadline: Math.min(link.deadline, ports.clock.now() + UNCHANGED_READ_BUDGET_MS),
       }),
@@ -459,13 +463,35 @@ function slugsOrCollisions(
   }
 }
 
+/** Whether a publish record's commit is the run's or one of its ancestors, as git can tell. */
+async function precedesRun(plan: SyncPlan, git: Git | undefined, recorded: string): Promise<Ancestry> {
+  if (plan.commit === undefined) {
+    return {
+      known: false,
+      reason:
+        "this run does not know its own commit (no GITHUB_SHA or CI_COMMIT_SHA, and git could not read HEAD)",
+    };
+  }
+  if (!git) return { known: false, reason: "this run cannot ask git about commits" };
+  return git.isAncestor(plan.workspace, recorded, plan.commit);
+}
+
 /** Why pruning must delete nothing this run, if it must. */
-function pruneBlockedReason(plan: SyncPlan, collisions: DuplicateSlugError | undefined): string | undefined {
+function pruneBlockedReason(
+  plan: SyncPlan,
+  collisions: DuplicateSlugError | undefined,
+  published: readonly SpecResult[],
+): string | undefined {
   if (plan.repositoryIdentity === undefined) {
     return "the repository's identity is unknown, so no publish record can prove a spec is this repository's (run from a clone whose `origin` remote is set, or on GitHub Actions or GitLab CI)";
   }
   if (collisions)
     return "slug collisions leave in doubt which file each colliding slug belongs to; fix them first";
+  const failed = published.filter((result) => result.status === "failed").map((result) => result.file);
+  if (failed.length > 0) {
+    const shown = failed.slice(0, 5).map(escapeUntrusted).join(", ");
+    return `${failed.length} spec${failed.length === 1 ? "" : "s"} failed in this run (${shown}${failed.length > 5 ? ", …" : ""}), and a failed spec may be the new home of one that would be deleted (a renamed file); fix them, and the next run prunes`;
+  }
   return undefined;
 }
 

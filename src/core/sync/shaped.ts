@@ -15,7 +15,7 @@ import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type RuleFamily, structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";
-import { type RecordedText, withRecord } from "./ownership.ts";
+import { RECORD_KEY, type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
 export interface ShapedOptions {
@@ -23,6 +23,8 @@ export interface ShapedOptions {
   /** URL sources: GitBook fetches the file itself, so a shaped document cannot be what it gets. */
   sourceUrl: boolean;
   owner: string | undefined;
+  /** The run's commit, written into the publish record. */
+  commit?: string | undefined;
   keepDocument: boolean;
   /** Rule families reported as warnings (`validation-warnings`). */
   validationWarnings?: ReadonlySet<RuleFamily> | undefined;
@@ -100,6 +102,7 @@ export function prepareShaped(
       });
     return { ...base, problems };
   }
+  document = withoutForeignRecord(document, spec.path, logger);
   const text = shapedText(document, spec.format);
   const size = Buffer.byteLength(text);
   if (size > MAX_SPEC_BYTES) {
@@ -112,10 +115,14 @@ export function prepareShaped(
   const owner = options.owner;
   let recorded: RecordedText | undefined;
   const record = () => {
-    recorded ??= withRecord(text, spec.format, owner as string, spec.path, {
-      specVersion,
-      standalone: false,
-    });
+    recorded ??= withRecord(
+      text,
+      spec.format,
+      owner as string,
+      spec.path,
+      { slug: base.slug, commit: options.commit, document: () => document },
+      { specVersion, standalone: false },
+    );
     return recorded;
   };
   return {
@@ -134,6 +141,23 @@ export function prepareShaped(
     ...(owner !== undefined ? { recorded: record } : {}),
     problems: [],
   };
+}
+
+/**
+ * The shaped document without a top-level publish record (the file's own, copied from a served
+ * document, or one an overlay wrote): only the run writes the record, after shaping.
+ */
+function withoutForeignRecord(document: unknown, file: string, logger: Logger): unknown {
+  if (typeof document !== "object" || document === null || !Object.hasOwn(document, RECORD_KEY))
+    return document;
+  const { [RECORD_KEY]: _foreign, ...rest } = document as Record<string, unknown>;
+  logger.warning(
+    escapeUntrusted(
+      `${file}: the shaped document holds \`${RECORD_KEY}\`, which only this tool writes: it was taken out, and the run's own record goes in its place.`,
+    ),
+    { file },
+  );
+  return rest;
 }
 
 /** Structural issues of the shaped document that the unshaped one does not have. */

@@ -131,7 +131,8 @@ export function unchangedFileResult(
   logger: Logger,
 ): SpecResult | undefined {
   if (held.kind !== "held") return undefined;
-  const sameness = sameFileAsHeld({ owner: file.owner, path: file.path, digest: file.digest }, held);
+  const { owner, slug, path, digest } = file;
+  const sameness = sameFileAsHeld({ owner, slug, path, digest }, held);
   if (!sameness.same) {
     logger.debug("Its bytes are not proven the same as GitBook's version: it is read and checked.");
     return undefined;

@@ -25,6 +25,7 @@ import {
   unchangedFileResult,
   unchangedResult,
 } from "./skip-unchanged.ts";
+import { resultOf } from "./spec-results.ts";
 import type { StateReader } from "./state-reads.ts";
 import { notStartedResult } from "./stopped.ts";
 
@@ -85,6 +86,7 @@ export function streamedSpec(
           sourceUrlFor: plan.sourceUrlFor,
           keepDocument: comparing !== undefined,
           owner: run.owner,
+          commit: plan.commit,
           validationWarnings: plan.validationWarnings,
           shaping: target.steps,
           fileWarnings,
@@ -177,6 +179,17 @@ async function uploadOrCheck(
     return async () => result;
   }
   const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
+  if (recorded && recorded.record === undefined && recorded.refused) {
+    const message = `${prepared.file}: ${recorded.problem}.`;
+    log.error(escapeUntrusted(message), { file: prepared.file });
+    const result: SpecResult = {
+      ...resultOf(prepared),
+      status: "failed",
+      errorCode: "FOREIGN_RECORD",
+      errors: [message],
+    };
+    return async () => result;
+  }
   if (recorded && !recorded.record) {
     run.unrecorded.push(prepared.file);
     log.warning(

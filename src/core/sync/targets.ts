@@ -1,9 +1,11 @@
-import type { DiscoveryResult } from "../discovery/index.ts";
+import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import { silentLogger } from "../logger.ts";
 import { describeTarget, type PublishTarget, publishTargets } from "../shaping/audiences.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { type LiveSlug, refusePreviewFormLiveSlugs } from "../slugs/preview.ts";
 import type { SyncPlan } from "./plan.ts";
-import { assignRunSlugs } from "./prepare.ts";
+import { assignRunSlugs, specFilesOf } from "./prepare.ts";
+import type { RunSettings } from "./run-settings.ts";
 
 /**
  * The run's publications (src/core/shaping/audiences.ts): one per file, or one per audience of a file
@@ -69,4 +71,42 @@ export function slugsByFile(targets: readonly PublishTarget[]): Map<string, stri
 /** The plan's line for one publication. */
 export function targetLine(target: PublishTarget): string {
   return `${describeTarget(target)} → ${target.slug}`;
+}
+
+/**
+ * The slug a run publishes one file (or one audience of it) under outside any review, by the run's own
+ * rule over the run's files: what `bundle` writes into the publish record it prints. "" when the run
+ * would not publish it.
+ */
+export async function publicationSlug(
+  settings: Pick<RunSettings, "files" | "exclude" | "slugMapping" | "slugPrefix" | "shaping">,
+  where: { workspace: string; repositoryName: string },
+  file: string,
+  audience: string | undefined,
+): Promise<string> {
+  try {
+    const discovery = await discoverSpecs({
+      workspace: where.workspace,
+      ...(settings.files ? { patterns: settings.files } : {}),
+      exclude: settings.exclude,
+      logger: silentLogger,
+    });
+    let slugs: Map<string, string>;
+    try {
+      slugs = assignRunSlugs(discovery, {
+        slugMapping: settings.slugMapping,
+        slugPrefix: settings.slugPrefix,
+        filePatterns: settings.files,
+        repositoryName: where.repositoryName,
+      });
+    } catch (error) {
+      if (!(error instanceof DuplicateSlugError)) throw error;
+      slugs = new Map(error.assigned);
+    }
+    const paths = specFilesOf(discovery).map((spec) => spec.path);
+    const targets = publishTargets(paths, slugs, slugs, settings.shaping ?? new Map(), { configName: "" });
+    return targets.find((target) => target.file === file && target.audience === audience)?.slug ?? "";
+  } catch {
+    return "";
+  }
 }

@@ -2,7 +2,8 @@
  * Whether GitBook already holds the text a run would upload, so that the upload can be skipped and the
  * spec reported `unchanged`. Pure: the caller reads the spec and its last version's content and passes
  * them in. Only a proof of sameness says "same": the version's document carries this run's very publish
- * record (same owner, same file, same digest of the text; see ownership.ts). Every doubt (a shape we do
+ * record (same owner, slug, file and digest of the text; see ownership.ts), and that record's document
+ * digest is the digest of the document it sits in. Every doubt (a shape we do
  * not know, a failed or unfinished processing, a URL source, no record or another one) says "not same",
  * with a one-line reason for the log, and the run uploads.
  *
@@ -10,7 +11,14 @@
  */
 import { readVersionFiles } from "../service/parse.ts";
 import type { Spec } from "../service/types.ts";
-import { type PublishRecord, provenFileVersion, RECORD_KEY, recordOf, sameRecord } from "./ownership.ts";
+import {
+  documentDigest,
+  type PublishRecord,
+  provenFileVersion,
+  RECORD_KEY,
+  recordOf,
+  sameRecord,
+} from "./ownership.ts";
 import { processingFailure } from "./processing.ts";
 
 export type Sameness = { same: true } | { same: false; reason: string };
@@ -45,7 +53,17 @@ export function sameAsPublished(local: PublishRecord, published: PublishedSpec):
  */
 export interface HeldRecord {
   spec: Spec;
-  record: PublishRecord | string;
+  record: HeldPublishRecord | string;
+}
+
+/** A record read from a version, and whether the document it sits in is the one it describes. */
+export interface HeldPublishRecord extends PublishRecord {
+  /**
+   * The record states a document digest and it is that of the version's document. False when it states
+   * none (see ownership.ts `PublishRecord.document`): it then proves no sameness. A record whose digest is
+   * another document's is not read at all.
+   */
+  contentProven: boolean;
 }
 
 /** {@link sameAsPublished} on the record already taken out of the version's content. */
@@ -56,11 +74,26 @@ export function sameAsHeld(local: PublishRecord, published: HeldRecord): Samenes
   if (typeof held === "string") return differ(held);
   if (held.owner !== local.owner)
     return differ("another repository or configuration published the version GitBook holds");
+  if (held.slug === undefined) {
+    return differ(
+      "its publish record was written by an earlier version of this tool, which did not name the slug; uploaded once to renew it",
+    );
+  }
+  if (held.slug !== local.slug) {
+    return differ(
+      `its publish record was written for the slug '${held.slug}', not this one: a copy proves nothing here`,
+    );
+  }
   if (!sameRecord(held, local)) {
     return differ(
       held.path === local.path
         ? "the text differs from the one GitBook holds"
         : `GitBook's version was published from ${held.path}`,
+    );
+  }
+  if (!held.contentProven) {
+    return differ(
+      "its publish record states no digest of its document, so what GitBook holds cannot be checked against it",
     );
   }
   return { same: true };
@@ -74,17 +107,21 @@ export function sameAsHeld(local: PublishRecord, published: HeldRecord): Samenes
  * decides then.
  */
 export function sameFileAsHeld(
-  file: { owner: string; path: string; digest: string },
+  file: { owner: string; slug: string; path: string; digest: string },
   published: HeldRecord,
 ): { same: true; specVersion: string } | { same: false } {
   if (unreadableReason(published.spec)) return { same: false };
   const held = published.record;
-  const specVersion = typeof held === "string" ? undefined : provenFileVersion(held, file);
+  const proven = typeof held !== "string" && held.contentProven;
+  const specVersion = proven ? provenFileVersion(held, file) : undefined;
   return specVersion === undefined ? { same: false } : { same: true, specVersion };
 }
 
-/** The record in a version's content, or why there is none to read. */
-export function publishedRecord(content: unknown): PublishRecord | string {
+/**
+ * The record in a version's content, or why there is none to read. A record that states a document
+ * digest other than that of the document it sits in proves nothing: it was copied onto other content.
+ */
+export function publishedRecord(content: unknown): HeldPublishRecord | string {
   if (typeof content !== "object" || content === null || !Object.hasOwn(content, "filesystem")) {
     return "GitBook's version content has no filesystem";
   }
@@ -94,10 +131,15 @@ export function publishedRecord(content: unknown): PublishRecord | string {
   const [entry] = entrypoints;
   if (entry === undefined || entrypoints.length > 1)
     return "GitBook's version content has no single entrypoint";
-  return (
-    recordOf(entry.specification) ??
-    `GitBook's version carries no \`${RECORD_KEY}\` (published before this tool recorded it, or by another tool)`
-  );
+  const record = recordOf(entry.specification);
+  if (!record) {
+    return `GitBook's version carries no \`${RECORD_KEY}\` (published before this tool recorded it, or by another tool)`;
+  }
+  if (record.document === undefined) return { ...record, contentProven: false };
+  if (documentDigest(entry.specification) !== record.document) {
+    return `GitBook's document is not the one its \`${RECORD_KEY}\` describes (other content carries the record, or GitBook's processing changed the document), so it proves nothing`;
+  }
+  return { ...record, contentProven: true };
 }
 
 function differ(reason: string): Sameness {

@@ -1,4 +1,5 @@
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
+import { headCommit } from "../../adapters/git/commits.ts";
 import { type RunContext, readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
@@ -74,6 +75,7 @@ export async function runAction(
       repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
       repositoryIdentity:
         context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
+      commit: /^[0-9a-f]{40,64}$/.test(context.sha) ? context.sha : await headCommit(context.workspace),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
       baseCommit: pullRequest?.baseSha || undefined,

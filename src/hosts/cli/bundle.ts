@@ -14,9 +14,10 @@ import { type SpecShaping, stepsOf } from "../../core/shaping/audiences.ts";
 import { ownerKey } from "../../core/sync/ownership.ts";
 import { prepareFile } from "../../core/sync/prepare.ts";
 import { locatedMessage } from "../../core/sync/problem-text.ts";
+import { publicationSlug } from "../../core/sync/targets.ts";
 import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
-import { readCiRun } from "./ci.ts";
+import { readCiRun, runCommit } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -63,13 +64,15 @@ export async function runBundleCommand(
   }
   const steps = bundleSteps(relative, config.shaping?.get(relative), flags.audience);
   const ci = readCiRun(io.env, settings.workspace, undefined);
+  const where = { workspace: settings.workspace, repositoryName: ci.repositoryName };
   const prepared = await prepareFile(
     inspection.kind === "spec" ? inspection.spec : inspection.broken,
-    "",
+    await publicationSlug(config, where, relative, flags.audience),
     {
       workspace: settings.workspace,
       sourceUrlFor: undefined,
       owner: ownerKey({ repository: ci.repositoryIdentity, slugPrefix: config.slugPrefix }),
+      commit: await runCommit(io.env, ci, settings.workspace),
       shaping: steps,
       validationWarnings: config.validationWarnings,
     },

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { headCommit } from "../../adapters/git/commits.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
@@ -136,4 +137,11 @@ function originIdentity(env: Env, workspace: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
+export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
+  const fromCi =
+    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
+  return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : headCommit(workspace);
 }

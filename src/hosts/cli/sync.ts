@@ -31,7 +31,7 @@ import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
-import { type CiRun, readCiRun } from "./ci.ts";
+import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -86,6 +86,7 @@ export async function runSyncCommand(
     mode,
     repositoryName: ci.repositoryName,
     repositoryIdentity: ci.repositoryIdentity,
+    commit: await runCommit(env, ci, settings.workspace),
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
     baseCommit: settings.readInput("base-commit") || ci.baseCommit,
