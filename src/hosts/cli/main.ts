@@ -22,18 +22,15 @@ else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
   process.stdout.write(`${CLI_VERSION}\n`);
 } else {
-  // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-
-  const { runCli } = await import("./program.ts");
+  const [{ runCli }, { processStream }] = await Promise.all([
+    import("./program.ts"),
+    import("./process-stream.ts"),
+  ]);
   process.exitCode = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: processStream(process.stdout),
+    stderr: processStream(process.stderr),
     signals: processSignals,
   });
 }

@@ -4,7 +4,7 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
@@ -36,6 +36,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
 import { type Env, type Output, printable } from "./output.ts";
+import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
@@ -53,6 +54,8 @@ export async function runSyncCommand(
   env: Env,
   signals?: SignalSource,
 ): Promise<number> {
+  // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
+  if (settings.junitFile !== undefined) checkOutputFile(junitName(settings), settings.junitFile);
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
   // `cleanup` is the command line's own mode (GitLab has no "closed" event); the inputs know the rest.
@@ -242,6 +245,10 @@ function refusedByService(results: readonly SpecResult[]): boolean {
   );
 }
 
+function junitName(settings: Pick<SyncSettings, "junitSetting">): string {
+  return settings.junitSetting ?? "--junit";
+}
+
 /**
  * The end of a run: with `--json` the results on stdout (nothing else goes there) as the Action's
  * `results` output has them (`schema/results.schema.json`), with `--junit` the JUnit report in its
@@ -249,15 +256,16 @@ function refusedByService(results: readonly SpecResult[]): boolean {
  */
 export async function finishSync(
   results: readonly SpecResult[],
-  settings: Pick<SyncSettings, "json" | "junitFile">,
+  settings: Pick<SyncSettings, "json" | "junitFile" | "junitSetting">,
   output: Output,
 ): Promise<number> {
+  // The results on stdout even when the JUnit file cannot be written; that failure is then the error.
+  if (settings.json) output.json(toResultRecords(results));
   if (settings.junitFile !== undefined) {
     await mkdir(path.dirname(settings.junitFile), { recursive: true });
     // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
-    await writeFile(settings.junitFile, output.redact(renderJUnit(results)));
+    await writeOutputFile(junitName(settings), settings.junitFile, output.redact(renderJUnit(results)));
   }
-  if (settings.json) output.json(toResultRecords(results));
   return results.some((result) => result.status === "failed" || result.status === "timed-out")
     ? ExitCode.failed
     : ExitCode.ok;
