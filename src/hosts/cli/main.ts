@@ -5,7 +5,7 @@ import "./node-version.ts";
 // `{ enableCompileCache }` (Node 22.1+) would fail on an older Node before the version check could speak.
 import * as nodeModule from "node:module";
 import { isCompareWorker } from "../../core/review/worker-kind.ts";
-import { processSignals } from "./signals.ts";
+import { processSignals } from "../process-signals.ts";
 import { CLI_VERSION } from "./version.ts";
 
 // V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
@@ -22,15 +22,20 @@ else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
   process.stdout.write(`${CLI_VERSION}\n`);
 } else {
-  const [{ runCli }, { processStream }] = await Promise.all([
+  const [{ runCli }, { processStream }, { ExitCode }] = await Promise.all([
     import("./program.ts"),
     import("./process-stream.ts"),
+    import("./exit-codes.ts"),
   ]);
-  process.exitCode = await runCli(args, {
+  const code = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
     stdout: processStream(process.stdout),
     stderr: processStream(process.stderr),
     signals: processSignals,
   });
+  process.exitCode = code;
+  // Interrupted: everything is written (runCli waits for its writes), and the requests left under way
+  // at the stop are not waited for.
+  if (code === ExitCode.interrupted || code === ExitCode.terminated) process.exit(code);
 }

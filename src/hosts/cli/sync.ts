@@ -16,7 +16,7 @@ import { changesHeadline } from "../../core/report/changes.ts";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
-import { countBy, isFailure, statusLabel } from "../../core/report/status.ts";
+import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
@@ -29,6 +29,7 @@ import type { SpecResult } from "../../core/sync/result.ts";
 import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
+import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { type CiRun, readCiRun } from "./ci.ts";
 import { checkInputs } from "./connection.ts";
@@ -94,7 +95,7 @@ export async function runSyncCommand(
   const redact = (text: string) => output.redact(text);
   const listening = listenForStop(signals, {
     onFirst: (signal) => {
-      const text = `${signal} received: no other spec starts; the specs started finish, then the partial report follows. Send it again to exit at once.`;
+      const text = `${signal} received: no other spec starts; the specs under way get ${STOP_GRACE_MS / 1000} s to end, then the partial report follows. Send it again to exit at once.`;
       // Said even with --quiet, which leaves warnings out: the user is waiting for an answer.
       if (settings.quiet) output.err(`${output.errorPalette.yellow("warning:")} ${text}\n`);
       else logger.warning(text);
@@ -161,21 +162,6 @@ function printReport(
     output.err(
       `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
     );
-}
-
-/** What an interrupted run did: `3 published, 1 failed, 15 not started`. */
-function partialCounts(results: readonly SpecResult[]): string {
-  const counts = countBy(results);
-  const parts: [number, string][] = [
-    [counts.published, "published"],
-    [counts.unchanged, "unchanged"],
-    [counts.submitted, "submitted"],
-    [counts.planned, "checked"],
-    [counts.failed + counts["timed-out"], "failed"],
-    [counts.skipped, "not started"],
-  ];
-  const said = parts.filter(([count]) => count > 0).map(([count, word]) => `${count} ${word}`);
-  return said.length > 0 ? said.join(", ") : "nothing started";
 }
 
 function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
