@@ -210,7 +210,7 @@ describe("a signal during sync", () => {
       });
       await run.waitFor(/api-01\.yaml → api-01-mr-9: published$/m);
       while (!emulator.requests.some((r) => r.method === "PUT" && r.path.endsWith("/api-02-mr-9")))
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 5));
       run.child.kill("SIGTERM");
       const { code } = await run.exited;
       expect(code, run.stderr()).toBe(143);

@@ -88,7 +88,7 @@ function runnerOptions(
 /** Resolves once the emulator has received the held upload. */
 async function heldUploadArrived(api: RunningEmulator): Promise<void> {
   const arrived = () => api.requests.some((r) => r.method === "PUT" && r.path.endsWith("/api-b-pr-7"));
-  while (!arrived()) await new Promise((resolve) => setImmediate(resolve));
+  while (!arrived()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 const results = (outputs: Record<string, string>) =>
