@@ -227,11 +227,32 @@ describe("a signal during sync", () => {
       const recorded = readCommentState(ours[0]?.body ?? "")?.previews ?? [];
       for (const slug of [...published, "api-02-mr-9"]) expect(recorded).toContain(slug);
       expect(run.stderr().trimEnd().split("\n").at(-1)).toMatch(
-        /^gitbook-openapi: interrupted by SIGTERM: \d+ published, 1 cancelled, \d+ not started\.$/,
+        /^gitbook-openapi: interrupted by SIGTERM: \d+ published, \d+ cancelled, \d+ not started\.$/,
       );
     } finally {
       await gitlab.close();
     }
+  });
+
+  it("a stop while the organization's first listing hangs: nothing starts, exit 130 after the grace", async () => {
+    const before = emulator.requests.length;
+    emulator.script({ method: "GET", path: `/v1/orgs/${ORG}/openapi`, fault: { delayMs: Infinity } });
+    const run = startSync("listing");
+    const listing = () =>
+      emulator.requests.slice(before).some((r) => r.method === "GET" && r.path === `/v1/orgs/${ORG}/openapi`);
+    while (!listing()) await new Promise((resolve) => setTimeout(resolve, 5));
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    expect(code, run.stderr()).toBe(130);
+    const results = JSON.parse(run.stdout()) as SpecResult[];
+    expect(results).toHaveLength(SPECS);
+    for (const result of results) {
+      expect(result.status).toBe("skipped");
+      expect(result.errors).toEqual(["Not uploaded: interrupted by SIGINT"]);
+    }
+    expect(run.stderr().trimEnd().split("\n").at(-1)).toBe(
+      `gitbook-openapi: interrupted by SIGINT: ${SPECS} not started.`,
+    );
   });
 
   it("has its exit codes in --help", async () => {

@@ -28,7 +28,7 @@ import { type ChangeReviewReport, changeReviewReport } from "./review-verdict.ts
 import { UNCHANGED_READ_BUDGET_MS } from "./skip-unchanged.ts";
 import { type Connection, streamedSpec } from "./spec-work.ts";
 import { BatchedStateReader } from "./state-reads.ts";
-import { stoppedReview, TrackedSpecs, withinStopGrace } from "./stop-grace.ts";
+import { orStopAfterGrace, stoppedReview, TrackedSpecs, withinStopGrace } from "./stop-grace.ts";
 import { collisionResults, stoppedRunResults, stopReason } from "./stopped.ts";
 import { runTargets, slugsByFile, targetLine } from "./targets.ts";
 
@@ -167,12 +167,16 @@ async function runSteps(
   const client = ports.createService?.(deadline);
   let baseSide: BaseSide | undefined;
   try {
-    const link = await connect(plan, ports, client, deadline, timings);
+    const link = await orStopAfterGrace(
+      connect(plan, ports, client, deadline, timings),
+      ports.stop,
+      ports.clock,
+    );
     const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
     let results: SpecResult[];
     if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
     else {
-      baseSide = await openBase(plan, ports, link);
+      baseSide = await orStopAfterGrace(openBase(plan, ports, link), ports.stop, ports.clock);
       results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
     }
     if (!ports.stop?.aborted)

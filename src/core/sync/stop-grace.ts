@@ -61,24 +61,62 @@ export function withinStopGrace(
   stop: AbortSignal,
   ports: { clock: Clock; logger: Logger },
 ): Promise<SpecResult[]> {
+  return raceGrace(work, stop, ports.clock, () => {
+    const results = specs.resultsAt(stop);
+    const cancelled = results.filter((result) => result.status === "cancelled");
+    if (cancelled.length > 0) {
+      const slugs = cancelled.map((result) => escapeUntrusted(result.slug)).join(", ");
+      ports.logger.warning(
+        `${cancelled.length} spec${cancelled.length === 1 ? "" : "s"} still under way ${STOP_GRACE_MS / 1000} s after the stop: cancelled (${slugs}).`,
+      );
+    }
+    return results;
+  });
+}
+
+/**
+ * `work`, or, when the host's stop comes and `work` has not ended {@link STOP_GRACE_MS} after it, the
+ * stop's reason thrown: for the steps before any spec starts (the organization's first listing, the
+ * review's base), whose requests would otherwise keep a stopped run until its deadline.
+ */
+export function orStopAfterGrace<T>(
+  work: Promise<T>,
+  stop: AbortSignal | undefined,
+  clock: Clock,
+): Promise<T> {
+  if (stop === undefined) return work;
+  return raceGrace(work, stop, clock, () => {
+    throw stop.reason;
+  });
+}
+
+/** When each stop was first seen: one grace from then, however many steps wait on it. */
+const stoppedAt = new WeakMap<AbortSignal, number>();
+
+function graceLeft(stop: AbortSignal, clock: Clock): number {
+  const at = stoppedAt.get(stop) ?? clock.now();
+  stoppedAt.set(stop, at);
+  return Math.max(0, at + STOP_GRACE_MS - clock.now());
+}
+
+/** `work`, or what `late` gives once the grace after `stop` is over, whichever comes first. */
+function raceGrace<T>(work: Promise<T>, stop: AbortSignal, clock: Clock, late: () => T): Promise<T> {
   let onStop: (() => void) | undefined;
-  const graceOver = new Promise<SpecResult[]>((resolve) => {
+  const graceOver = new Promise<T>((resolve, reject) => {
     onStop = () => {
-      ports.clock.sleep(STOP_GRACE_MS).then(() => {
-        const results = specs.resultsAt(stop);
-        const cancelled = results.filter((result) => result.status === "cancelled");
-        if (cancelled.length > 0) {
-          const slugs = cancelled.map((result) => escapeUntrusted(result.slug)).join(", ");
-          ports.logger.warning(
-            `${cancelled.length} spec${cancelled.length === 1 ? "" : "s"} still under way ${STOP_GRACE_MS / 1000} s after the stop: cancelled (${slugs}).`,
-          );
+      clock.sleep(graceLeft(stop, clock)).then(() => {
+        try {
+          resolve(late());
+        } catch (error) {
+          reject(error);
         }
-        resolve(results);
       });
     };
     if (stop.aborted) onStop();
     else stop.addEventListener("abort", onStop, { once: true });
   });
+  // Settled either way, so that a grace that ends after the work never counts as unhandled.
+  graceOver.catch(() => {});
   const ended = work.finally(() => {
     if (onStop) stop.removeEventListener("abort", onStop);
   });
