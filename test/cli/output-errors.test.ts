@@ -74,6 +74,7 @@ async function toDevFull(args: readonly string[]): Promise<Ended> {
 }
 
 const COMMANDS: [string, string[]][] = [
+  ["--version", ["--version"]],
   ["bundle", ["bundle", "a.yaml"]],
   ["validate --json", ["validate", "--json"]],
   ["sync --json", ["sync", "--mode", "check", "--json", "--quiet"]],

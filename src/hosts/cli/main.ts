@@ -20,7 +20,13 @@ const args = process.argv.slice(2);
 if (isCompareWorker()) (await import("../../core/review/compare-worker.ts")).serveComparison();
 else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
-  process.stdout.write(`${CLI_VERSION}\n`);
+  process.stdout.on("error", () => {});
+  process.stdout.write(`${CLI_VERSION}\n`, async (error) => {
+    if (!error) return;
+    process.exitCode = 1;
+    const { writeFailure } = await import("./output.ts");
+    process.stderr.write(`gitbook-openapi: error: cannot write to stdout: ${writeFailure(error)}.\n`);
+  });
 } else {
   const [{ runCli }, { processStream }, { ExitCode }] = await Promise.all([
     import("./program.ts"),
