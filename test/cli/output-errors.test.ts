@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_SOURCE, runCli, runCliProcess } from "./run-cli.ts";
+import { CLI_SOURCE, type CliRun, collected, runCli, runCliProcess } from "./run-cli.ts";
 
 let workspace: string;
 
@@ -37,34 +37,21 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-interface Ended {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The CLI with stdout given (a file descriptor, or a pipe this test closes at once), stderr collected. */
-function runWithStdout(args: readonly string[], stdout: "closed-pipe" | number, env = {}): Promise<Ended> {
+function runWithStdout(args: readonly string[], stdout: "closed-pipe" | number): Promise<CliRun> {
   const stdio: StdioOptions = ["ignore", stdout === "closed-pipe" ? "pipe" : stdout, "pipe"];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_SOURCE, ...args], {
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
-      stdio,
-      timeout: 30_000,
-    });
-    // The reader goes away before the command writes anything: every write to stdout meets EPIPE.
-    if (stdout === "closed-pipe") child.stdout?.destroy();
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: "", stderr }));
+  const child = spawn(process.execPath, [CLI_SOURCE, ...args], {
+    cwd: workspace,
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    stdio,
+    timeout: 30_000,
   });
+  // The reader goes away before the command writes anything: every write to stdout meets EPIPE.
+  if (stdout === "closed-pipe") child.stdout?.destroy();
+  return collected(child);
 }
 
-async function toDevFull(args: readonly string[]): Promise<Ended> {
+async function toDevFull(args: readonly string[]): Promise<CliRun> {
   const full = openSync("/dev/full", "w");
   try {
     return await runWithStdout(args, full);
@@ -155,25 +142,18 @@ describe("files named by -o and --junit", () => {
   // A file write that fails: a file-size limit of 0 (`ulimit -f 0`, SIGXFSZ ignored) makes every write
   // to a regular file fail with EFBIG, as a full disk makes it fail with ENOSPC.
   const limited = (args: string[]) =>
-    new Promise<Ended>((resolve, reject) => {
-      const command = `ulimit -f 0; trap '' XFSZ; exec "$0" "$@"`;
-      const child = spawn("sh", ["-c", command, process.execPath, CLI_SOURCE, ...args], {
-        cwd: workspace,
-        env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: 30_000,
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        stdout += chunk;
-      });
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+    collected(
+      spawn(
+        "sh",
+        ["-c", `ulimit -f 0; trap '' XFSZ; exec "$0" "$@"`, process.execPath, CLI_SOURCE, ...args],
+        {
+          cwd: workspace,
+          env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+          timeout: 30_000,
+        },
+      ),
+    );
 
   it.runIf(process.platform === "linux")(
     "a failed write of -o's file: exit 1, one line naming it",
