@@ -103,7 +103,7 @@ describe.each([
   it(`writes the results, the job summary and the comment, then exits ${exitCode}`, async () => {
     const setup = await setUp();
     const running = await startActionLikeRunner(runnerOptions(setup, "opened"));
-    await running.waitForLog(/^::endgroup::\n::group::api-a\.yaml → api-a-pr-7: published$/m);
+    await running.waitForLog(/^::group::api-a\.yaml → api-a-pr-7: published$/m);
     await heldUploadArrived(setup.api);
     running.child.kill(signal);
     const run = await running.finished;
