@@ -4,7 +4,7 @@
  * By default it runs the sources (`src/index.ts`, types stripped by Node 24), so the end-to-end tests
  * test a change before it is built; the demo, the benchmarks and the smoke test run the bundle.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -55,40 +55,49 @@ export interface RunnerResult {
 }
 
 export async function runActionLikeRunner(options: RunnerOptions): Promise<RunnerResult> {
+  return (await startActionLikeRunner(options)).finished;
+}
+
+/** The action, started as the runner starts it, for a test that acts while it runs (sends a signal). */
+export interface RunningAction {
+  readonly child: ChildProcess;
+  /** Resolves once stdout (the step's log) holds a match of `pattern`; rejects if the action ends first. */
+  waitForLog(pattern: RegExp): Promise<void>;
+  /** The run's end, read as `runActionLikeRunner` reads it. */
+  finished: Promise<RunnerResult>;
+}
+
+export async function startActionLikeRunner(options: RunnerOptions): Promise<RunningAction> {
   const actionPath = options.actionPath ?? repositoryRoot;
   const temp = await mkdtemp(path.join(tmpdir(), "action-run-"));
-  try {
-    const outputFile = path.join(temp, "output");
-    const summaryFile = path.join(temp, "summary.md");
-    const eventFile = path.join(temp, "event.json");
-    await Promise.all([
-      writeFile(outputFile, ""),
-      writeFile(summaryFile, ""),
-      writeFile(eventFile, JSON.stringify(options.eventPayload ?? {})),
-    ]);
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? temp,
-      GITHUB_ACTIONS: "true",
-      CI: "true",
-      GITHUB_WORKSPACE: options.workspace,
-      GITHUB_EVENT_NAME: options.eventName ?? "push",
-      GITHUB_EVENT_PATH: eventFile,
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_SERVER_URL: "https://github.com",
-      GITHUB_API_URL: "https://api.github.com",
-      RUNNER_TEMP: temp,
-      ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
-      ...options.env,
-    };
-    const script = path.join(actionPath, options.entry ?? ACTION_SOURCES);
-    const { exitCode, stdout, stderr } = await runNode(
-      [...(options.nodeArgs ?? []), script],
-      options.workspace,
-      env,
-    );
-    return {
+  const outputFile = path.join(temp, "output");
+  const summaryFile = path.join(temp, "summary.md");
+  const eventFile = path.join(temp, "event.json");
+  await Promise.all([
+    writeFile(outputFile, ""),
+    writeFile(summaryFile, ""),
+    writeFile(eventFile, JSON.stringify(options.eventPayload ?? {})),
+  ]);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? temp,
+    GITHUB_ACTIONS: "true",
+    CI: "true",
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_EVENT_NAME: options.eventName ?? "push",
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_API_URL: "https://api.github.com",
+    RUNNER_TEMP: temp,
+    ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
+    ...options.env,
+  };
+  const script = path.join(actionPath, options.entry ?? ACTION_SOURCES);
+  const node = startNode([...(options.nodeArgs ?? []), script], options.workspace, env);
+  const finished = node.ended
+    .then(async ({ exitCode, stdout, stderr }) => ({
       exitCode,
       stdout,
       stderr,
@@ -98,10 +107,9 @@ export async function runActionLikeRunner(options: RunnerOptions): Promise<Runne
       groups: parseRunnerCommands(stdout)
         .filter((c) => c.command === "group")
         .map((c) => c.data),
-    };
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
+    }))
+    .finally(() => rm(temp, { recursive: true, force: true }));
+  return { child: node.child, waitForLog: node.waitForStdout, finished };
 }
 
 /** The INPUT_* variables the runner sets: `inputs`, and action.yml's defaults for the others. */
@@ -124,20 +132,33 @@ export async function inputVariables(
   return variables;
 }
 
-function runNode(args: string[], cwd: string, env: Record<string, string>) {
-  return new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
+function startNode(args: string[], cwd: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+    for (const waiter of [...waiters]) {
+      if (!waiter.pattern.test(stdout)) continue;
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const ended = new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolve({ exitCode: code ?? -1, stdout, stderr }));
   });
+  const waitForStdout = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      if (pattern.test(stdout)) return resolve();
+      waiters.push({ pattern, resolve });
+      ended.then(() => reject(new Error(`the action ended before its log matched ${pattern}:\n${stdout}`)));
+    });
+  return { child, ended, waitForStdout };
 }
 
 /** Reads the `name<<delimiter … delimiter` blocks that @actions/core writes to GITHUB_OUTPUT. */

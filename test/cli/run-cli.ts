@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
 
@@ -39,19 +39,25 @@ export function runCliProcess(
   options: { env?: Record<string, string>; cwd?: string; entry?: string } = {},
 ): Promise<CliRun> {
   const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? CLI_SOURCE, ...args], {
+  return collected(
+    spawn(process.execPath, [options.entry ?? CLI_SOURCE, ...args], {
       env,
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 30_000,
-    });
+    }),
+  );
+}
+
+/** A started process's exit code and what it wrote to the streams this side reads (piped ones). */
+export function collected(child: ChildProcess): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", reject);

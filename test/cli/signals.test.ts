@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
+import { readCommentState } from "../../src/core/report/comment-state.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
 import type { SignalSource, StopSignal } from "../../src/hosts/cli/signals.ts";
@@ -57,10 +59,8 @@ interface Running {
 }
 
 function startSync(slugPrefix: string, concurrency = 1): Running {
-  const child = spawn(
-    process.execPath,
+  return startCli(
     [
-      CLI_SOURCE,
       "sync",
       "--workspace",
       workspace,
@@ -70,16 +70,21 @@ function startSync(slugPrefix: string, concurrency = 1): Running {
       String(concurrency),
       "--json",
     ],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        NO_COLOR: "1",
-        GITBOOK_TOKEN: TOKEN,
-        GITBOOK_API_URL: emulator.baseUrl,
-        GITBOOK_ORGANIZATION: ORG,
-      },
-    },
+    {},
   );
+}
+
+function startCli(args: string[], env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [CLI_SOURCE, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      NO_COLOR: "1",
+      GITBOOK_TOKEN: TOKEN,
+      GITBOOK_API_URL: emulator.baseUrl,
+      GITBOOK_ORGANIZATION: ORG,
+      ...env,
+    },
+  });
   let stderr = "";
   let stdout = "";
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
@@ -181,6 +186,73 @@ describe("a signal during sync", () => {
     expect(code, run.stderr()).toBe(130);
     expect(run.stderr()).toContain("SIGINT received again: exiting now.");
     expect(run.stdout()).toBe("");
+  });
+
+  it("in a merge request: the note records the preview published before the signal (SIGTERM, exit 143)", async () => {
+    const gitlab = await startFakeGitLab();
+    try {
+      // The second spec's upload is held: the run is busy when the signal comes.
+      emulator.script({
+        method: "PUT",
+        path: `/v1/orgs/${ORG}/openapi/api-02-mr-9`,
+        fault: { delayMs: Infinity },
+      });
+      const run = startCli(["sync", "--workspace", workspace, "--concurrency", "2", "--json"], {
+        GITLAB_CI: "true",
+        CI_API_V4_URL: gitlab.apiUrl,
+        CI_PROJECT_ID: "77",
+        CI_PROJECT_PATH: "acme/api",
+        CI_PROJECT_NAME: "api",
+        CI_PROJECT_DIR: workspace,
+        CI_PIPELINE_SOURCE: "merge_request_event",
+        CI_MERGE_REQUEST_IID: "9",
+        GITLAB_TOKEN: FAKE_GITLAB_TOKEN,
+      });
+      await run.waitFor(/api-01\.yaml → api-01-mr-9: published$/m);
+      while (!emulator.requests.some((r) => r.method === "PUT" && r.path.endsWith("/api-02-mr-9")))
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      run.child.kill("SIGTERM");
+      const { code } = await run.exited;
+      expect(code, run.stderr()).toBe(143);
+      const results = JSON.parse(run.stdout()) as SpecResult[];
+      expect(results.find((result) => result.slug === "api-02-mr-9")?.status).toBe("cancelled");
+      const published = results
+        .filter((result) => result.status === "published")
+        .map((result) => result.slug);
+      expect(published).toContain("api-01-mr-9");
+
+      const ours = gitlab.notes(9).filter((note) => note.author.id === FAKE_GITLAB_BOT.id);
+      expect(ours).toHaveLength(1);
+      expect(ours[0]?.body).toContain("🛑 Interrupted by SIGTERM (preview for !9)");
+      const recorded = readCommentState(ours[0]?.body ?? "")?.previews ?? [];
+      for (const slug of [...published, "api-02-mr-9"]) expect(recorded).toContain(slug);
+      expect(run.stderr().trimEnd().split("\n").at(-1)).toMatch(
+        /^gitbook-openapi: interrupted by SIGTERM: \d+ published, \d+ cancelled, \d+ not started\.$/,
+      );
+    } finally {
+      await gitlab.close();
+    }
+  });
+
+  it("a stop while the organization's first listing hangs: nothing starts, exit 130 after the grace", async () => {
+    const before = emulator.requests.length;
+    emulator.script({ method: "GET", path: `/v1/orgs/${ORG}/openapi`, fault: { delayMs: Infinity } });
+    const run = startSync("listing");
+    const listing = () =>
+      emulator.requests.slice(before).some((r) => r.method === "GET" && r.path === `/v1/orgs/${ORG}/openapi`);
+    while (!listing()) await new Promise((resolve) => setTimeout(resolve, 5));
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    expect(code, run.stderr()).toBe(130);
+    const results = JSON.parse(run.stdout()) as SpecResult[];
+    expect(results).toHaveLength(SPECS);
+    for (const result of results) {
+      expect(result.status).toBe("skipped");
+      expect(result.errors).toEqual(["Not uploaded: interrupted by SIGINT"]);
+    }
+    expect(run.stderr().trimEnd().split("\n").at(-1)).toBe(
+      `gitbook-openapi: interrupted by SIGINT: ${SPECS} not started.`,
+    );
   });
 
   it("has its exit codes in --help", async () => {

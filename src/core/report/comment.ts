@@ -4,7 +4,7 @@ import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
-import { isFailure, statusLabel } from "./status.ts";
+import { isFailure, partialCounts, statusLabel } from "./status.ts";
 
 export {
   GITHUB_COMMENT_LIMIT,
@@ -34,6 +34,8 @@ export interface PullRequestCommentInput {
   state: CommentState;
   /** Set when the pull request closed and its previews were removed. */
   cleanup?: { deleted: string[]; failed: { slug: string; error: string }[] };
+  /** Why the run was stopped before its end (`interrupted by SIGINT`): the results are partial. */
+  interrupted?: string;
 }
 
 /** The input of {@link renderReviewComment}, under a CI-neutral name. */
@@ -83,6 +85,15 @@ export const renderReviewComment = renderPullRequestComment;
 
 function headline(input: PullRequestCommentInput): string {
   const pr = (input.host ?? GITHUB_REVIEW).reference(input.pullRequestNumber);
+  if (input.interrupted) {
+    const why = input.interrupted.charAt(0).toUpperCase() + input.interrupted.slice(1);
+    if (input.cleanup) {
+      const { deleted, failed } = input.cleanup;
+      return `🛑 ${why} (cleanup of ${pr}): ${deleted.length} deleted, ${failed.length} not deleted`;
+    }
+    const what = input.mode === "preview" ? `preview for ${pr}` : `${input.mode} mode`;
+    return `🛑 ${why} (${what}): ${partialCounts(input.results)}`;
+  }
   if (input.cleanup) {
     const { deleted, failed } = input.cleanup;
     if (failed.length > 0) {

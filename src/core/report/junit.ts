@@ -18,11 +18,13 @@ export interface JUnitOptions {
 
 /** Statuses that are a failure of the run, reported as `<failure>`. */
 const FAILING = new Set<SpecResult["status"]>(["failed", "timed-out"]);
+/** Statuses of a spec that did not run to its end, reported as `<skipped>` with the reason. */
+const NOT_RUN = new Set<SpecResult["status"]>(["skipped", "cancelled"]);
 
 export function renderJUnit(results: readonly SpecResult[], options: JUnitOptions = {}): string {
   const suiteName = options.suiteName ?? "gitbook-openapi";
   const failures = results.filter((result) => FAILING.has(result.status)).length;
-  const skipped = results.filter((result) => result.status === "skipped").length;
+  const skipped = results.filter((result) => NOT_RUN.has(result.status)).length;
   const totalMs = results.reduce((sum, result) => sum + (result.durationMs ?? 0), 0);
   const counts =
     `tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" ` +
@@ -50,7 +52,7 @@ function renderCase(result: SpecResult): string {
       `      <failure message="${attribute(reasons[0] ?? "")}" type="${attribute(type)}">` +
         `${text(reasons.join("\n"))}</failure>`,
     );
-  } else if (result.status === "skipped") {
+  } else if (NOT_RUN.has(result.status)) {
     const reason = result.errors[0];
     body.push(reason === undefined ? "      <skipped/>" : `      <skipped message="${attribute(reason)}"/>`);
   }

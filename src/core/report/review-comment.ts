@@ -29,15 +29,21 @@ export function reviewCommentBody(input: ReviewCommentBodyInput): { body: string
     state: { previews },
     ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
     ...(run.removedSpecs ? { removedSpecs: run.removedSpecs } : {}),
+    ...(run.interrupted ? { interrupted: run.interrupted } : {}),
   });
   return { body, previews };
 }
 
-/** After a preview run: every preview that exists now; after a cleanup: those that could not be deleted. */
+/**
+ * After a preview run: every preview that exists now, or may (a spec cancelled under way may have been
+ * uploaded: deleting it later is harmless when it was not); after a cleanup: those not deleted.
+ */
 export function nextRecordedPreviews(run: ReviewRun, earlier: readonly string[]): string[] {
   if (run.mode === "cleanup") return run.results.filter((r) => r.status !== "deleted").map((r) => r.slug);
   if (run.mode !== "preview") return [...earlier];
-  const created = run.results.filter((r) => r.specId !== undefined).map((r) => r.slug);
+  const created = run.results
+    .filter((r) => r.specId !== undefined || r.status === "cancelled")
+    .map((r) => r.slug);
   return [...new Set([...earlier, ...created])].sort();
 }
 

@@ -6,6 +6,7 @@ export const STATUS_ICONS: Record<SpecStatus, string> = {
   submitted: "📤",
   planned: "📝",
   skipped: "⏭️",
+  cancelled: "🛑",
   deleted: "🧹",
   failed: "❌",
   "timed-out": "⏱️",
@@ -28,12 +29,32 @@ export function countBy(results: readonly SpecResult[]): Record<SpecStatus, numb
     submitted: 0,
     planned: 0,
     skipped: 0,
+    cancelled: 0,
     deleted: 0,
     failed: 0,
     "timed-out": 0,
   };
   for (const result of results) counts[result.status]++;
   return counts;
+}
+
+/**
+ * What a run its host stopped did, in words: `3 published, 1 failed, 1 cancelled, 15 not started`.
+ */
+export function partialCounts(results: readonly SpecResult[]): string {
+  const counts = countBy(results);
+  const parts: [number, string][] = [
+    [counts.published, "published"],
+    [counts.unchanged, "unchanged"],
+    [counts.submitted, "submitted"],
+    [counts.planned, "checked"],
+    [counts.deleted, "deleted"],
+    [counts.failed + counts["timed-out"], "failed"],
+    [counts.cancelled, "cancelled"],
+    [counts.skipped, "not started"],
+  ];
+  const said = parts.filter(([count]) => count > 0).map(([count, word]) => `${count} ${word}`);
+  return said.length > 0 ? said.join(", ") : "nothing started";
 }
 
 /** The one-line reason a spec failed, for the final error and tables. */

@@ -2,7 +2,7 @@ import type { SpecResult } from "../sync/result.ts";
 import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL } from "./markdown.ts";
-import { countBy, failureReason, isFailure, statusLabel } from "./status.ts";
+import { countBy, failureReason, isFailure, partialCounts, statusLabel } from "./status.ts";
 
 export interface SummaryInput {
   mode: string;
@@ -13,6 +13,8 @@ export interface SummaryInput {
   skippedReason?: string;
   /** Why the run stopped before any upload. */
   stoppedReason?: string;
+  /** Why a signal stopped the run (`interrupted by SIGINT`, a cancelled job): the results are partial. */
+  interrupted?: string;
   /** Slug collisions, with the inputs that fix them: their files failed, the others went on. */
   slugCollisions?: string;
   /** In a review: spec files the base had and the head no longer has. */
@@ -38,6 +40,11 @@ export function renderJobSummary(input: SummaryInput): string {
   if (input.skippedReason) lines.push(`> ${escapeText(input.skippedReason)}`, "");
   if (input.stoppedReason)
     lines.push("The run stopped before any upload:", "", codeBlock(input.stoppedReason), "");
+  if (input.interrupted)
+    lines.push(
+      `> The run was ${escapeText(input.interrupted)} (a cancelled job): no spec started after it, and the specs still under way are marked cancelled.`,
+      "",
+    );
   if (input.slugCollisions)
     lines.push("The colliding specs were not published:", "", codeBlock(input.slugCollisions), "");
   const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
@@ -121,7 +128,9 @@ export function headline({
   results,
   skippedReason,
   stoppedReason,
-}: Pick<SummaryInput, "results" | "skippedReason" | "stoppedReason">): string {
+  interrupted,
+}: Pick<SummaryInput, "results" | "skippedReason" | "stoppedReason" | "interrupted">): string {
+  if (interrupted) return `${interrupted}: ${partialCounts(results)}`;
   if (stoppedReason) return "stopped before any upload";
   if (skippedReason && results.length === 0) return "skipped";
   if (results.length === 0) return "no OpenAPI specs found";

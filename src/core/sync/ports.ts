@@ -53,6 +53,8 @@ export interface ReviewRun {
   results: readonly SpecResult[];
   /** Spec files the review's base had and the head no longer has. */
   removedSpecs?: readonly string[];
+  /** Why the host stopped the run (`interrupted by SIGINT`), when it did: the results are partial. */
+  interrupted?: string;
 }
 
 /** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */

@@ -28,6 +28,7 @@ import { type ChangeReviewReport, changeReviewReport } from "./review-verdict.ts
 import { UNCHANGED_READ_BUDGET_MS } from "./skip-unchanged.ts";
 import { type Connection, streamedSpec } from "./spec-work.ts";
 import { BatchedStateReader } from "./state-reads.ts";
+import { orStopAfterGrace, stoppedReview, TrackedSpecs, withinStopGrace } from "./stop-grace.ts";
 import { collisionResults, stoppedRunResults, stopReason } from "./stopped.ts";
 import { runTargets, slugsByFile, targetLine } from "./targets.ts";
 
@@ -47,9 +48,10 @@ export interface SyncPorts {
   /** Reads the review's base commit; without it, specs are compared with their published versions. */
   git?: Git | undefined;
   /**
-   * The host's stop (the CLI's on SIGINT or SIGTERM): once aborted, no spec starts (each left is
-   * skipped, "Not started: <reason>"), those started finish under the run's deadline as always, and the
-   * run ends there — no pruning, no review comment — reporting `stoppedBy: stop.reason`.
+   * The host's stop (SIGINT or SIGTERM): once aborted, no spec starts (each left is skipped, "Not
+   * started: <reason>"), those under way get a short grace to end (else they are cancelled), and the
+   * run ends there — no pruning; the review comment written under a grace of its own (stop-grace.ts)
+   * — reporting `stoppedBy: stop.reason`.
    */
   stop?: AbortSignal | undefined;
 }
@@ -165,37 +167,55 @@ async function runSteps(
   const client = ports.createService?.(deadline);
   let baseSide: BaseSide | undefined;
   try {
-    const link = await connect(plan, ports, client, deadline, timings);
+    const link = await orStopAfterGrace(
+      connect(plan, ports, client, deadline, timings),
+      ports.stop,
+      ports.clock,
+    );
     const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
     let results: SpecResult[];
     if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
     else {
-      baseSide = await openBase(plan, ports, link);
+      baseSide = await orStopAfterGrace(openBase(plan, ports, link), ports.stop, ports.clock);
       results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
     }
-    if (ports.stop?.aborted) return stoppedByHost(ports.stop, link, results);
-    results = [
-      ...results,
-      ...(await prune(plan, ports, found, link, { owner, published: results }, timings)),
-    ];
+    if (!ports.stop?.aborted) {
+      results = [
+        ...results,
+        ...(await prune(plan, ports, found, link, { owner, published: results }, timings)),
+      ];
+    }
+    if (ports.stop?.aborted) return await stoppedByHost(plan, ports, ports.stop, link, results);
     return await finish(plan, ports, found, link, baseSide, results, timings);
   } finally {
     await baseSide?.dispose();
-    await client?.close();
+    // After a stop, requests left under way end with the host's process: closing would wait for them.
+    if (ports.stop?.aborted) client?.close().catch(() => {});
+    else await client?.close();
   }
 }
 
-/** A run its host stopped: what it did, each spec it did not start skipped; nothing more is done. */
-function stoppedByHost(
+/**
+ * A run its host stopped: what it did (each spec cancelled or not started said so), told in the
+ * review's comment under a short grace of its own, so that a preview published before the stop is
+ * recorded there and deleted with the others when the pull request closes.
+ */
+async function stoppedByHost(
+  plan: SyncPlan,
+  ports: SyncPorts,
   stop: AbortSignal,
   link: Link,
   results: SpecResult[],
-): Omit<SyncReport, "mode" | "durationMs"> {
+): Promise<Omit<SyncReport, "mode" | "durationMs">> {
+  const reviewUrl = plan.review
+    ? await stoppedReview(ports.openReview, { mode: plan.mode, results }, stop, ports.clock)
+    : undefined;
   return {
     organizationId: link.organizationId,
     results,
     stoppedReason: stopReason(stop),
     stoppedBy: stop.reason,
+    ...(reviewUrl ? { reviewUrl } : {}),
   };
 }
 
@@ -339,6 +359,7 @@ async function publish(
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
+  const tracked = ports.stop && new TrackedSpecs();
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];
@@ -346,16 +367,18 @@ async function publish(
     const fileWarnings = !warned.has(target.file);
     warned.add(target.file);
     const run = { deadline: link.deadline, connection: stageConnection, comparing, owner, unrecorded };
-    return [streamedSpec(file, { target, fileWarnings }, plan, ports, run)];
+    const spec = streamedSpec(file, { target, fileWarnings }, plan, ports, run);
+    return [tracked ? tracked.track(spec) : spec];
   });
   const label = plan.mode === "check" || !connection ? "checks" : "publishing";
-  const results = await timings.timed(label, () =>
-    streamSpecs(streamed, {
+  const results = await timings.timed(label, () => {
+    const work = streamSpecs(streamed, {
       inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
       logger,
       progress: ports.progress,
-    }),
-  );
+    });
+    return ports.stop && tracked ? withinStopGrace(work, tracked, ports.stop, ports) : work;
+  });
   if (unrecorded.length > 0) {
     const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
     logger.warning(

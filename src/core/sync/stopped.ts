@@ -45,3 +45,76 @@ export function stopReason(stop: AbortSignal): string {
 function skipped(file: string, slug: string, reason: string): SpecResult {
   return { file, slug, status: "skipped", errors: [reason] };
 }
+
+/**
+ * A spec whose work was under way when its host stopped the run and had not ended within the grace
+ * given to it ({@link STOP_GRACE_MS}): cancelled. GitBook may hold what was uploaded, so a preview's
+ * slug is still recorded in the review's comment (report/review-comment.ts).
+ */
+export function cancelledResult(file: string, slug: string, stop: AbortSignal): SpecResult {
+  return {
+    file,
+    slug,
+    status: "cancelled",
+    errors: [
+      `Cancelled: ${stopReason(stop)} before its work ended; GitBook may hold what was uploaded before.`,
+    ],
+  };
+}
+
+/**
+ * How a host's stop is spent, within GitHub's cancellation window: the runner sends SIGINT, then
+ * SIGTERM 7.5 s later, then kills the process tree 2.5 s after that (docs/cancellation.md). The specs
+ * under way get {@link STOP_GRACE_MS} to end, then the review's comment {@link STOP_REVIEW_MS} to be
+ * written: 5 s in all, leaving the host time for its summary before the SIGTERM.
+ */
+export const STOP_GRACE_MS = 2_000;
+export const STOP_REVIEW_MS = 3_000;
+
+export type StopSignal = "SIGINT" | "SIGTERM";
+
+/** Where a host's signals come from and how its process ends at once (hosts/process-signals.ts). */
+export interface SignalSource {
+  /** Calls `handler` on each SIGINT or SIGTERM until the returned function is called. */
+  listen(handler: (signal: StopSignal) => void): () => void;
+  /** Ends the process now with this code. */
+  exit(code: number): void;
+}
+
+/** What stopped a run: the signal, and the exit code that says so. */
+export class Interrupted extends Error {
+  override readonly name = "Interrupted";
+  readonly signal: StopSignal;
+
+  constructor(signal: StopSignal) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+  }
+
+  /** 128 + the signal's number, as a shell reports a process ended by it: 130 (SIGINT), 143 (SIGTERM). */
+  get exitCode(): number {
+    return this.signal === "SIGINT" ? 130 : 143;
+  }
+}
+
+/**
+ * Listens for the run's stop: the first signal aborts the returned `stop` (and calls `onFirst`, to say
+ * what happens now), a second one calls `onSecond` and exits at once. `dispose()` stops listening.
+ */
+export function listenForStop(
+  source: SignalSource | undefined,
+  handlers: { onFirst(signal: StopSignal): void; onSecond(signal: StopSignal): void },
+): { stop: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (source === undefined) return { stop: controller.signal, dispose: () => {} };
+  const dispose = source.listen((signal) => {
+    if (!controller.signal.aborted) {
+      controller.abort(new Interrupted(signal));
+      handlers.onFirst(signal);
+      return;
+    }
+    handlers.onSecond(signal);
+    source.exit(new Interrupted(signal).exitCode);
+  });
+  return { stop: controller.signal, dispose };
+}

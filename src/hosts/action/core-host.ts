@@ -40,18 +40,39 @@ const coreLogger: Logger = {
 export function createCoreHost(): ActionHost {
   const redactor = new Redactor();
   const { redact } = redactor;
+  const setFailed = (message: string) => core.setFailed(defuseCommands(redact(message)));
+  // A file of the runner that cannot be written (a full disk) fails the step, said once per file, and
+  // the rest of the run's report is still written.
+  const failed = new Set<string>();
+  const writeFailed = (variable: string, what: string, error: unknown) => {
+    if (failed.has(variable)) return;
+    failed.add(variable);
+    const reason = error instanceof Error ? error.message : String(error);
+    setFailed(`Could not write ${what} to ${process.env[variable] ?? variable} (${variable}): ${reason}`);
+  };
   return {
     readInput: (name) => core.getInput(name),
     setSecret: (value) => {
       core.setSecret(value);
       redactor.add(value);
     },
-    setOutput: (name, value) => core.setOutput(name, redact(value)),
+    setOutput: (name, value) => {
+      try {
+        core.setOutput(name, redact(value));
+      } catch (error) {
+        writeFailed("GITHUB_OUTPUT", "the step's outputs", error);
+      }
+    },
     appendSummary: async (markdown) => {
       if (!process.env.GITHUB_STEP_SUMMARY) return;
-      await core.summary.addRaw(redact(markdown), true).write();
+      try {
+        await core.summary.addRaw(redact(markdown), true).write();
+      } catch (error) {
+        core.summary.emptyBuffer();
+        writeFailed("GITHUB_STEP_SUMMARY", "the job summary", error);
+      }
     },
-    setFailed: (message) => core.setFailed(defuseCommands(redact(message))),
+    setFailed,
     logger: guardedLogger(coreLogger, redact),
     env: process.env,
     readFile: (path) => readFileSync(path, "utf8"),

@@ -4,6 +4,7 @@ import { type RunContext, readRunContext } from "../../adapters/github/context.t
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
+import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
 import { apiChangeComparer } from "../../core/review/change-review.ts";
 import { repositoryNameFrom } from "../../core/slugs/index.ts";
@@ -15,6 +16,7 @@ import { redactedReview } from "../../core/sync/redacted-review.ts";
 import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { SettingNames } from "../../core/sync/settings.ts";
+import { Interrupted, listenForStop, type SignalSource, STOP_GRACE_MS } from "../../core/sync/stopped.ts";
 import { createRedactor, type Redact, redactStrings } from "../../core/text/redact.ts";
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
@@ -30,9 +32,11 @@ export interface RunDependencies {
   clock: Clock;
   /** The Git port; the `git` command by default. */
   git?: Git;
+  /** SIGINT and SIGTERM, sent by the runner when the job is cancelled; the process's in main.ts. */
+  signals?: SignalSource;
 }
 
-const defaultDependencies: RunDependencies = {
+export const defaultDependencies: RunDependencies = {
   createService: createGitBookService,
   createComments: createPullRequestComments,
   clock: systemClock,
@@ -43,12 +47,35 @@ export const inputNames: SettingNames = (setting) => `the '${setting}' input`;
 
 /**
  * The GitHub Action, a host over the CI-neutral run: inputs and the event → a plan; the report →
- * outputs, job summary, the pull request comment and the step's verdict.
+ * outputs, job summary, the pull request comment and the step's verdict. Resolves to the exit code
+ * the process must end with when a signal stopped the run (130 for SIGINT, 143 for SIGTERM): work
+ * left under way at the stop would otherwise keep it alive.
  */
 export async function runAction(
   host: ActionHost,
   deps: RunDependencies = defaultDependencies,
-): Promise<void> {
+): Promise<number | undefined> {
+  // A cancelled job: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process tree
+  // (docs/cancellation.md). The first signal stops the run; what it knows is still written.
+  const listening = listenForStop(deps.signals, {
+    onFirst: (signal) =>
+      host.logger.warning(
+        `${signal} received (the job is being cancelled): no other spec starts; the specs under way get ${STOP_GRACE_MS / 1000} s to end, then the results, the job summary and the comment are written.`,
+      ),
+    onSecond: (signal) => host.logger.warning(`${signal} received again: exiting now.`),
+  });
+  try {
+    return await runListening(host, deps, listening.stop);
+  } finally {
+    listening.dispose();
+  }
+}
+
+async function runListening(
+  host: ActionHost,
+  deps: RunDependencies,
+  stop: AbortSignal,
+): Promise<number | undefined> {
   // Before anything else: both tokens are masked by the runner and redacted (whole or in pieces) from
   // every text that came from outside, before it is shown or cut.
   const secrets = [host.readInput("token"), host.readInput("github-token")].filter((secret) => secret);
@@ -96,6 +123,7 @@ export async function runAction(
       logger: host.logger,
       comparer: apiChangeComparer,
       git: deps.git ?? commandLineGit,
+      stop,
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.
@@ -145,9 +173,10 @@ async function finish(
   report: SyncReport,
   skippedReason?: string,
   modeKnown = true,
-): Promise<void> {
+): Promise<number | undefined> {
   const results = redactStrings(report.results, redact);
-  const stoppedReason = report.stoppedReason && redact(report.stoppedReason);
+  const interrupted = report.stoppedBy instanceof Interrupted ? report.stoppedBy : undefined;
+  const stoppedReason = interrupted ? undefined : report.stoppedReason && redact(report.stoppedReason);
   const collisions = report.slugCollisions && redact(report.slugCollisions.message);
   const outputs = renderOutputs(results);
   host.setOutput("results", outputs.results);
@@ -165,15 +194,22 @@ async function finish(
       durationMs: report.durationMs,
       ...(skippedReason ? { skippedReason } : {}),
       ...(stoppedReason ? { stoppedReason } : {}),
+      ...(interrupted ? { interrupted: interrupted.message } : {}),
       ...(collisions ? { slugCollisions: collisions } : {}),
       ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
     }),
   );
 
   const failures = finalFailureMessage(results);
+  if (interrupted) {
+    const said = `${interrupted.message}: ${partialCounts(results)}.`;
+    host.setFailed(failures ? `${said}\n\n${failures}` : said);
+    return interrupted.exitCode;
+  }
   const failure =
     stoppedReason ??
     (collisions && failures ? `${collisions}\n\n${failures}` : failures) ??
     (report.changeReview?.failure && redact(report.changeReview.failure));
   if (failure) host.setFailed(failure);
+  return undefined;
 }

@@ -5,7 +5,6 @@
  * and repository, from flags, variables and the configuration file), so that a user sees what GitBook
  * receives. A file published as several audiences needs `--audience`. Nothing is sent.
  */
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inspectFile } from "../../core/discovery/index.ts";
 import { isWithin } from "../../core/files/containment.ts";
@@ -22,6 +21,7 @@ import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
+import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
 
 export interface BundleFlags {
@@ -44,6 +44,8 @@ export async function runBundleCommand(
     ...(flags.slugPrefix ? { slugPrefix: flags.slugPrefix } : {}),
     ...(flags.config ? { config: flags.config } : {}),
   };
+  const outputFile = flags.output === undefined ? undefined : path.resolve(io.cwd, flags.output);
+  if (outputFile !== undefined) checkOutputFile("--output", outputFile);
   const settings = buildSyncSettings(syncFlags, io.env, { cwd: io.cwd });
   // The settings a text upload depends on; `mode: check` so that no token is asked for.
   const config = checkInputs(
@@ -83,8 +85,8 @@ export async function runBundleCommand(
     for (const problem of prepared.problems) output.err(errLine(locatedMessage(problem)));
     return ExitCode.failed;
   }
-  if (flags.output === undefined) output.out(source.text);
-  else await writeFile(path.resolve(io.cwd, flags.output), source.text);
+  if (outputFile === undefined) output.out(source.text);
+  else await writeOutputFile("--output", outputFile, source.text);
   return ExitCode.ok;
 }
 

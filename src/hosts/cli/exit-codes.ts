@@ -4,7 +4,8 @@ export const ExitCode = {
   ok: 0,
   /**
    * One or more specs failed or timed out (sync), a file with a problem that would stop its upload
-   * (validate), a breaking change with `--fail-on-breaking` (sync, diff), or the operation failed.
+   * (validate), a breaking change with `--fail-on-breaking` (sync, diff), the operation failed, or a
+   * write to stdout or an output file failed.
    */
   failed: 1,
   /** A usage or input error: a bad flag, a bad value, a missing setting. Nothing was changed. */
@@ -13,7 +14,8 @@ export const ExitCode = {
   refused: 3,
   /**
    * `sync` stopped by Ctrl-C (SIGINT, 130) or SIGTERM (143), as a shell reports a process ended by the
-   * signal: the specs started finished, the others did not start; the partial report was printed.
+   * signal: the specs under way got a short grace, the others did not start; the partial report was
+   * printed.
    */
   interrupted: 130,
   terminated: 143,
@@ -24,11 +26,11 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
   1  one or more specs failed or timed out (sync), a breaking change with --fail-on-breaking
-     (sync, diff), or the operation failed
+     (sync, diff), the operation failed, or a write to stdout or an output file failed
   2  usage or input error (the message names the flag or variable)
   3  the service refused the token or the organization (401/403)
-  130  interrupted (SIGINT, Ctrl-C); in sync: the specs started finished, no other started, and the
-       partial report was printed (a second signal exits at once)
+  130  interrupted (SIGINT, Ctrl-C); in sync: no other spec started, those under way got 2 s (else
+       cancelled), and the partial report was printed (a second signal exits at once)
   143  the same, stopped by SIGTERM`;
 
 /** The exit codes of `diff`, which reads two files and sends nothing. */

@@ -5,7 +5,7 @@ import "./node-version.ts";
 // `{ enableCompileCache }` (Node 22.1+) would fail on an older Node before the version check could speak.
 import * as nodeModule from "node:module";
 import { isCompareWorker } from "../../core/review/worker-kind.ts";
-import { processSignals } from "./signals.ts";
+import { processSignals } from "../process-signals.ts";
 import { CLI_VERSION } from "./version.ts";
 
 // V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
@@ -20,20 +20,28 @@ const args = process.argv.slice(2);
 if (isCompareWorker()) (await import("../../core/review/compare-worker.ts")).serveComparison();
 else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
-  process.stdout.write(`${CLI_VERSION}\n`);
-} else {
-  // `gitbook-openapi specs list | head` closes the pipe early: that is not an error.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
+  process.stdout.on("error", () => {});
+  process.stdout.write(`${CLI_VERSION}\n`, async (error) => {
+    if (!error) return;
+    process.exitCode = 1;
+    const { writeFailure } = await import("./output.ts");
+    process.stderr.write(`gitbook-openapi: error: cannot write to stdout: ${writeFailure(error)}.\n`);
   });
-
-  const { runCli } = await import("./program.ts");
-  process.exitCode = await runCli(args, {
+} else {
+  const [{ runCli }, { processStream }, { ExitCode }] = await Promise.all([
+    import("./program.ts"),
+    import("./process-stream.ts"),
+    import("./exit-codes.ts"),
+  ]);
+  const code = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: processStream(process.stdout),
+    stderr: processStream(process.stderr),
     signals: processSignals,
   });
+  process.exitCode = code;
+  // Interrupted: everything is written (runCli waits for its writes), and the requests left under way
+  // at the stop are not waited for.
+  if (code === ExitCode.interrupted || code === ExitCode.terminated) process.exit(code);
 }

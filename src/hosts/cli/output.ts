@@ -16,6 +16,11 @@ export interface Stream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
+  /**
+   * Resolves once every write so far has ended, with the first error one met (a closed pipe, a full
+   * disk); the process's streams have it (process-stream.ts), streams in memory need not.
+   */
+  settled?(): Promise<Error | undefined>;
 }
 
 export interface CliIo {
@@ -74,6 +79,25 @@ export class Output {
   json(value: unknown): void {
     this.out(`${JSON.stringify(value, null, 2)}\n`);
   }
+
+  /**
+   * Once everything written has ended: the line that says which output could not be written and why
+   * (`cannot write to stdout: no space left on device (ENOSPC)`), said on stderr when stderr still
+   * works; undefined when every write went through.
+   */
+  async writeFailure(): Promise<string | undefined> {
+    const stdout = await this.#io.stdout.settled?.();
+    const stderr = await this.#io.stderr.settled?.();
+    const failed = stdout
+      ? (["stdout", stdout] as const)
+      : stderr
+        ? (["stderr", stderr] as const)
+        : undefined;
+    if (failed === undefined) return undefined;
+    const line = `cannot write to ${failed[0]}: ${writeFailure(failed[1])}.`;
+    if (!stderr) this.err(`gitbook-openapi: error: ${line}\n`);
+    return line;
+  }
 }
 
 /**
@@ -90,3 +114,26 @@ export function printable(value: string, multiline = false): string {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** Why a write failed, in words, with the system's code: `no space left on device (ENOSPC)`. */
+export function writeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const words = code === undefined ? undefined : REASONS[code];
+  if (words !== undefined) return `${words} (${code})`;
+  const message = error instanceof Error ? error.message : String(error);
+  return printable(message);
+}
+
+const REASONS: Record<string, string> = {
+  ENOSPC: "no space left on device",
+  EPIPE: "the reading end of the pipe was closed",
+  EFBIG: "the file is too large for this system or its limits",
+  EDQUOT: "the disk quota is exceeded",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOENT: "its folder does not exist",
+  ENOTDIR: "a part of its path is not a folder",
+  EIO: "input/output error",
+  ERR_STREAM_DESTROYED: "the stream was already closed",
+};

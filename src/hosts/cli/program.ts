@@ -34,6 +34,13 @@ const LATEST: typeof read.LATEST = "latest";
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const output = new Output(io);
+  const code = await runCommand(argv, io, output);
+  // A write that failed (a closed pipe, a full disk) is the command's failure, never a success.
+  const failed = await output.writeFailure();
+  return failed !== undefined && code === ExitCode.ok ? ExitCode.failed : code;
+}
+
+async function runCommand(argv: readonly string[], io: CliIo, output: Output): Promise<number> {
   const state = { exitCode: ExitCode.ok as number };
   try {
     // Before anything can be written: every source of the token is read, so that the output redacts it

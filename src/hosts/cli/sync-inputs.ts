@@ -73,6 +73,8 @@ export interface SyncSettings {
   readonly quiet: boolean;
   /** `--junit FILE`, resolved against the current directory. */
   readonly junitFile: string | undefined;
+  /** How the user named it: "--junit" or "GITBOOK_JUNIT". */
+  readonly junitSetting?: string | undefined;
   /** `--merge-request IID`: the merge or pull request number, for previews and the comment. */
   readonly mergeRequest: number | undefined;
   /**

@@ -39,6 +39,7 @@ export function buildSyncSettings(
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
+    junitSetting: junit?.setting,
     mergeRequest: readMergeRequest(mergeRequest),
     config: { head, folder, named: named?.value, withFiles },
   });

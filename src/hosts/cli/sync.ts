@@ -4,7 +4,7 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
@@ -16,7 +16,7 @@ import { changesHeadline } from "../../core/report/changes.ts";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
-import { countBy, isFailure, statusLabel } from "../../core/report/status.ts";
+import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
@@ -29,6 +29,7 @@ import type { SpecResult } from "../../core/sync/result.ts";
 import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
+import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
@@ -37,6 +38,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
 import { type Env, type Output, printable } from "./output.ts";
+import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { SyncSettings } from "./sync-settings.ts";
@@ -54,6 +56,8 @@ export async function runSyncCommand(
   env: Env,
   signals?: SignalSource,
 ): Promise<number> {
+  // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
+  if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
   const ci = readCi(env, given);
   const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
@@ -95,7 +99,7 @@ export async function runSyncCommand(
   const redact = (text: string) => output.redact(text);
   const listening = listenForStop(signals, {
     onFirst: (signal) => {
-      const text = `${signal} received: no other spec starts; the specs started finish, then the partial report follows. Send it again to exit at once.`;
+      const text = `${signal} received: no other spec starts; the specs under way get ${STOP_GRACE_MS / 1000} s to end, then the partial report follows. Send it again to exit at once.`;
       // Said even with --quiet, which leaves warnings out: the user is waiting for an answer.
       if (settings.quiet) output.err(`${output.errorPalette.yellow("warning:")} ${text}\n`);
       else logger.warning(text);
@@ -162,21 +166,6 @@ function printReport(
     output.err(
       `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
     );
-}
-
-/** What an interrupted run did: `3 published, 1 failed, 15 not started`. */
-function partialCounts(results: readonly SpecResult[]): string {
-  const counts = countBy(results);
-  const parts: [number, string][] = [
-    [counts.published, "published"],
-    [counts.unchanged, "unchanged"],
-    [counts.submitted, "submitted"],
-    [counts.planned, "checked"],
-    [counts.failed + counts["timed-out"], "failed"],
-    [counts.skipped, "not started"],
-  ];
-  const said = parts.filter(([count]) => count > 0).map(([count, word]) => `${count} ${word}`);
-  return said.length > 0 ? said.join(", ") : "nothing started";
 }
 
 function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
@@ -270,6 +259,10 @@ function refusedByService(results: readonly SpecResult[]): boolean {
   );
 }
 
+function junitName(settings: Pick<SyncSettings, "junitSetting">): string {
+  return settings.junitSetting ?? "--junit";
+}
+
 /**
  * The end of a run: with `--json` the results on stdout (nothing else goes there) as the Action's
  * `results` output has them (`schema/results.schema.json`), with `--junit` the JUnit report in its
@@ -277,15 +270,16 @@ function refusedByService(results: readonly SpecResult[]): boolean {
  */
 export async function finishSync(
   results: readonly SpecResult[],
-  settings: Pick<SyncSettings, "json" | "junitFile">,
+  settings: Pick<SyncSettings, "json" | "junitFile" | "junitSetting">,
   output: Output,
 ): Promise<number> {
+  // The results on stdout even when the JUnit file cannot be written; that failure is then the error.
+  if (settings.json) output.json(toResultRecords(results));
   if (settings.junitFile !== undefined) {
     await mkdir(path.dirname(settings.junitFile), { recursive: true });
     // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
-    await writeFile(settings.junitFile, output.redact(renderJUnit(results)));
+    await writeOutputFile(junitName(settings), settings.junitFile, output.redact(renderJUnit(results)));
   }
-  if (settings.json) output.json(toResultRecords(results));
   return results.some((result) => result.status === "failed" || result.status === "timed-out")
     ? ExitCode.failed
     : ExitCode.ok;

@@ -77,6 +77,7 @@ export function paletteOf(colors: boolean): Palette {
 export function statusPaint(palette: Palette, status: string): Paint {
   if (status === "failed" || status === "timed-out") return palette.red;
   if (status === "published" || status === "deleted") return palette.green;
+  if (status === "cancelled") return palette.yellow;
   if (status === "unchanged" || status === "skipped") return palette.dim;
   return (text) => text;
 }
