@@ -3,43 +3,22 @@
  * whether one commit is an ancestor of another (a publish record's commit and the run's), and the commit
  * the work tree is at. Each answer that git cannot give says why, never throws.
  */
-import { execFile } from "node:child_process";
-
 import type { Ancestry, FileAtCommit } from "../../core/sync/ports.ts";
+import { gitProblem, runGit } from "./run-git.ts";
 
 const COMMIT = /^[0-9a-f]{7,64}$/;
 /** A configuration file is small; anything larger is refused rather than read whole. */
 const MAX_FILE_BYTES = 1024 * 1024;
+/** A local question to git. */
+const QUESTION_MS = 30_000;
+/**
+ * Fetching a base commit for its configuration file, before the run's own clock starts: a remote that
+ * hangs costs this, not the job's whole time (the change review's own fetch has its own budget).
+ */
+const FETCH_MS = 10_000;
 
-interface GitOutput {
-  code: number;
-  stdout: Buffer;
-  stderr: string;
-}
-
-function git(workspace: string, args: string[], maxBuffer = MAX_FILE_BYTES): Promise<GitOutput> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["-C", workspace, ...args],
-      // A fetch that needs credentials fails rather than waits for someone to type them.
-      {
-        encoding: "buffer",
-        maxBuffer,
-        timeout: 30_000,
-        windowsHide: true,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({
-          code,
-          stdout,
-          stderr: `${stderr.toString("utf8").trim()}${error && code === -1 ? error.message : ""}`,
-        });
-      },
-    );
-  });
+function git(workspace: string, args: string[], budgetMs = QUESTION_MS) {
+  return runGit(workspace, args, { deadline: Date.now() + budgetMs, maxStdout: MAX_FILE_BYTES });
 }
 
 export async function fileAtCommit(workspace: string, commit: string, file: string): Promise<FileAtCommit> {
@@ -48,11 +27,11 @@ export async function fileAtCommit(workspace: string, commit: string, file: stri
   const object = `${commit}:./${file.replace(/\\/g, "/").replace(/^\.?\//, "")}`;
   if (!(await hasCommit(workspace, commit))) {
     // A shallow checkout (a pull request's merge commit, one deep) lacks the base: fetch that one commit.
-    await git(workspace, ["fetch", "--no-tags", "--depth=1", "origin", commit]);
+    const fetched = await git(workspace, ["fetch", "--no-tags", "--depth=1", "origin", commit], FETCH_MS);
     if (!(await hasCommit(workspace, commit)))
       return {
         ok: false,
-        reason: `the commit ${commit.slice(0, 12)} is not in the checkout and could not be fetched`,
+        reason: `the commit ${commit.slice(0, 12)} is not in the checkout and could not be fetched (${gitProblem(fetched)})`,
       };
   }
   const type = await git(workspace, ["cat-file", "-t", "--", object]);
@@ -62,7 +41,10 @@ export async function fileAtCommit(workspace: string, commit: string, file: stri
   }
   const shown = await git(workspace, ["cat-file", "blob", object]);
   if (shown.code !== 0) {
-    return { ok: false, reason: `git could not read ${file} at ${commit.slice(0, 12)}: ${shown.stderr}` };
+    return {
+      ok: false,
+      reason: `git could not read ${file} at ${commit.slice(0, 12)}: ${gitProblem(shown)}`,
+    };
   }
   return { ok: true, text: shown.stdout.toString("utf8") };
 }
