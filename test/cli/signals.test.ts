@@ -134,27 +134,37 @@ describe("a signal during sync", () => {
     expect(results).toHaveLength(SPECS);
     const published = results.filter((result) => result.status === "published");
     const notStarted = results.filter((result) => result.status === "skipped");
+    // A spec under way past the stop's grace (a loaded machine) is cancelled rather than published.
+    const cancelled = results.filter((result) => result.status === "cancelled");
     // The first spec started first: GitBook's refusal of it is in the report.
     expect(results.filter((result) => result.status === "failed")).toMatchObject([
       { slug: "sigint-api-01", errorCode: "PARSE_ERROR" },
     ]);
     expect(published.length).toBeGreaterThan(0);
     expect(notStarted.length).toBeGreaterThan(0);
-    expect(published.length + notStarted.length).toBe(SPECS - 1);
+    expect(published.length + cancelled.length + notStarted.length).toBe(SPECS - 1);
     for (const result of notStarted) expect(result.errors).toEqual(["Not started: interrupted by SIGINT"]);
-    // What was not started was never sent: GitBook holds exactly the specs that started.
-    const held = emulator.listSpecs(ORG).filter((spec) => spec.slug.startsWith("sigint-"));
-    const started = results.filter((result) => result.status !== "skipped");
-    expect(held.map((spec) => spec.slug).sort()).toEqual(started.map((result) => result.slug).sort());
+    // What was not started was never sent: GitBook holds the specs that ended, and nothing not started.
+    const held = emulator
+      .listSpecs(ORG)
+      .filter((spec) => spec.slug.startsWith("sigint-"))
+      .map((spec) => spec.slug);
+    for (const result of notStarted) expect(held).not.toContain(result.slug);
+    for (const result of [...published, ...results.filter((r) => r.status === "failed")])
+      expect(held).toContain(result.slug);
 
     const lines = stderr.trimEnd().split("\n");
     for (const result of notStarted) expect(lines).toContain(`⏭️ skipped  ${result.file} → ${result.slug}`);
     expect(lines).toContain(
       `- api-01.yaml (sigint-api-01): failed, PARSE_ERROR: INJECTED_FAULT: GitBook's parser refused the document of "sigint-api-01" (the emulator's refusedSlugs).`,
     );
-    expect(lines.at(-1)).toBe(
-      `gitbook-openapi: interrupted by SIGINT: ${published.length} published, 1 failed, ${notStarted.length} not started.`,
-    );
+    const counts = [
+      `${published.length} published`,
+      "1 failed",
+      ...(cancelled.length > 0 ? [`${cancelled.length} cancelled`] : []),
+      `${notStarted.length} not started`,
+    ];
+    expect(lines.at(-1)).toBe(`gitbook-openapi: interrupted by SIGINT: ${counts.join(", ")}.`);
     expect(stderr).not.toContain("Timings:");
   });
 
@@ -165,7 +175,7 @@ describe("a signal during sync", () => {
     const { code } = await run.exited;
     expect(code, run.stderr()).toBe(143);
     expect(run.stderr().trimEnd().split("\n").at(-1)).toMatch(
-      /^gitbook-openapi: interrupted by SIGTERM: \d+ published, \d+ not started\.$/,
+      /^gitbook-openapi: interrupted by SIGTERM: \d+ published(?:, \d+ cancelled)?, \d+ not started\.$/,
     );
   });
 
@@ -227,7 +237,8 @@ describe("a signal during sync", () => {
       const recorded = readCommentState(ours[0]?.body ?? "")?.previews ?? [];
       for (const slug of [...published, "api-02-mr-9"]) expect(recorded).toContain(slug);
       expect(run.stderr().trimEnd().split("\n").at(-1)).toMatch(
-        /^gitbook-openapi: interrupted by SIGTERM: \d+ published, \d+ cancelled, \d+ not started\.$/,
+        // How many specs the free slot got through before the signal depends on the machine's speed.
+        /^gitbook-openapi: interrupted by SIGTERM: \d+ published, 1 cancelled(?:, \d+ not started)?\.$/,
       );
     } finally {
       await gitlab.close();
