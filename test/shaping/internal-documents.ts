@@ -274,7 +274,7 @@ export const generated = fc
   .map(({ version, tape }) => buildDocument(version, tape));
 
 /** Every `x-internal` text, number or boolean that counts as a marking (an object there is an entry). */
-function markings(document: unknown): unknown[] {
+export function markings(document: unknown): unknown[] {
   const found: unknown[] = [];
   const stack = [document];
   while (stack.length > 0) {

@@ -10,6 +10,7 @@ import {
   XNAMES_20,
   XNAMES_30,
 } from "./internal-cases.ts";
+import { markings } from "./internal-documents.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -213,23 +214,6 @@ describe("remove-internal", () => {
 // biome-ignore lint/suspicious/noExplicitAny: the tests read documents along paths they just wrote
 type Doc = Record<string, any>;
 
-/**
- * Every truthy `x-internal` text, number or boolean left in a document, at places of the specification
- * or not (an object under that key is a map's entry: a header named `x-internal`).
- */
-function markedLeft(document: unknown): unknown[] {
-  const found: unknown[] = [];
-  const stack = [document];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null) continue;
-    const mark = Array.isArray(node) ? undefined : (node as Record<string, unknown>)["x-internal"];
-    if (mark && typeof mark !== "object") found.push(mark);
-    stack.push(...Object.values(node));
-  }
-  return found;
-}
-
 function shapeCase(item: InternalCase) {
   const document = parse(item.text) as Record<string, unknown>;
   const version = String(document.openapi ?? document.swagger);
@@ -240,7 +224,7 @@ function shapeCase(item: InternalCase) {
   for (const name of item.kept) expect(text, `${item.file}: ${name}`).toContain(name);
   expect(danglingRefs(document)).toEqual([]);
   expect(structuralIssues(document, version)).toEqual([]);
-  expect(markedLeft(document)).toEqual([]);
+  expect(markings(document)).toEqual([]);
   return { document: document as Doc, summary };
 }
 

@@ -102,117 +102,109 @@ const SCHEMA_FIELDS: Record<string, Field> = {
 const METHODS_2 = ["get", "put", "post", "delete", "options", "head", "patch"];
 const METHODS_3 = [...METHODS_2, "trace"];
 
+const optional = (shape: string): Field => [shape, "optional"];
+const holder = (shape: string): Field => [shape, "holder"];
+
 function operationFields(methods: readonly string[]): Record<string, Field> {
-  return Object.fromEntries(methods.map((method) => [method, ["Operation", "optional"] as Field]));
+  return Object.fromEntries(methods.map((method) => [method, optional("Operation")]));
 }
 
 /** The objects of the specification, per version: their fields that hold other objects. */
 function fieldsFor(version: Version): Record<string, Record<string, Field>> {
+  const root = {
+    info: ["Info", "fatal"] as Field,
+    paths: optional("Paths"),
+    security: optional("SecurityRequirement[]"),
+    tags: optional("Tag[]"),
+    externalDocs: optional("ExternalDocs"),
+  };
+  const operation = {
+    parameters: optional("Parameter[]"),
+    responses: holder("Responses"),
+    security: optional("SecurityRequirement[]"),
+    externalDocs: optional("ExternalDocs"),
+  };
+  const shared = {
+    Info: { contact: optional("Contact"), license: optional("License") },
+    Tag: { externalDocs: optional("ExternalDocs") },
+    Schema: SCHEMA_FIELDS,
+  };
   if (version === 2) {
     return {
+      ...shared,
       Root: {
-        info: ["Info", "fatal"],
-        paths: ["Paths", "optional"],
-        definitions: ["Schema{}", "optional"],
-        parameters: ["Parameter{}", "optional"],
-        responses: ["Response{}", "optional"],
-        securityDefinitions: ["SecurityScheme{}", "optional"],
-        security: ["SecurityRequirement[]", "optional"],
-        tags: ["Tag[]", "optional"],
-        externalDocs: ["ExternalDocs", "optional"],
+        ...root,
+        definitions: optional("Schema{}"),
+        parameters: optional("Parameter{}"),
+        responses: optional("Response{}"),
+        securityDefinitions: optional("SecurityScheme{}"),
       },
-      Info: { contact: ["Contact", "optional"], license: ["License", "optional"] },
-      PathItem: { ...operationFields(METHODS_2), parameters: ["Parameter[]", "optional"] },
-      Operation: {
-        parameters: ["Parameter[]", "optional"],
-        responses: ["Responses", "holder"],
-        security: ["SecurityRequirement[]", "optional"],
-        externalDocs: ["ExternalDocs", "optional"],
-      },
-      Parameter: { schema: ["Schema", "holder"], items: ["Items", "holder"] },
-      Items: { items: ["Items", "holder"] },
-      Response: { schema: ["Schema", "holder"], headers: ["Header{}", "optional"] },
-      Header: { items: ["Items", "holder"] },
-      Tag: { externalDocs: ["ExternalDocs", "optional"] },
-      Schema: SCHEMA_FIELDS,
+      PathItem: { ...operationFields(METHODS_2), parameters: optional("Parameter[]") },
+      Operation: operation,
+      Parameter: { schema: holder("Schema"), items: holder("Items") },
+      Items: { items: holder("Items") },
+      Response: { schema: holder("Schema"), headers: optional("Header{}") },
+      Header: { items: holder("Items") },
     };
   }
   const methods = version === 32 ? [...METHODS_3, "query"] : METHODS_3;
-  const content: Field = ["MediaType{}", "holder"];
-  const examples: Field = ["Example{}", "optional"];
+  const content = holder("MediaType{}");
+  const examples = optional("Example{}");
+  const encodings = {
+    encoding: optional("Encoding{}"),
+    prefixEncoding: optional("Encoding[]"),
+    itemEncoding: optional("Encoding"),
+  };
   return {
+    ...shared,
     Root: {
-      info: ["Info", "fatal"],
-      servers: ["Server[]", "optional"],
-      paths: ["Paths", "optional"],
-      webhooks: ["PathItem{}", "optional"],
-      components: ["Components", "optional"],
-      security: ["SecurityRequirement[]", "optional"],
-      tags: ["Tag[]", "optional"],
-      externalDocs: ["ExternalDocs", "optional"],
+      ...root,
+      servers: optional("Server[]"),
+      webhooks: optional("PathItem{}"),
+      components: optional("Components"),
     },
-    Info: { contact: ["Contact", "optional"], license: ["License", "optional"] },
-    Server: { variables: ["ServerVariable{}", "optional"] },
+    Server: { variables: optional("ServerVariable{}") },
     PathItem: {
       ...operationFields(methods),
-      ...(version === 32 ? { additionalOperations: ["Operation{}", "optional"] as Field } : {}),
-      servers: ["Server[]", "optional"],
-      parameters: ["Parameter[]", "optional"],
+      ...(version === 32 ? { additionalOperations: optional("Operation{}") } : {}),
+      servers: optional("Server[]"),
+      parameters: optional("Parameter[]"),
     },
     Operation: {
-      parameters: ["Parameter[]", "optional"],
-      requestBody: ["RequestBody", "holder"],
-      responses: ["Responses", "holder"],
-      callbacks: ["Callback{}", "optional"],
-      security: ["SecurityRequirement[]", "optional"],
-      servers: ["Server[]", "optional"],
-      externalDocs: ["ExternalDocs", "optional"],
+      ...operation,
+      requestBody: holder("RequestBody"),
+      callbacks: optional("Callback{}"),
+      servers: optional("Server[]"),
     },
-    Parameter: { schema: ["Schema", "holder"], content, examples },
-    Header: { schema: ["Schema", "holder"], content, examples },
+    Parameter: { schema: holder("Schema"), content, examples },
+    Header: { schema: holder("Schema"), content, examples },
     RequestBody: { content },
-    MediaType: {
-      schema: ["Schema", "holder"],
-      itemSchema: ["Schema", "holder"],
-      examples,
-      encoding: ["Encoding{}", "optional"],
-      prefixEncoding: ["Encoding[]", "optional"],
-      itemEncoding: ["Encoding", "optional"],
-    },
-    Encoding: {
-      headers: ["Header{}", "optional"],
-      encoding: ["Encoding{}", "optional"],
-      prefixEncoding: ["Encoding[]", "optional"],
-      itemEncoding: ["Encoding", "optional"],
-    },
+    MediaType: { schema: holder("Schema"), itemSchema: holder("Schema"), examples, ...encodings },
+    Encoding: { headers: optional("Header{}"), ...encodings },
     // A response without content is a response without a body; a request body or parameter needs one.
-    Response: {
-      headers: ["Header{}", "optional"],
-      content: ["MediaType{}", "optional"],
-      links: ["Link{}", "optional"],
-    },
-    Link: { server: ["Server", "optional"] },
-    Tag: { externalDocs: ["ExternalDocs", "optional"] },
-    Components: {
-      schemas: ["Schema{}", "optional"],
-      responses: ["Response{}", "optional"],
-      parameters: ["Parameter{}", "optional"],
-      examples: ["Example{}", "optional"],
-      requestBodies: ["RequestBody{}", "optional"],
-      headers: ["Header{}", "optional"],
-      securitySchemes: ["SecurityScheme{}", "optional"],
-      links: ["Link{}", "optional"],
-      callbacks: ["Callback{}", "optional"],
-      pathItems: ["PathItem{}", "optional"],
-      mediaTypes: ["MediaType{}", "optional"],
-    },
-    SecurityScheme: { flows: ["OAuthFlows", "holder"] },
+    Response: { headers: optional("Header{}"), content: optional("MediaType{}"), links: optional("Link{}") },
+    Link: { server: optional("Server") },
+    Components: Object.fromEntries(
+      [
+        ["schemas", "Schema"],
+        ["responses", "Response"],
+        ["parameters", "Parameter"],
+        ["examples", "Example"],
+        ["requestBodies", "RequestBody"],
+        ["headers", "Header"],
+        ["securitySchemes", "SecurityScheme"],
+        ["links", "Link"],
+        ["callbacks", "Callback"],
+        ["pathItems", "PathItem"],
+        ["mediaTypes", "MediaType"],
+      ].map(([group, kind]) => [group, optional(`${kind}{}`)]),
+    ),
+    SecurityScheme: { flows: holder("OAuthFlows") },
     OAuthFlows: Object.fromEntries(
       ["implicit", "password", "clientCredentials", "authorizationCode", "deviceAuthorization"].map(
-        (flow) => [flow, ["OAuthFlow", "optional"] as Field],
+        (flow) => [flow, optional("OAuthFlow")],
       ),
     ),
-    Schema: SCHEMA_FIELDS,
   };
 }
 
