@@ -95,6 +95,9 @@ describe("bundle --audience public, then sync: nothing marked internal reaches t
       env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG },
     });
     expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+    expect(synced.stdout + synced.stderr).toMatch(
+      /x-internal: "yes"` at `\/paths\/~1yes\/get` \(shaping api\/truthy-31\.yaml\)/,
+    );
     for (const item of INTERNAL_CASES) {
       const bundled = await runCli(["bundle", item.file, "--audience", "public"], { cwd: workspace });
       const spec = emulator.getSpec(ORG, slugOf(item));

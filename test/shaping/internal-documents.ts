@@ -73,7 +73,7 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
 
   /** A schema, nested at most `depth` more levels. */
   const schema = (depth: number): Json => {
-    const kind = depth <= 0 ? choose(2) : choose(v31 ? 9 : 8);
+    const kind = depth <= 0 ? choose(2) : choose(v31 ? 11 : v2 ? 8 : 9);
     switch (kind) {
       case 0:
         return own({ type: "string" });
@@ -109,10 +109,20 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
       }
       case 7:
         return own({ type: "object", additionalProperties: schema(depth - 1) });
-      default: {
+      case 8:
+        return own({ not: schema(depth - 1) });
+      case 9: {
         const def = name("def");
         return own({ prefixItems: [schema(depth - 1)], $defs: { [def]: schemaWithPart(depth - 1, def) } });
       }
+      default:
+        return own({
+          if: schema(depth - 1),
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword
+          then: schema(depth - 1),
+          else: schema(depth - 1),
+          patternProperties: { "^x-": schema(depth - 1) },
+        });
     }
   };
   /** A schema that is a named part (a property, a `$defs` entry): it needs an id of its own. */
@@ -153,6 +163,42 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
     });
   }
 
+  // Other components, named now and made last: parameters and responses (every version), and in 3.x
+  // headers, request bodies, examples and links.
+  const several = (base: string, only3 = false) =>
+    only3 && v2 ? [] : Array.from({ length: choose(3) }, () => name(base));
+  const components: Record<string, string[]> = {
+    parameters: several("Param"),
+    responses: several("Resp"),
+    headers: several("Hdr", true),
+    requestBodies: several("Body", true),
+    examples: several("Ex", true),
+    links: several("Lnk", true),
+  };
+  /** A reference to one of a group's components, now and then. */
+  const pickRef = (group: string): Json | undefined => {
+    const names = components[group] as string[];
+    if (names.length === 0 || choose(3) !== 0) return undefined;
+    const picked = names[choose(names.length)] as string;
+    return { $ref: v2 ? `#/${group}/${picked}` : `#/components/${group}/${picked}` };
+  };
+  const parameter = (): Json =>
+    pickRef("parameters") ??
+    own(
+      v2
+        ? { name: name("param"), in: "query", type: "string" }
+        : { name: name("param"), in: "query", schema: schema(1) },
+    );
+  const mediaType = (depth: number): Json => {
+    const made = own({ schema: schema(depth) });
+    if (!v2 && choose(3) === 0) {
+      const example = name("example");
+      const ref = pickRef("examples");
+      made.examples = { [example]: ref ?? own({ value: { n: 1 } }, example) };
+    }
+    return made;
+  };
+
   // Operations, everywhere they can be; links are added once every operationId is known.
   const operations: Array<{ id: string; pointer: string }> = [];
   const responsesForLinks: Json[] = [];
@@ -165,30 +211,25 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
       const header = choose(8) === 0 ? "x-internal" : name("header");
       const body: Json = v2 ? { type: "string" } : { schema: schema(1) };
       response.headers = { [header]: header === "x-internal" ? body : own(body, header) };
+      const shared = pickRef("headers");
+      if (shared) (response.headers as Json)[name("sharedHeader")] = shared;
     }
     if (v2) {
       if (choose(2) === 0) response.schema = schema(2);
     } else {
-      if (choose(2) === 0) response.content = { "application/json": own({ schema: schema(2) }) };
+      if (choose(2) === 0) response.content = { "application/json": mediaType(2) };
       responsesForLinks.push(response);
     }
     const responses: Json = { "200": own(response) };
     if (choose(3) === 0) responses["404"] = own({ description: "not found" });
+    const sharedResponse = pickRef("responses");
+    if (sharedResponse) responses.default = sharedResponse;
     const made: Json = { operationId, responses };
     if (tagNames.length > 0 && choose(3) !== 0)
       made.tags = [...new Set([0, 1].slice(0, 1 + choose(2)).map(() => tagNames[choose(tagNames.length)]))];
-    if (choose(3) === 0) {
-      const parameter = name("param");
-      made.parameters = [
-        own(
-          v2
-            ? { name: parameter, in: "query", type: "string" }
-            : { name: parameter, in: "query", schema: schema(1) },
-        ),
-      ];
-    }
+    if (choose(3) === 0) made.parameters = [parameter()];
     if (!v2 && choose(3) === 0)
-      made.requestBody = own({ content: { "application/json": own({ schema: schema(2) }) } });
+      made.requestBody = pickRef("requestBodies") ?? own({ content: { "application/json": mediaType(2) } });
     if (schemeNames.length > 0 && choose(3) === 0) made.security = requirement();
     if (!v2 && withCallbacks && choose(4) === 0) {
       const callback = name("callback");
@@ -223,6 +264,7 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
       if (Object.keys(extra).length > 0) item.additionalOperations = extra;
     }
     if (Object.keys(item).length === 0) item.get = operation(`${pointer}/get`, true);
+    if (choose(4) === 0) item.parameters = [parameter()];
     return item;
   };
   const paths: Json = {};
@@ -239,13 +281,16 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
     if (choose(2) !== 0 || operations.length === 0) continue;
     const target = operations[choose(operations.length)] as { id: string; pointer: string };
     const link = name("link");
+    const shared = pickRef("links");
     response.links = {
-      [link]: own(
-        choose(2) === 0
-          ? { operationId: target.id }
-          : { operationRef: `#${target.pointer.split("/").map(encodeURIComponent).join("/")}` },
-        link,
-      ),
+      [link]:
+        shared ??
+        own(
+          choose(2) === 0
+            ? { operationId: target.id }
+            : { operationRef: `#${target.pointer.split("/").map(encodeURIComponent).join("/")}` },
+          link,
+        ),
     };
   }
 
@@ -256,11 +301,46 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
     schemas[schemaName] = typeof made.$ref === "string" ? own({ allOf: [made] }, schemaName) : made;
     if (typeof made.$ref !== "string") parts.push({ name: schemaName, id: made["x-id"] as string });
   }
+  const made: Record<string, Json> = {};
+  const makers: Record<string, () => Json> = {
+    parameters: () => parameter(),
+    responses: () =>
+      v2
+        ? { description: "shared", schema: schema(1) }
+        : { description: "shared", content: { "application/json": mediaType(1) } },
+    headers: () => ({ schema: schema(1) }),
+    requestBodies: () => ({ content: { "application/json": mediaType(1) } }),
+    examples: () => ({ value: { n: 2 } }),
+    links: () => ({ operationId: (operations[choose(operations.length)] as { id: string }).id }),
+  };
+  for (const [group, names] of Object.entries(components)) {
+    if (names.length === 0) continue;
+    const members: Json = {};
+    for (const member of names) {
+      let body = (makers[group] as () => Json)();
+      // A component that is itself a reference gets no id: a parameter is made inline here.
+      if (typeof body.$ref === "string")
+        body = own({
+          name: name("param"),
+          in: "query",
+          ...(v2 ? { type: "string" } : { schema: { type: "string" } }),
+        });
+      else if (body["x-id"] === undefined) own(body);
+      parts.push({ name: member, id: body["x-id"] as string });
+      members[member] = body;
+    }
+    made[group] = members;
+  }
   if (v2) {
     document.definitions = schemas;
     if (schemeNames.length > 0) document.securityDefinitions = schemes;
+    Object.assign(document, made);
   } else {
-    document.components = { schemas, ...(schemeNames.length > 0 ? { securitySchemes: schemes } : {}) };
+    document.components = {
+      schemas,
+      ...made,
+      ...(schemeNames.length > 0 ? { securitySchemes: schemes } : {}),
+    };
   }
   return { document, parts, marked };
 }

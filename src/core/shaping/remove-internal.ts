@@ -436,7 +436,10 @@ export function removeInternal(document: unknown): RemovalSummary {
   const byOperationId = new Map<string, Frame[]>();
   for (const operation of index.operations) {
     const id = (operation.node as Record<string, unknown>).operationId;
-    if (typeof id === "string") byOperationId.set(id, [...(byOperationId.get(id) ?? []), operation]);
+    if (typeof id !== "string") continue;
+    const same = byOperationId.get(id);
+    if (same) same.push(operation);
+    else byOperationId.set(id, [operation]);
   }
   for (const link of index.links) {
     const { operationId, operationRef } = link.node as Record<string, unknown>;
