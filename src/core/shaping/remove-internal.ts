@@ -423,9 +423,68 @@ export function removeInternal(document: unknown): RemovalSummary {
   if (!isRecord(document) || Array.isArray(document)) return summary;
   const index = indexDocument(document);
   summary.unusual = index.unusual;
-  const { root, version } = index;
+  const { edges, mappings } = recordNames(index, document);
+  const componentsBefore = reachedComponents(edges, false, new Set());
+  const taggedBefore = countTags(index.operations);
 
-  // What names what: references, links, discriminator mappings, security requirements.
+  // 1. What is marked, and the operations whose tags are all internal tags; with what follows from it.
+  const internalTags = new Set<string>();
+  for (const mark of index.marks) {
+    if (mark.shape !== "Tag" || mark.parent?.parent !== index.root) continue;
+    const name = (mark.node as Record<string, unknown>).name;
+    if (typeof name === "string") internalTags.add(name);
+  }
+  const removals: Frame[] = [];
+  for (const mark of index.marks) {
+    if (mark.dead) continue;
+    summary.marked++;
+    removeWithConsequences(mark, removals);
+  }
+  for (const operation of index.operations) {
+    const tags = (operation.node as Record<string, unknown>).tags;
+    if (
+      internalTags.size > 0 &&
+      Array.isArray(tags) &&
+      tags.length > 0 &&
+      tags.every((tag) => typeof tag === "string" && internalTags.has(tag))
+    )
+      removeWithConsequences(operation, removals);
+  }
+
+  // 2. Out of the document, with the names that named it.
+  applyRemovals(document, index, removals);
+  for (const [mapping, name, target] of mappings) if (target.dead) delete mapping[name];
+  for (const discriminator of index.discriminators) {
+    const node = discriminator.node as Record<string, unknown>;
+    if (!discriminator.dead && isRecord(node.mapping) && Object.keys(node.mapping).length === 0)
+      delete node.mapping;
+  }
+  summary.operations = index.operations.filter((operation) => operation.dead).length;
+
+  // 3. Tags: the marked ones, and those that lost every operation.
+  const live = index.operations.filter((operation) => !operation.dead);
+  const taggedAfter = countTags(live);
+  const goneTags = new Set(internalTags);
+  for (const [name, count] of taggedBefore) if (count > 0 && !taggedAfter.has(name)) goneTags.add(name);
+  summary.tags = dropTags(document, live, goneTags);
+
+  // 4. Components no longer reached.
+  summary.components = dropUnreached(document, index, edges, componentsBefore);
+  return summary;
+}
+
+type Mapping = [mapping: Record<string, unknown>, name: string, target: Frame];
+
+/**
+ * What names what: each reference, link, discriminator mapping entry and security requirement becomes a
+ * dependent of the frame it names (it goes when that goes); `edges` (what reaches what) and the mapping
+ * entries are returned.
+ */
+function recordNames(
+  index: Index,
+  document: Record<string, unknown>,
+): { edges: Array<[from: Frame, to: Frame]>; mappings: Mapping[] } {
+  const { root, version } = index;
   const edges: Array<[from: Frame, to: Frame]> = [];
   for (const [holder, ref] of index.refs) {
     const target = resolveFrame(index, ref);
@@ -450,19 +509,23 @@ export function removeInternal(document: unknown): RemovalSummary {
       edges.push([link, target]);
     }
   }
+  // A mapping value or a requirement's key is a pointer, or the name of a schema or scheme.
+  const named = (value: string, group: Record<string, unknown> | undefined) => {
+    const target = value.startsWith("#")
+      ? resolveFrame(index, value)
+      : group && Object.hasOwn(group, value) && isRecord(group[value])
+        ? index.byNode.get(group[value] as object)
+        : undefined;
+    return target === root ? undefined : target;
+  };
   const schemas = componentMap(document, version, "schemas");
-  const mappings: Array<[mapping: Record<string, unknown>, name: string, target: Frame]> = [];
+  const mappings: Mapping[] = [];
   for (const discriminator of index.discriminators) {
     const mapping = (discriminator.node as Record<string, unknown>).mapping;
     if (!isRecord(mapping)) continue;
     for (const [name, value] of Object.entries(mapping)) {
-      if (typeof value !== "string") continue;
-      const target = value.startsWith("#")
-        ? resolveFrame(index, value)
-        : schemas && Object.hasOwn(schemas, value) && isRecord(schemas[value])
-          ? index.byNode.get(schemas[value] as object)
-          : undefined;
-      if (target === undefined || target === root) continue;
+      const target = typeof value === "string" ? named(value, schemas) : undefined;
+      if (target === undefined) continue;
       mappings.push([mapping, name, target]);
       edges.push([discriminator, target]);
     }
@@ -470,77 +533,51 @@ export function removeInternal(document: unknown): RemovalSummary {
   const schemes = componentMap(document, version, "securitySchemes");
   for (const requirement of index.requirements) {
     for (const name of Object.keys(requirement.node)) {
-      const scheme = name.startsWith("#")
-        ? resolveFrame(index, name)
-        : schemes && isRecord(schemes[name]) && Object.hasOwn(schemes, name)
-          ? index.byNode.get(schemes[name] as object)
-          : undefined;
-      if (scheme !== undefined && scheme !== root) addDependent(scheme, requirement);
+      const scheme = named(name, schemes);
+      if (scheme !== undefined) addDependent(scheme, requirement);
     }
   }
+  return { edges, mappings };
+}
 
-  const componentsBefore = reachedComponents(edges, false, new Set());
-  const taggedBefore = countTags(index.operations);
-
-  // 1. What is marked, and the operations whose tags are all internal tags.
-  const internalTags = new Set<string>();
-  for (const mark of index.marks) {
-    if (mark.shape !== "Tag" || mark.parent?.parent !== root) continue;
-    const name = (mark.node as Record<string, unknown>).name;
-    if (typeof name === "string") internalTags.add(name);
-  }
-  const removals: Frame[] = [];
-  const work: Frame[] = [];
-  const drain = () => {
-    while (work.length > 0) {
-      const frame = work.pop() as Frame;
-      if (frame.dead) continue;
-      let gone = frame;
-      while (gone.mode === "holder" && gone.parent !== undefined) gone = gone.parent;
-      if (gone.dead) continue;
-      if (gone.mode === "fatal") {
-        const pointer = pointerOf(gone);
-        throw new InternalRemovalError(
-          `${pointer === "" ? "the document itself" : `\`${pointer}\``} is marked \`x-internal\`${gone === frame ? "" : ` (through \`${pointerOf(frame)}\`)`}, and a document cannot go without it: remove the marking, or publish this audience without remove-internal.`,
-          pointer,
-        );
-      }
-      removals.push(gone);
-      kill(gone, work);
-      const parent = gone.parent as Frame;
-      if (parent.shape.endsWith("[]") || parent.shape.endsWith("{}") || ENTRIES_OF[parent.shape]) {
-        parent.live--;
-        // A schema list left empty (`oneOf: []` is no schema) and a callback or responses left without
-        // entries take their holder.
-        if (parent.live === 0 && parent.mode === "holder") work.push(parent);
-        if (parent.live === 0 && (parent.shape === "Callback" || parent.shape === "Responses"))
-          work.push(parent);
-      }
-      if (gone.shape === "Operation") {
-        const pathItem = pathItemOf(gone);
-        if (pathItem && --pathItem.live === 0) work.push(pathItem);
-      }
+/**
+ * Removes `start` (or the first holder of it that can go) and, one after the other, what that takes
+ * along: dependents of anything removed, a schema list or callback left empty, a path item left without
+ * operations. Each frame is removed once; `removals` gets the frames to take out of the document.
+ */
+function removeWithConsequences(start: Frame, removals: Frame[]): void {
+  const work = [start];
+  while (work.length > 0) {
+    const frame = work.pop() as Frame;
+    if (frame.dead) continue;
+    let gone = frame;
+    while (gone.mode === "holder" && gone.parent !== undefined) gone = gone.parent;
+    if (gone.dead) continue;
+    if (gone.mode === "fatal") {
+      const pointer = pointerOf(gone);
+      throw new InternalRemovalError(
+        `${pointer === "" ? "the document itself" : `\`${pointer}\``} is marked \`x-internal\`${gone === frame ? "" : ` (through \`${pointerOf(frame)}\`)`}, and a document cannot go without it: remove the marking, or publish this audience without remove-internal.`,
+        pointer,
+      );
     }
-  };
-  for (const mark of index.marks) {
-    if (mark.dead) continue;
-    summary.marked++;
-    work.push(mark);
-    drain();
+    removals.push(gone);
+    kill(gone, work);
+    const parent = gone.parent as Frame;
+    if (parent.shape.endsWith("[]") || parent.shape.endsWith("{}") || ENTRIES_OF[parent.shape]) {
+      parent.live--;
+      // A schema list left empty (`oneOf: []` is no schema), a request body's or parameter's content,
+      // an operation's responses: their holder goes. A callback without path items goes.
+      if (parent.live === 0 && (parent.mode === "holder" || parent.shape === "Callback")) work.push(parent);
+    }
+    if (gone.shape === "Operation") {
+      const pathItem = pathItemOf(gone);
+      if (pathItem && --pathItem.live === 0) work.push(pathItem);
+    }
   }
-  for (const operation of index.operations) {
-    const tags = (operation.node as Record<string, unknown>).tags;
-    if (
-      internalTags.size > 0 &&
-      Array.isArray(tags) &&
-      tags.length > 0 &&
-      tags.every((tag) => typeof tag === "string" && internalTags.has(tag))
-    )
-      work.push(operation);
-  }
-  drain();
+}
 
-  // 2. Out of the document, then what named it.
+/** Takes the removed frames out of the document (list items from the last down). */
+function applyRemovals(document: Record<string, unknown>, index: Index, removals: readonly Frame[]): void {
   const listRemovals = new Map<Frame, Set<number>>();
   for (const gone of removals) {
     const parent = gone.parent as Frame;
@@ -553,52 +590,47 @@ export function removeInternal(document: unknown): RemovalSummary {
     delete (parent.node as Record<string, unknown>)[gone.key as string];
     if (parent.shape === "Schema{}" && parent.key === "properties" && parent.parent?.shape === "Schema")
       forgetProperty(parent.parent.node as Record<string, unknown>, gone.key as string);
-    if (parent === root && gone.key === "paths" && version <= 30) document.paths = {};
+    if (parent === index.root && gone.key === "paths" && index.version <= 30) document.paths = {};
   }
   for (const [list, indexes] of listRemovals) {
     const items = list.node as unknown[];
-    const kept = items.filter((_, i) => !indexes.has(i));
-    items.splice(0, items.length, ...kept);
+    let kept = 0;
+    for (let i = 0; i < items.length; i++) if (!indexes.has(i)) items[kept++] = items[i];
+    items.length = kept;
     const holder = list.parent?.node;
     // An emptied `security` would say "no authentication", an emptied `servers` "no server".
-    if (kept.length === 0 && (list.key === "security" || list.key === "servers") && isRecord(holder))
+    if (kept === 0 && (list.key === "security" || list.key === "servers") && isRecord(holder))
       delete (holder as Record<string, unknown>)[list.key];
   }
-  for (const [mapping, name, target] of mappings) if (target.dead) delete mapping[name];
-  for (const discriminator of index.discriminators) {
-    const node = discriminator.node as Record<string, unknown>;
-    if (!discriminator.dead && isRecord(node.mapping) && Object.keys(node.mapping).length === 0)
-      delete node.mapping;
-  }
-  summary.operations = index.operations.filter((operation) => operation.dead).length;
+}
 
-  // 3. Tags: the marked ones, and those that lost every operation.
-  const live = index.operations.filter((operation) => !operation.dead);
-  const taggedAfter = countTags(live);
-  const goneTags = new Set(internalTags);
-  for (const [name, count] of taggedBefore) if (count > 0 && !taggedAfter.has(name)) goneTags.add(name);
-  summary.tags = dropTags(document, live, goneTags);
-
-  // 4. Components no longer reached.
+/** Removes the components reached before and not now (those never reached stay): their count. */
+function dropUnreached(
+  document: Record<string, unknown>,
+  index: Index,
+  edges: ReadonlyArray<[Frame, Frame]>,
+  before: ReadonlySet<Frame>,
+): number {
   const neverReached = new Set(
-    index.frames.filter((frame) => frame.component === frame && !componentsBefore.has(frame)),
+    index.frames.filter((frame) => frame.component === frame && !before.has(frame)),
   );
   const reached = reachedComponents(edges, true, neverReached);
   const emptied = new Set<Frame>();
+  let dropped = 0;
   for (const frame of index.frames) {
     if (frame.component !== frame || frame.dead || reached.has(frame)) continue;
     const group = frame.parent as Frame;
     delete (group.node as Record<string, unknown>)[frame.key as string];
-    summary.components++;
+    dropped++;
     emptied.add(group);
   }
   // A group this step emptied goes too (one emptied by marks stays, as an empty map).
   for (const group of emptied)
     if (Object.keys(group.node).length === 0 && group.parent)
       delete (group.parent.node as Record<string, unknown>)[group.key as string];
-  if (version !== 2 && isRecord(document.components) && Object.keys(document.components).length === 0)
+  if (index.version !== 2 && isRecord(document.components) && Object.keys(document.components).length === 0)
     delete document.components;
-  return summary;
+  return dropped;
 }
 
 /** Marks `frame` and everything under it removed, and queues what depends on any of it. */
