@@ -134,7 +134,10 @@ paths:
   kept: ["keptFalse", "keptZero", "keptEmpty"],
 };
 
-/** 4. Names of removed parts: a link's operationId and operationRef, discriminator mappings. */
+/**
+ * 4. Names of removed parts: a link's operationId and operationRef, discriminator mappings (by pointer
+ * and by name), a link's parameter naming a removed parameter.
+ */
 export const NAMES_30: InternalCase = {
   file: "api/names-30.yaml",
   text: `openapi: 3.0.3
@@ -151,13 +154,15 @@ paths:
         "201":
           description: created
           links:
-            GetUser: {operationId: getUser}
+            GetUser: {operationId: getUser, parameters: {id: "$response.body#/id", query.debugToken: "$response.body#/token"}}
             AuditUser: {operationId: auditUserInBackOffice}
             AuditByRef: {operationRef: "#/paths/~1users~1%7Bid%7D~1audit/get"}
   /users/{id}:
     get:
       operationId: getUser
-      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: debugToken, in: query, x-internal: true, schema: {type: string}}
       responses: {"200": {description: ok}}
   /users/{id}/audit:
     get:
@@ -175,7 +180,7 @@ components:
     Cat: {type: object, properties: {kind: {type: string}}}
     RoboDog: {x-internal: true, type: object, properties: {kind: {type: string}}}
 `,
-  gone: ["auditUserInBackOffice", "RoboDog", "AuditUser", "AuditByRef", "/audit", "robo"],
+  gone: ["auditUserInBackOffice", "RoboDog", "AuditUser", "AuditByRef", "/audit", "robo", "debugToken"],
   kept: ["getUser", "GetUser", "Cat", "createUser"],
 };
 

@@ -200,12 +200,13 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
   };
 
   // Operations, everywhere they can be; links are added once every operationId is known.
-  const operations: Array<{ id: string; pointer: string }> = [];
+  const operations: Array<{ id: string; pointer: string; parameters: string[] }> = [];
   const responsesForLinks: Json[] = [];
   const escapeToken = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
   const operation = (pointer: string, withCallbacks: boolean): Json => {
     const operationId = name("op");
-    operations.push({ id: operationId, pointer });
+    const parameters: string[] = [];
+    operations.push({ id: operationId, pointer, parameters });
     const response: Json = { description: "ok" };
     if (choose(2) === 0) {
       const header = choose(8) === 0 ? "x-internal" : name("header");
@@ -227,7 +228,14 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
     const made: Json = { operationId, responses };
     if (tagNames.length > 0 && choose(3) !== 0)
       made.tags = [...new Set([0, 1].slice(0, 1 + choose(2)).map(() => tagNames[choose(tagNames.length)]))];
-    if (choose(3) === 0) made.parameters = [parameter()];
+    if (choose(3) === 0) {
+      const inline = parameter();
+      if (typeof inline.name === "string") {
+        parameters.push(inline.name);
+        parts.push({ name: inline.name, id: inline["x-id"] as string });
+      }
+      made.parameters = [inline];
+    }
     if (!v2 && choose(3) === 0)
       made.requestBody = pickRef("requestBodies") ?? own({ content: { "application/json": mediaType(2) } });
     if (schemeNames.length > 0 && choose(3) === 0) made.security = requirement();
@@ -279,16 +287,28 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
   }
   for (const response of responsesForLinks) {
     if (choose(2) !== 0 || operations.length === 0) continue;
-    const target = operations[choose(operations.length)] as { id: string; pointer: string };
+    const target = operations[choose(operations.length)] as (typeof operations)[number];
     const link = name("link");
     const shared = pickRef("links");
     response.links = {
       [link]:
         shared ??
         own(
-          choose(2) === 0
-            ? { operationId: target.id }
-            : { operationRef: `#${target.pointer.split("/").map(encodeURIComponent).join("/")}` },
+          {
+            ...(choose(2) === 0
+              ? { operationId: target.id }
+              : { operationRef: `#${target.pointer.split("/").map(encodeURIComponent).join("/")}` }),
+            ...(target.parameters.length > 0
+              ? {
+                  parameters: Object.fromEntries(
+                    target.parameters.map((parameter) => [
+                      choose(2) === 0 ? parameter : `query.${parameter}`,
+                      "$response.body#/id",
+                    ]),
+                  ),
+                }
+              : {}),
+          },
           link,
         ),
     };

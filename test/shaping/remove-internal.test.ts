@@ -279,10 +279,10 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     ]);
   });
 
-  it("4. removes links naming a removed operation (operationId, operationRef) and mappings naming a removed schema", () => {
+  it("4. removes links naming a removed operation (operationId, operationRef), their parameters naming a removed parameter, and mappings naming a removed schema", () => {
     const { document } = shapeCase(NAMES_30);
     expect(document.paths["/users"].post.responses["201"].links).toEqual({
-      GetUser: { operationId: "getUser" },
+      GetUser: { operationId: "getUser", parameters: { id: "$response.body#/id" } },
     });
     expect(document.components.schemas.Pet).toEqual({
       oneOf: [{ $ref: "#/components/schemas/Cat" }],

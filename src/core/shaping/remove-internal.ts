@@ -4,7 +4,7 @@
  * that the result is a whole document (README "Overlays and audiences", docs/overlays.md "What counts as
  * marked internal" and "remove-internal").
  *
- * The document is walked as OpenAPI, never by key names: {@link FIELDS} says, for each object of the
+ * The document is walked as OpenAPI, never by key names: {@link fieldsFor} says, for each object of the
  * specification, which fields hold which objects, maps or lists. A key of a map (a header `x-debug-trace`,
  * a property `x-tenant`, a component `x-Audit`) is a name, whatever it starts with; an `x-` field of an
  * object is an extension, whose value is data; so are examples, defaults, enums and constants.
@@ -17,8 +17,8 @@
  *    path item, an `externalDocs`), that field; in a required field (a parameter's `schema`, an `items`)
  *    its holder goes instead, up to the first that can. An operation whose tags are all internal goes;
  * 2. what names or needs what went goes with it: a `$ref` into a removed place (as in 1: its holder), a
- *    discriminator `mapping` entry, a link whose `operationId` or `operationRef` names a removed operation,
- *    a security requirement naming a removed scheme (and a `security` list it empties), a removed
+ *    discriminator `mapping` entry, a link whose `operationId` or `operationRef` names a removed operation
+ *    (and a link's `parameters` entry naming a removed parameter of its operation), a security requirement naming a removed scheme (and a `security` list it empties), a removed
  *    property's name in `required`, `dependentRequired` and a discriminator's `propertyName`, a path item
  *    or callback left without operations, a schema whose `allOf`/`anyOf`/`oneOf` lost every member;
  * 3. declared tags that are marked, or whose operations were all removed, go from the tags, the
@@ -423,7 +423,7 @@ export function removeInternal(document: unknown): RemovalSummary {
   if (!isRecord(document) || Array.isArray(document)) return summary;
   const index = indexDocument(document);
   summary.unusual = index.unusual;
-  const { edges, mappings } = recordNames(index, document);
+  const { edges, mappings, links } = recordNames(index, document);
   const componentsBefore = reachedComponents(edges, false, new Set());
   const taggedBefore = countTags(index.operations);
 
@@ -452,6 +452,7 @@ export function removeInternal(document: unknown): RemovalSummary {
   }
 
   // 2. Out of the document, with the names that named it.
+  forgetLinkParameters(index, links);
   applyRemovals(document, index, removals);
   for (const [mapping, name, target] of mappings) if (target.dead) delete mapping[name];
   for (const discriminator of index.discriminators) {
@@ -483,7 +484,7 @@ type Mapping = [mapping: Record<string, unknown>, name: string, target: Frame];
 function recordNames(
   index: Index,
   document: Record<string, unknown>,
-): { edges: Array<[from: Frame, to: Frame]>; mappings: Mapping[] } {
+): { edges: Array<[from: Frame, to: Frame]>; mappings: Mapping[]; links: Array<[Frame, Frame[]]> } {
   const { root, version } = index;
   const edges: Array<[from: Frame, to: Frame]> = [];
   for (const [holder, ref] of index.refs) {
@@ -500,14 +501,17 @@ function recordNames(
     if (same) same.push(operation);
     else byOperationId.set(id, [operation]);
   }
+  const links: Array<[Frame, Frame[]]> = [];
   for (const link of index.links) {
     const { operationId, operationRef } = link.node as Record<string, unknown>;
-    const targets = typeof operationId === "string" ? (byOperationId.get(operationId) ?? []) : [];
+    const byId = typeof operationId === "string" ? (byOperationId.get(operationId) ?? []) : [];
     const byRef = typeof operationRef === "string" ? resolveFrame(index, operationRef) : undefined;
-    for (const target of byRef && byRef !== root ? [...targets, byRef] : targets) {
+    const targets = byRef && byRef !== root ? [...byId, byRef] : byId;
+    for (const target of targets) {
       addDependent(target, link);
       edges.push([link, target]);
     }
+    links.push([link, targets]);
   }
   // A mapping value or a requirement's key is a pointer, or the name of a schema or scheme.
   const named = (value: string, group: Record<string, unknown> | undefined) => {
@@ -537,7 +541,41 @@ function recordNames(
       if (scheme !== undefined) addDependent(scheme, requirement);
     }
   }
-  return { edges, mappings };
+  return { edges, mappings, links };
+}
+
+/**
+ * A link's `parameters` entry naming a parameter removed from the operation it links to goes (`id` or
+ * `path.id`), unless a parameter of that name is left. Before the removals leave the document, so that
+ * references to removed parameters still resolve.
+ */
+function forgetLinkParameters(index: Index, links: ReadonlyArray<[Frame, Frame[]]>): void {
+  for (const [link, targets] of links) {
+    const parameters = (link.node as Record<string, unknown>).parameters;
+    if (link.dead || !isRecord(parameters) || Array.isArray(parameters)) continue;
+    const before = new Set<string>();
+    const after = new Set<string>();
+    for (const operation of targets) {
+      if (operation.shape !== "Operation") continue;
+      for (const holder of [operation, pathItemOf(operation)]) {
+        const list = holder?.children.find(
+          (child) => child.key === "parameters" && child.shape.endsWith("[]"),
+        );
+        for (const parameter of list?.children ?? []) {
+          const ref = (parameter.node as Record<string, unknown>).$ref;
+          const resolved = typeof ref === "string" ? resolveFrame(index, ref) : parameter;
+          const name = isRecord(resolved?.node) ? (resolved.node as Record<string, unknown>).name : undefined;
+          if (typeof name !== "string") continue;
+          before.add(name);
+          if (!parameter.dead && !resolved?.dead) after.add(name);
+        }
+      }
+    }
+    for (const key of Object.keys(parameters)) {
+      const name = /^(path|query|header|cookie)\./.test(key) ? key.slice(key.indexOf(".") + 1) : key;
+      if (before.has(name) && !after.has(name)) delete parameters[key];
+    }
+  }
 }
 
 /**
