@@ -95,8 +95,13 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
       }
       case 4:
         return own({ type: "array", items: schema(depth - 1) });
-      case 5:
-        return own({ allOf: [schema(depth - 1), schema(depth - 1)] });
+      case 5: {
+        const members = [schema(depth - 1), schema(depth - 1)];
+        // A member's properties required beside the allOf.
+        const names = members.flatMap((member) => Object.keys((member.properties as Json | undefined) ?? {}));
+        const required = [...new Set(names.filter(() => choose(2) === 0))];
+        return own({ allOf: members, ...(required.length > 0 ? { required } : {}) });
+      }
       case 6: {
         const members = [0, 1, 2].map(() => schemaNames[choose(schemaNames.length)] as string);
         if (v2) return own({ type: "object", additionalProperties: schema(depth - 1) });

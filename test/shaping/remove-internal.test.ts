@@ -375,6 +375,32 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     });
   });
 
+  it("takes a removed property's name out of a required beside the allOf, and a discriminator naming it", () => {
+    const document: Doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {},
+      components: {
+        schemas: {
+          Account: {
+            allOf: [
+              {
+                type: "object",
+                properties: { id: { type: "string" }, tenantKey: { type: "string", "x-internal": true } },
+              },
+              { type: "object", properties: { name: { type: "string" } } },
+            ],
+            required: ["id", "tenantKey", "name"],
+            discriminator: { propertyName: "tenantKey" },
+          },
+        },
+      },
+    };
+    removeInternal(document);
+    expect(document.components.schemas.Account.required).toEqual(["id", "name"]);
+    expect(JSON.stringify(document)).not.toContain("tenantKey");
+  });
+
   it("walks a document 20,000 levels deep without overflowing the stack", () => {
     let schema: Record<string, unknown> = {
       type: "object",

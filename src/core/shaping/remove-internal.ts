@@ -19,7 +19,8 @@
  * 2. what names or needs what went goes with it: a `$ref` into a removed place (as in 1: its holder), a
  *    discriminator `mapping` entry, a link whose `operationId` or `operationRef` names a removed operation
  *    (and a link's `parameters` entry naming a removed parameter of its operation), a security requirement naming a removed scheme (and a `security` list it empties), a removed
- *    property's name in `required`, `dependentRequired` and a discriminator's `propertyName`, a path item
+ *    property's name in `required`, `dependentRequired` and a discriminator's `propertyName` (in every
+ *    schema, when no property of that name is left), a path item
  *    or callback left without operations, a schema whose `allOf`/`anyOf`/`oneOf` lost every member;
  * 3. declared tags that are marked, or whose operations were all removed, go from the tags, the
  *    operations' `tags`, `x-tagGroups` and the other tags' `x-parent`/`parent` (a tag that never had an
@@ -454,6 +455,7 @@ export function removeInternal(document: unknown): RemovalSummary {
   // 2. Out of the document, with the names that named it.
   forgetLinkParameters(index, links);
   applyRemovals(document, index, removals);
+  forgetRemovedProperties(index);
   for (const [mapping, name, target] of mappings) if (target.dead) delete mapping[name];
   for (const discriminator of index.discriminators) {
     const node = discriminator.node as Record<string, unknown>;
@@ -626,8 +628,6 @@ function applyRemovals(document: Record<string, unknown>, index: Index, removals
       continue;
     }
     delete (parent.node as Record<string, unknown>)[gone.key as string];
-    if (parent.shape === "Schema{}" && parent.key === "properties" && parent.parent?.shape === "Schema")
-      forgetProperty(parent.parent.node as Record<string, unknown>, gone.key as string);
     if (parent === index.root && gone.key === "paths" && index.version <= 30) document.paths = {};
   }
   for (const [list, indexes] of listRemovals) {
@@ -682,21 +682,43 @@ function kill(frame: Frame, work: Frame[]): void {
   }
 }
 
-/** A removed property's name leaves `required`, `dependentRequired` and the discriminator. */
-function forgetProperty(schema: Record<string, unknown>, name: string): void {
+/** Removed properties' names leave a schema's `required`, `dependentRequired` and discriminator. */
+function forgetProperties(schema: Record<string, unknown>, gone: ReadonlySet<unknown>): void {
   if (Array.isArray(schema.required)) {
-    schema.required = schema.required.filter((required) => required !== name);
+    schema.required = schema.required.filter((required) => !gone.has(required));
     if ((schema.required as unknown[]).length === 0) delete schema.required;
   }
   const dependent = schema.dependentRequired;
   if (isRecord(dependent) && !Array.isArray(dependent)) {
-    delete dependent[name];
-    for (const [key, names] of Object.entries(dependent))
-      if (Array.isArray(names)) dependent[key] = names.filter((other) => other !== name);
+    for (const [key, names] of Object.entries(dependent)) {
+      if (gone.has(key)) delete dependent[key];
+      else if (Array.isArray(names)) dependent[key] = names.filter((other) => !gone.has(other));
+    }
   }
   const discriminator = schema.discriminator;
-  if (discriminator === name || (isRecord(discriminator) && discriminator.propertyName === name))
+  if (gone.has(discriminator) || (isRecord(discriminator) && gone.has(discriminator.propertyName)))
     delete schema.discriminator;
+}
+
+/**
+ * The names of removed properties leave their own schema, and every schema when no property of that
+ * name is left anywhere (a `required` beside an `allOf` naming a member's property).
+ */
+function forgetRemovedProperties(index: Index): void {
+  const removed = new Set<string>();
+  const left = new Set<string>();
+  for (const frame of index.frames) {
+    const map = frame.parent;
+    if (map?.shape !== "Schema{}" || map.key !== "properties" || map.parent?.shape !== "Schema") continue;
+    (frame.dead ? removed : left).add(frame.key as string);
+    if (frame.dead && !map.parent.dead)
+      forgetProperties(map.parent.node as Record<string, unknown>, new Set([frame.key]));
+  }
+  for (const name of left) removed.delete(name);
+  if (removed.size === 0) return;
+  for (const frame of index.frames)
+    if (frame.shape === "Schema" && !frame.dead && !Array.isArray(frame.node))
+      forgetProperties(frame.node, removed);
 }
 
 function componentMap(
