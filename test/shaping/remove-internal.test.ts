@@ -142,14 +142,28 @@ describe("remove-internal", () => {
     expect(schemas.Audit).toEqual({ type: "object", properties: {} });
     expect(Object.keys(document.components.securitySchemes)).toEqual(["apiKey"]);
     expect(document.components.parameters).toEqual(payments().components.parameters);
-    expect(summary).toEqual({ marked: 8, operations: 3, components: 3, tags: 1, unusual: [] });
+    expect(summary).toEqual({
+      marked: 8,
+      operations: 3,
+      components: 3,
+      tags: 1,
+      unusual: [],
+      unusualCount: 0,
+    });
   });
 
   it("changes nothing in a document with nothing marked", () => {
     const document = payments() as Record<string, unknown>;
     const clean = JSON.parse(JSON.stringify(document).replaceAll('"x-internal":true', '"x-internal":false'));
     const copy = structuredClone(clean);
-    expect(removeInternal(clean)).toEqual({ marked: 0, operations: 0, components: 0, tags: 0, unusual: [] });
+    expect(removeInternal(clean)).toEqual({
+      marked: 0,
+      operations: 0,
+      components: 0,
+      tags: 0,
+      unusual: [],
+      unusualCount: 0,
+    });
     expect(clean).toEqual(copy);
   });
 
@@ -269,6 +283,7 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
   it("3. takes any truthy marking as Redocly does, and reports every value that is not a boolean", () => {
     const { document, summary } = shapeCase(TRUTHY_31);
     expect(Object.keys(document.paths)).toEqual(["/false", "/zero", "/empty"]);
+    expect(summary.unusualCount).toBe(6);
     expect(summary.unusual).toEqual([
       { pointer: "/paths/~1string-true/get", value: "true", marked: true },
       { pointer: "/paths/~1yes/get", value: "yes", marked: true },

@@ -236,6 +236,13 @@ export function shapeDocument(
         { file: options.specFile },
       );
     }
+    if (removed.unusualCount > removed.unusual.length)
+      options.logger.warning(
+        escapeUntrusted(
+          `and ${removed.unusualCount - removed.unusual.length} more \`x-internal\` values that are not booleans (shaping ${options.specFile}), each taken as marked unless false, 0, "" or null.`,
+        ),
+        { file: options.specFile },
+      );
     done.push(
       `remove-internal: ${removed.marked} marked part${removed.marked === 1 ? "" : "s"}, ${removed.operations} operation${removed.operations === 1 ? "" : "s"}, ${removed.components} component${removed.components === 1 ? "" : "s"}, ${removed.tags} tag${removed.tags === 1 ? "" : "s"} removed`,
     );

@@ -46,6 +46,8 @@ export interface RemovalSummary {
   tags: number;
   /** `x-internal` values other than `true` and `false`, at their JSON pointers (at most 20). */
   unusual: Array<{ pointer: string; value: unknown; marked: boolean }>;
+  /** How many such values there are in all. */
+  unusualCount: number;
 }
 
 /** A marked object that a document cannot go without; `pointer` is where it is. */
@@ -244,6 +246,7 @@ interface Index {
   requirements: Frame[];
   refs: Array<[holder: Frame, ref: string]>;
   unusual: RemovalSummary["unusual"];
+  unusualCount: number;
 }
 
 function versionOf(document: Record<string, unknown>): Version {
@@ -291,6 +294,7 @@ function indexDocument(document: Record<string, unknown>): Index {
     requirements: [],
     refs: [],
     unusual: [],
+    unusualCount: 0,
   };
   const componentGroups = version === 2 ? new Set(["definitions", "parameters", "responses"]) : undefined;
   const stack: Frame[] = [root];
@@ -338,7 +342,7 @@ function indexDocument(document: Record<string, unknown>): Index {
     if (Object.hasOwn(node, INTERNAL)) {
       const value = node[INTERNAL];
       if (isMarked(value)) index.marks.push(frame);
-      if (typeof value !== "boolean" && index.unusual.length < MAX_UNUSUAL)
+      if (typeof value !== "boolean" && index.unusualCount++ < MAX_UNUSUAL)
         index.unusual.push({ pointer: pointerOf(frame), value, marked: isMarked(value) });
     }
     if (typeof node.$ref === "string") index.refs.push([frame, node.$ref]);
@@ -420,10 +424,18 @@ function addDependent(target: Frame, dependent: Frame): void {
 }
 
 export function removeInternal(document: unknown): RemovalSummary {
-  const summary: RemovalSummary = { marked: 0, operations: 0, components: 0, tags: 0, unusual: [] };
+  const summary: RemovalSummary = {
+    marked: 0,
+    operations: 0,
+    components: 0,
+    tags: 0,
+    unusual: [],
+    unusualCount: 0,
+  };
   if (!isRecord(document) || Array.isArray(document)) return summary;
   const index = indexDocument(document);
   summary.unusual = index.unusual;
+  summary.unusualCount = index.unusualCount;
   const { edges, mappings, links } = recordNames(index, document);
   const componentsBefore = reachedComponents(edges, false, new Set());
   const taggedBefore = countTags(index.operations);
