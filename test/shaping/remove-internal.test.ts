@@ -416,6 +416,37 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     expect(JSON.stringify(document)).not.toContain("tenantKey");
   });
 
+  it("takes a parameter or request body whose content lost every media type, and keeps such a response", () => {
+    const internalJson = { "application/json": { "x-internal": true, schema: { type: "object" } } };
+    const document: Doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            parameters: [
+              { name: "filter", in: "query", content: structuredClone(internalJson) },
+              { name: "limit", in: "query", schema: { type: "integer" } },
+            ],
+            responses: { "200": { description: "ok", content: structuredClone(internalJson) } },
+          },
+          post: {
+            requestBody: { content: structuredClone(internalJson) },
+            responses: { "201": { description: "created" } },
+          },
+        },
+      },
+    };
+    removeInternal(document);
+    expect(document.paths["/a"]).toEqual({
+      get: {
+        parameters: [{ name: "limit", in: "query", schema: { type: "integer" } }],
+        responses: { "200": { description: "ok", content: {} } },
+      },
+    });
+    expect(structuralIssues(document, "3.0.3")).toEqual([]);
+  });
+
   it("walks a document 20,000 levels deep without overflowing the stack", () => {
     let schema: Record<string, unknown> = {
       type: "object",
