@@ -447,6 +447,46 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     expect(structuralIssues(document, "3.0.3")).toEqual([]);
   });
 
+  it("takes the scopes of a removed OAuth flow out of requirements, and a scheme left without flows", () => {
+    const document: Doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      security: [{ oauth: ["read", "admin:backoffice"] }, { partnerAuth: ["partner"] }],
+      paths: {},
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: "oauth2",
+            flows: {
+              implicit: { authorizationUrl: "https://example.com/auth", scopes: { read: "Read" } },
+              clientCredentials: {
+                "x-internal": true,
+                tokenUrl: "https://example.com/token",
+                scopes: { "admin:backoffice": "Back office" },
+              },
+            },
+          },
+          partnerAuth: {
+            type: "oauth2",
+            flows: {
+              password: {
+                "x-internal": "yes",
+                tokenUrl: "https://example.com/token",
+                scopes: { partner: "P" },
+              },
+            },
+          },
+        },
+      },
+    };
+    removeInternal(document);
+    expect(document.security).toEqual([{ oauth: ["read"] }]);
+    expect(Object.keys(document.components.securitySchemes)).toEqual(["oauth"]);
+    expect(Object.keys(document.components.securitySchemes.oauth.flows)).toEqual(["implicit"]);
+    expect(JSON.stringify(document)).not.toContain("backoffice");
+    expect(structuralIssues(document, "3.0.3")).toEqual([]);
+  });
+
   it("walks a document 20,000 levels deep without overflowing the stack", () => {
     let schema: Record<string, unknown> = {
       type: "object",

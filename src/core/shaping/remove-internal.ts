@@ -353,6 +353,8 @@ function indexDocument(document: Record<string, unknown>): Index {
     } else if (shape === "Link") index.links.push(frame);
     else if (shape === "Discriminator") index.discriminators.push(frame);
     else if (shape === "SecurityRequirement") index.requirements.push(frame);
+    else if (shape === "OAuthFlow" && frame.parent?.shape === "OAuthFlows")
+      frame.parent.live = ++frame.parent.had;
     const own = fields[shape] ?? {};
     const entries = ENTRIES_OF[shape];
     const keys = Object.keys(node);
@@ -436,7 +438,7 @@ export function removeInternal(document: unknown): RemovalSummary {
   const index = indexDocument(document);
   summary.unusual = index.unusual;
   summary.unusualCount = index.unusualCount;
-  const { edges, mappings, links } = recordNames(index, document);
+  const { edges, mappings, links, schemes } = recordNames(index, document);
   const componentsBefore = reachedComponents(edges, false, new Set());
   const taggedBefore = countTags(index.operations);
 
@@ -468,6 +470,7 @@ export function removeInternal(document: unknown): RemovalSummary {
   forgetLinkParameters(index, links);
   applyRemovals(document, index, removals);
   forgetRemovedProperties(index);
+  forgetRemovedScopes(schemes);
   for (const [mapping, name, target] of mappings) if (target.dead) delete mapping[name];
   for (const discriminator of index.discriminators) {
     const node = discriminator.node as Record<string, unknown>;
@@ -498,7 +501,12 @@ type Mapping = [mapping: Record<string, unknown>, name: string, target: Frame];
 function recordNames(
   index: Index,
   document: Record<string, unknown>,
-): { edges: Array<[from: Frame, to: Frame]>; mappings: Mapping[]; links: Array<[Frame, Frame[]]> } {
+): {
+  edges: Array<[from: Frame, to: Frame]>;
+  mappings: Mapping[];
+  links: Array<[Frame, Frame[]]>;
+  schemes: Array<[requirement: Frame, name: string, scheme: Frame]>;
+} {
   const { root, version } = index;
   const edges: Array<[from: Frame, to: Frame]> = [];
   for (const [holder, ref] of index.refs) {
@@ -548,14 +556,17 @@ function recordNames(
       edges.push([discriminator, target]);
     }
   }
-  const schemes = componentMap(document, version, "securitySchemes");
+  const schemeMap = componentMap(document, version, "securitySchemes");
+  const schemes: Array<[Frame, string, Frame]> = [];
   for (const requirement of index.requirements) {
     for (const name of Object.keys(requirement.node)) {
-      const scheme = named(name, schemes);
-      if (scheme !== undefined) addDependent(scheme, requirement);
+      const scheme = named(name, schemeMap);
+      if (scheme === undefined) continue;
+      addDependent(scheme, requirement);
+      schemes.push([requirement, name, scheme]);
     }
   }
-  return { edges, mappings, links };
+  return { edges, mappings, links, schemes };
 }
 
 /**
@@ -621,6 +632,8 @@ function removeWithConsequences(start: Frame, removals: Frame[]): void {
       // an operation's responses: their holder goes. A callback without path items goes.
       if (parent.live === 0 && (parent.mode === "holder" || parent.shape === "Callback")) work.push(parent);
     }
+    // An OAuth scheme left without flows goes (and the requirements naming it).
+    if (gone.shape === "OAuthFlow" && parent.shape === "OAuthFlows" && --parent.live === 0) work.push(parent);
     if (gone.shape === "Operation") {
       const pathItem = pathItemOf(gone);
       if (pathItem && --pathItem.live === 0) work.push(pathItem);
@@ -691,6 +704,24 @@ function kill(frame: Frame, work: Frame[]): void {
     at.dead = true;
     if (at.dependents) for (const dependent of at.dependents) if (!dependent.dead) work.push(dependent);
     for (const child of at.children) if (!child.dead) stack.push(child);
+  }
+}
+
+/** Scopes of a removed OAuth flow leave the requirements, unless a flow left declares them. */
+function forgetRemovedScopes(
+  schemes: ReadonlyArray<[requirement: Frame, name: string, scheme: Frame]>,
+): void {
+  for (const [requirement, name, scheme] of schemes) {
+    const flows = scheme.children.find((child) => child.shape === "OAuthFlows");
+    if (requirement.dead || scheme.dead || flows === undefined || flows.live === flows.had) continue;
+    const declared = new Set<unknown>();
+    for (const flow of flows.children) {
+      const scopes = (flow.node as Record<string, unknown>).scopes;
+      if (!flow.dead && isRecord(scopes)) for (const scope of Object.keys(scopes)) declared.add(scope);
+    }
+    const node = requirement.node as Record<string, unknown>;
+    const scopes = node[name];
+    if (Array.isArray(scopes)) node[name] = scopes.filter((scope) => declared.has(scope));
   }
 }
 
