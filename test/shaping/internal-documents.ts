@@ -146,8 +146,34 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
   // Security schemes, and the document's requirements.
   const schemes: Json = {};
   const schemeNames = Array.from({ length: choose(3) }, () => name("scheme"));
+  const scopesOf = new Map<string, string[]>();
   for (const scheme of schemeNames)
-    schemes[scheme] = own({ type: "apiKey", in: "header", name: `H-${counter++}` }, scheme);
+    schemes[scheme] = own(
+      v2 || choose(2) === 0
+        ? { type: "apiKey", in: "header", name: `H-${counter++}` }
+        : { type: "oauth2", flows: oauthFlows(scheme) },
+      scheme,
+    );
+  /** OAuth flows, each declaring a scope of its own (a part: it goes with its flow). */
+  function oauthFlows(scheme: string): Json {
+    const flows: Json = {};
+    const scopes: string[] = [];
+    for (const flow of ["implicit", "clientCredentials"]) {
+      if (flow === "clientCredentials" && Object.keys(flows).length > 0 && choose(2) === 0) continue;
+      const scope = name("scope");
+      const made = own({
+        ...(flow === "implicit"
+          ? { authorizationUrl: "https://example.com/authorize" }
+          : { tokenUrl: "https://example.com/token" }),
+        scopes: { [scope]: "a scope" },
+      });
+      parts.push({ name: scope, id: made["x-id"] as string });
+      scopes.push(scope);
+      flows[flow] = made;
+    }
+    scopesOf.set(scheme, scopes);
+    return flows;
+  }
   const requirement = (): Json[] =>
     schemeNames.length === 0
       ? []
@@ -155,7 +181,7 @@ export function buildDocument(version: Version, tape: readonly number[]): Genera
           ...new Set(
             Array.from({ length: 1 + choose(2) }, () => schemeNames[choose(schemeNames.length)] as string),
           ),
-        ].map((scheme) => ({ [scheme]: [] }));
+        ].map((scheme) => ({ [scheme]: scopesOf.get(scheme) ?? [] }));
   if (schemeNames.length > 0 && choose(2) === 0) document.security = requirement();
 
   // Tags, some with a parent.
