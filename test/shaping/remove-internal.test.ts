@@ -228,6 +228,14 @@ describe("remove-internal", () => {
 // biome-ignore lint/suspicious/noExplicitAny: the tests read documents along paths they just wrote
 type Doc = Record<string, any>;
 
+/** A document of components only: what a test of schemas needs around them. */
+const withSchemas = (schemas: Doc, openapi = "3.0.3"): Doc => ({
+  openapi,
+  info: { title: "t", version: "1" },
+  paths: {},
+  components: { schemas },
+});
+
 function shapeCase(item: InternalCase) {
   const document = parse(item.text) as Record<string, unknown>;
   const version = String(document.openapi ?? document.swagger);
@@ -367,23 +375,16 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
   });
 
   it("takes a schema whose oneOf lost every member, up to the property holding it", () => {
-    const document: Doc = {
-      openapi: "3.0.3",
-      info: { title: "t", version: "1" },
-      paths: {},
-      components: {
-        schemas: {
-          Holder: {
-            type: "object",
-            properties: {
-              kept: { type: "string" },
-              either: { oneOf: [{ $ref: "#/components/schemas/A" }, { type: "object", "x-internal": true }] },
-            },
-          },
-          A: { "x-internal": 1, type: "object" },
+    const document = withSchemas({
+      Holder: {
+        type: "object",
+        properties: {
+          kept: { type: "string" },
+          either: { oneOf: [{ $ref: "#/components/schemas/A" }, { type: "object", "x-internal": true }] },
         },
       },
-    };
+      A: { "x-internal": 1, type: "object" },
+    });
     removeInternal(document);
     expect(document.components.schemas).toEqual({
       Holder: { type: "object", properties: { kept: { type: "string" } } },
@@ -391,26 +392,19 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
   });
 
   it("takes a removed property's name out of a required beside the allOf, and a discriminator naming it", () => {
-    const document: Doc = {
-      openapi: "3.0.3",
-      info: { title: "t", version: "1" },
-      paths: {},
-      components: {
-        schemas: {
-          Account: {
-            allOf: [
-              {
-                type: "object",
-                properties: { id: { type: "string" }, tenantKey: { type: "string", "x-internal": true } },
-              },
-              { type: "object", properties: { name: { type: "string" } } },
-            ],
-            required: ["id", "tenantKey", "name"],
-            discriminator: { propertyName: "tenantKey" },
+    const document = withSchemas({
+      Account: {
+        allOf: [
+          {
+            type: "object",
+            properties: { id: { type: "string" }, tenantKey: { type: "string", "x-internal": true } },
           },
-        },
+          { type: "object", properties: { name: { type: "string" } } },
+        ],
+        required: ["id", "tenantKey", "name"],
+        discriminator: { propertyName: "tenantKey" },
       },
-    };
+    });
     removeInternal(document);
     expect(document.components.schemas.Account.required).toEqual(["id", "name"]);
     expect(JSON.stringify(document)).not.toContain("tenantKey");
@@ -494,12 +488,7 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     };
     const innermost = schema;
     for (let depth = 0; depth < 20_000; depth++) schema = { type: "array", items: schema };
-    const document: Doc = {
-      openapi: "3.1.0",
-      info: { title: "t", version: "1" },
-      paths: {},
-      components: { schemas: { Deep: schema } },
-    };
+    const document = withSchemas({ Deep: schema }, "3.1.0");
     expect(removeInternal(document).marked).toBe(1);
     expect(innermost.properties).toEqual({});
     expect(danglingRefs(document)).toEqual([]);
