@@ -481,6 +481,28 @@ describe("remove-internal walks the document as OpenAPI (issue 26)", () => {
     expect(structuralIssues(document, "3.0.3")).toEqual([]);
   });
 
+  it("removes 3.2's discriminator defaultMapping naming a removed schema", () => {
+    const document = withSchemas(
+      {
+        Pet: {
+          type: "object",
+          properties: { kind: { type: "string" } },
+          discriminator: { propertyName: "kind", defaultMapping: "UnknownPet", mapping: { cat: "Cat" } },
+        },
+        Cat: { type: "object" },
+        UnknownPet: { "x-internal": true, type: "object" },
+      },
+      "3.2.0",
+    );
+    removeInternal(document);
+    expect(document.components.schemas.Pet.discriminator).toEqual({
+      propertyName: "kind",
+      mapping: { cat: "Cat" },
+    });
+    expect(JSON.stringify(document)).not.toContain("UnknownPet");
+    expect(structuralIssues(document, "3.2.0")).toEqual([]);
+  });
+
   it("walks a document 20,000 levels deep without overflowing the stack", () => {
     let schema: Record<string, unknown> = {
       type: "object",

@@ -547,12 +547,17 @@ function recordNames(
   const schemas = componentMap(document, version, "schemas");
   const mappings: Mapping[] = [];
   for (const discriminator of index.discriminators) {
-    const mapping = (discriminator.node as Record<string, unknown>).mapping;
-    if (!isRecord(mapping)) continue;
-    for (const [name, value] of Object.entries(mapping)) {
+    const node = discriminator.node as Record<string, unknown>;
+    // The mapping's entries, and 3.2's `defaultMapping` (an entry of the discriminator itself).
+    const entries: Array<[Record<string, unknown>, string]> = [];
+    if (isRecord(node.mapping))
+      for (const name of Object.keys(node.mapping)) entries.push([node.mapping, name]);
+    if (Object.hasOwn(node, "defaultMapping")) entries.push([node, "defaultMapping"]);
+    for (const [holder, name] of entries) {
+      const value = holder[name];
       const target = typeof value === "string" ? named(value, schemas) : undefined;
       if (target === undefined) continue;
-      mappings.push([mapping, name, target]);
+      mappings.push([holder, name, target]);
       edges.push([discriminator, target]);
     }
   }
