@@ -580,30 +580,34 @@ function recordNames(
  * references to removed parameters still resolve.
  */
 function forgetLinkParameters(index: Index, links: ReadonlyArray<[Frame, Frame[]]>): void {
+  // Per operation (once, however many links name it): its parameters' names, and those left.
+  const namesOf = new Map<Frame, { before: Set<string>; after: Set<string> }>();
+  const names = (operation: Frame) => {
+    const known = namesOf.get(operation);
+    if (known) return known;
+    const found = { before: new Set<string>(), after: new Set<string>() };
+    for (const holder of [operation, pathItemOf(operation)]) {
+      const list = holder?.children.find((child) => child.key === "parameters" && child.shape.endsWith("[]"));
+      for (const parameter of list?.children ?? []) {
+        const ref = (parameter.node as Record<string, unknown>).$ref;
+        const resolved = typeof ref === "string" ? resolveFrame(index, ref) : parameter;
+        const name = isRecord(resolved?.node) ? (resolved.node as Record<string, unknown>).name : undefined;
+        if (typeof name !== "string") continue;
+        found.before.add(name);
+        if (!parameter.dead && !resolved?.dead) found.after.add(name);
+      }
+    }
+    namesOf.set(operation, found);
+    return found;
+  };
   for (const [link, targets] of links) {
     const parameters = (link.node as Record<string, unknown>).parameters;
     if (link.dead || !isRecord(parameters) || Array.isArray(parameters)) continue;
-    const before = new Set<string>();
-    const after = new Set<string>();
-    for (const operation of targets) {
-      if (operation.shape !== "Operation") continue;
-      for (const holder of [operation, pathItemOf(operation)]) {
-        const list = holder?.children.find(
-          (child) => child.key === "parameters" && child.shape.endsWith("[]"),
-        );
-        for (const parameter of list?.children ?? []) {
-          const ref = (parameter.node as Record<string, unknown>).$ref;
-          const resolved = typeof ref === "string" ? resolveFrame(index, ref) : parameter;
-          const name = isRecord(resolved?.node) ? (resolved.node as Record<string, unknown>).name : undefined;
-          if (typeof name !== "string") continue;
-          before.add(name);
-          if (!parameter.dead && !resolved?.dead) after.add(name);
-        }
-      }
-    }
+    const operations = targets.filter((target) => target.shape === "Operation").map(names);
     for (const key of Object.keys(parameters)) {
       const name = /^(path|query|header|cookie)\./.test(key) ? key.slice(key.indexOf(".") + 1) : key;
-      if (before.has(name) && !after.has(name)) delete parameters[key];
+      const removed = operations.some(({ before }) => before.has(name));
+      if (removed && !operations.some(({ after }) => after.has(name))) delete parameters[key];
     }
   }
 }
@@ -716,17 +720,23 @@ function kill(frame: Frame, work: Frame[]): void {
 function forgetRemovedScopes(
   schemes: ReadonlyArray<[requirement: Frame, name: string, scheme: Frame]>,
 ): void {
+  const declaredBy = new Map<Frame, Set<unknown>>();
   for (const [requirement, name, scheme] of schemes) {
     const flows = scheme.children.find((child) => child.shape === "OAuthFlows");
     if (requirement.dead || scheme.dead || flows === undefined || flows.live === flows.had) continue;
-    const declared = new Set<unknown>();
-    for (const flow of flows.children) {
-      const scopes = (flow.node as Record<string, unknown>).scopes;
-      if (!flow.dead && isRecord(scopes)) for (const scope of Object.keys(scopes)) declared.add(scope);
+    let declared = declaredBy.get(flows);
+    if (declared === undefined) {
+      declared = new Set<unknown>();
+      for (const flow of flows.children) {
+        const scopes = (flow.node as Record<string, unknown>).scopes;
+        if (!flow.dead && isRecord(scopes)) for (const scope of Object.keys(scopes)) declared.add(scope);
+      }
+      declaredBy.set(flows, declared);
     }
     const node = requirement.node as Record<string, unknown>;
     const scopes = node[name];
-    if (Array.isArray(scopes)) node[name] = scopes.filter((scope) => declared.has(scope));
+    const kept = declared;
+    if (Array.isArray(scopes)) node[name] = scopes.filter((scope) => kept.has(scope));
   }
 }
 
