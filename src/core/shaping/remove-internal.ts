@@ -16,12 +16,14 @@
  * 1. a marked object leaves the map or list that holds it, or, in an optional field (an operation of a
  *    path item, an `externalDocs`), that field; in a required field (a parameter's `schema`, an `items`)
  *    its holder goes instead, up to the first that can. An operation whose tags are all internal goes;
- * 2. what names or needs what went goes with it: a `$ref` into a removed place (as in 1: its holder), a
- *    discriminator `mapping` entry, a link whose `operationId` or `operationRef` names a removed operation
- *    (and a link's `parameters` entry naming a removed parameter of its operation), a security requirement naming a removed scheme (and a `security` list it empties), a removed
- *    property's name in `required`, `dependentRequired` and a discriminator's `propertyName` (in every
- *    schema, when no property of that name is left), a path item
- *    or callback left without operations, a schema whose `allOf`/`anyOf`/`oneOf` lost every member;
+ * 2. what names or needs what went goes with it: a `$ref` into a removed place (as in 1: its holder); a
+ *    discriminator `mapping` entry or `defaultMapping`; a link whose `operationId` or `operationRef`
+ *    names a removed operation, and a link's `parameters` entry naming a removed parameter of it; a
+ *    security requirement naming a removed scheme (and a `security` list it empties), the scopes of a
+ *    removed OAuth flow; a removed property's name in `required`, `dependentRequired` and a
+ *    discriminator's `propertyName` (in every schema, when no property of that name is left); a path
+ *    item or callback left without operations; a schema whose `allOf`/`anyOf`/`oneOf` lost every member,
+ *    a parameter or request body whose `content` lost every media type;
  * 3. declared tags that are marked, or whose operations were all removed, go from the tags, the
  *    operations' `tags`, `x-tagGroups` and the other tags' `x-parent`/`parent` (a tag that never had an
  *    operation stays);
