@@ -53,6 +53,46 @@ describe("shapeDocument", () => {
     expect(source).toEqual(document());
   });
 
+  it("warns at each x-internal value that is not a boolean, 20 by place and the rest counted", () => {
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 25; i++)
+      paths[`/p${i}`] = {
+        get: { "x-internal": i === 0 ? 0 : "yes", responses: { "200": { description: "ok" } } },
+      };
+    const logger = new MemoryLogger();
+    const shaped = shapeDocument(
+      { openapi: "3.1.0", info: { title: "t", version: "1" }, paths },
+      { overlays: [], removeInternal: true },
+      { readOverlay: () => undefined, logger, specFile: "api.yaml" },
+    );
+    expect(Object.keys((shaped.document as { paths: object }).paths)).toEqual(["/p0"]);
+    const warnings = logger.entries
+      .filter((entry) => entry.level === "warning")
+      .map((entry) => entry.message);
+    expect(warnings).toHaveLength(21);
+    expect(warnings[0]).toBe(
+      "`x-internal: 0` at `/paths/~1p0/get` (shaping api.yaml) is not taken as marked: kept; write `x-internal: false` to say so.",
+    );
+    expect(warnings[1]).toMatch(
+      /^`x-internal: "yes"` at `\/paths\/~1p1\/get` \(shaping api\.yaml\) is taken as marked: removed/,
+    );
+    expect(warnings[20]).toMatch(/^and 5 more `x-internal` values that are not booleans/);
+  });
+
+  it("fails at its place when remove-internal meets a marked info", () => {
+    expect(() =>
+      shapeDocument(
+        { openapi: "3.1.0", info: { title: "t", version: "1", "x-internal": true }, paths: {} },
+        { overlays: [], removeInternal: true },
+        { readOverlay: () => undefined, logger: new MemoryLogger(), specFile: "api.yaml" },
+      ),
+    ).toThrow(
+      new ShapingError(
+        "remove-internal: `/info` is marked `x-internal`, and a document cannot go without it: remove the marking, or publish this audience without remove-internal.",
+      ),
+    );
+  });
+
   it("fails when an overlay leaves a reference to what it removed", async () => {
     const root = await folder({
       "o.yaml": overlay("  - target: $.components.responses.Ok\n    remove: true\n"),

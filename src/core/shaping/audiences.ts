@@ -15,8 +15,14 @@ import { isWithin } from "../files/containment.ts";
 import { readRegularText } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
+import { truncate } from "../text/truncate.ts";
 import { applyOverlay, type Overlay, OverlayError, parseOverlay } from "./overlay.ts";
-import { danglingRefs, removeInternal } from "./remove-internal.ts";
+import {
+  danglingRefs,
+  InternalRemovalError,
+  type RemovalSummary,
+  removeInternal,
+} from "./remove-internal.ts";
 
 /** What is done to one publication of a file's document. */
 export interface ShapingSteps {
@@ -210,7 +216,33 @@ export function shapeDocument(
   }
   if (applied > 0) done.push(`${applied} overlay${applied === 1 ? "" : "s"}`);
   if (steps.removeInternal) {
-    const removed = removeInternal(shaped);
+    let removed: RemovalSummary;
+    try {
+      removed = removeInternal(shaped);
+    } catch (error) {
+      if (error instanceof InternalRemovalError) throw new ShapingError(`remove-internal: ${error.message}`);
+      throw error;
+    }
+    for (const { pointer, value, marked } of removed.unusual) {
+      const shown = isRecordValue(value)
+        ? Array.isArray(value)
+          ? "[…]"
+          : "{…}"
+        : truncate(JSON.stringify(value), 40);
+      options.logger.warning(
+        escapeUntrusted(
+          `\`x-internal: ${shown}\` at \`${pointer || "/"}\` (shaping ${options.specFile}) is ${marked ? 'taken as marked: removed, as Redocly\'s remove-x-internal removes any value but false, 0, "" and null' : "not taken as marked: kept"}; write \`x-internal: ${marked}\` to say so.`,
+        ),
+        { file: options.specFile },
+      );
+    }
+    if (removed.unusualCount > removed.unusual.length)
+      options.logger.warning(
+        escapeUntrusted(
+          `and ${removed.unusualCount - removed.unusual.length} more \`x-internal\` values that are not booleans (shaping ${options.specFile}), each taken as marked unless false, 0, "" or null.`,
+        ),
+        { file: options.specFile },
+      );
     done.push(
       `remove-internal: ${removed.marked} marked part${removed.marked === 1 ? "" : "s"}, ${removed.operations} operation${removed.operations === 1 ? "" : "s"}, ${removed.components} component${removed.components === 1 ? "" : "s"}, ${removed.tags} tag${removed.tags === 1 ? "" : "s"} removed`,
     );
@@ -227,6 +259,8 @@ export function shapeDocument(
   }
   return { document: shaped, summary: done.join("; ") || "nothing to do" };
 }
+
+const isRecordValue = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 /** The shaped document is not a whole document (dangling references). */
 export class ShapingError extends Error {
