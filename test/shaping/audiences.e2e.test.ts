@@ -396,6 +396,51 @@ describe("overlays and audiences", () => {
     expect(api.listSpecs(ORG)).toEqual([]);
   });
 
+  it("leaves an audience not reviewed when its base cannot be shaped, rather than show what it leaves out", async () => {
+    const api = await emulator();
+    const github = await startFakeGitHub();
+    cleanups.push(() => github.close());
+    const dir = await workspace();
+    // At the base the document's info was marked internal: no audience that removes internals can be made.
+    const unshapeable = PAYMENTS.replace(
+      'info: {title: Payments, version: "1.0.0"}',
+      'info: {title: Payments, version: "1.0.0", x-internal: true}',
+    );
+    expect(unshapeable).not.toBe(PAYMENTS);
+    await writeFile(path.join(dir, "api/payments.yaml"), unshapeable);
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "base");
+    const base = git(dir, "rev-parse", "HEAD");
+    await writeFile(path.join(dir, "api/payments.yaml"), PAYMENTS);
+    git(dir, "commit", "-q", "-am", "head");
+    const sha = git(dir, "rev-parse", "HEAD");
+    const result = await runActionLikeRunner({
+      workspace: dir,
+      inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl },
+      githubToken: "ghs_fakeGitHubToken123",
+      eventName: "pull_request",
+      eventPayload: {
+        action: "synchronize",
+        number: 6,
+        pull_request: {
+          number: 6,
+          merged: false,
+          head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
+          base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
+        },
+      },
+      env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha, GITHUB_API_URL: github.apiUrl },
+    });
+    expect(result.exitCode, result.stdout).toBe(0);
+    const results = JSON.parse(result.outputs.results ?? "[]") as Array<{ slug: string; changes: unknown }>;
+    const publicChanges = results.find((r) => r.slug === "payments-pr-6")?.changes;
+    expect(publicChanges).toMatchObject({ breaking: [], other: [] });
+    expect(JSON.stringify(publicChanges)).toMatch(/"notReviewed":"its base could not be shaped/);
+    // The internal operation the public audience leaves out is named nowhere the public audience shows.
+    expect(JSON.stringify(publicChanges)).not.toMatch(/replay/i);
+  });
+
   it("reviews a change of an overlay alone: the base is shaped with the overlays the base commit has", async () => {
     const api = await emulator();
     const dir = await workspace();

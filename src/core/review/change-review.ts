@@ -261,7 +261,8 @@ export function publishedReader(options: {
 /**
  * The base's document shaped by the head's steps, with the overlay files as the base commit has them (an
  * overlay the change adds is not applied: its effect is part of the change). When the base's overlays
- * cannot be applied (one was invalid then), the head's are; when neither can, the base is not shaped.
+ * cannot be applied (one was invalid then), the head's are; when neither can, the spec is not reviewed:
+ * the base unshaped would put the parts an audience leaves out into the review.
  */
 function shapedBase(
   document: unknown,
@@ -276,7 +277,9 @@ function shapedBase(
       // try the next side's overlays
     }
   }
-  return document;
+  throw new NotReviewedError(
+    `its base could not be shaped as this publication is (overlays, audience), and unshaped it would show what the publication leaves out`,
+  );
 }
 
 /**
