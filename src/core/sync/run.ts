@@ -52,6 +52,8 @@ export interface SyncPorts {
    * run ends there — no pruning, no review comment — reporting `stoppedBy: stop.reason`.
    */
   stop?: AbortSignal | undefined;
+  /** The module the local steps' workers run (prepare-worker.ts by default); tests give one with faults. */
+  preparationWorker?: string | URL | undefined;
 }
 
 export interface SyncReport {
@@ -330,23 +332,35 @@ async function publish(
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
+  // Imported when a run publishes, so that the build gives the workers' entry a chunk of its own.
+  const { PreparationPool } = await import("./prepare-worker.ts");
+  const preparation = new PreparationPool({ entry: ports.preparationWorker });
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];
     // A file's own warnings once, with its first publication (audiences publish one file several times).
     const fileWarnings = !warned.has(target.file);
     warned.add(target.file);
-    const run = { deadline: link.deadline, connection: stageConnection, comparing, owner, unrecorded };
+    const run = {
+      deadline: link.deadline,
+      connection: stageConnection,
+      comparing,
+      owner,
+      unrecorded,
+      preparation,
+    };
     return [streamedSpec(file, { target, fileWarnings }, plan, ports, run)];
   });
   const label = plan.mode === "check" || !connection ? "checks" : "publishing";
-  const results = await timings.timed(label, () =>
-    streamSpecs(streamed, {
-      inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
-      logger,
-      progress: ports.progress,
-    }),
-  );
+  const results = await timings
+    .timed(label, () =>
+      streamSpecs(streamed, {
+        inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
+        logger,
+        progress: ports.progress,
+      }),
+    )
+    .finally(() => preparation.close());
   if (unrecorded.length > 0) {
     const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
     logger.warning(

@@ -16,6 +16,7 @@ import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type RuleFamily, structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
+import type { PreparePhase } from "./prepare.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
 export interface ShapedOptions {
@@ -26,6 +27,8 @@ export interface ShapedOptions {
   keepDocument: boolean;
   /** Rule families reported as warnings (`validation-warnings`). */
   validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /** Told as each step starts (prepare.ts). */
+  phase?: ((phase: PreparePhase) => void) | undefined;
   /** Where overlays are read: the workspace by default. */
   readOverlay?: OverlayReader;
 }
@@ -56,6 +59,8 @@ export function prepareShaped(
     );
   }
   const source = bundled?.bundled ? bundled.document : spec.document;
+  const { phase } = options;
+  phase?.("shaping");
   let document: unknown;
   let summary: string;
   try {
@@ -78,6 +83,7 @@ export function prepareShaped(
     throw error;
   }
   logger.info(escapeUntrusted(`${spec.path}: shaped (${summary}).`));
+  phase?.("checking the shaped document");
   for (const added of newExtensionProblems(source, document).slice(0, MAX_SHAPING_ISSUES)) {
     const at = added.path.length === 0 ? "the document" : `\`${added.path.join(".")}\``;
     logger.warning(escapeUntrusted(`after shaping, ${at}: ${added.message}`), { file: spec.path });
@@ -100,6 +106,7 @@ export function prepareShaped(
       });
     return { ...base, problems };
   }
+  phase?.("writing the shaped document");
   const text = shapedText(document, spec.format);
   const size = Buffer.byteLength(text);
   if (size > MAX_SPEC_BYTES) {

@@ -14,6 +14,7 @@ import type { SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { SpecService } from "./ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
+import type { PreparationPool } from "./prepare-worker.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
@@ -26,7 +27,14 @@ import {
   unchangedResult,
 } from "./skip-unchanged.ts";
 import type { StateReader } from "./state-reads.ts";
-import { notStartedResult } from "./stopped.ts";
+import { notStartedResult, stopReason } from "./stopped.ts";
+
+/**
+ * Specs up to this size, without shaping, are prepared in the main thread when their steps are bounded
+ * by their size (prepare.ts `boundedOnly`): at the slowest rate measured (0.7 ms per KiB, on a busy
+ * 2-core machine) that blocks the event loop under 200 ms. The others go to a worker.
+ */
+export const IN_THREAD_BYTES = 256 * 1024;
 
 export interface Connection {
   service: SpecService;
@@ -47,6 +55,8 @@ export interface SpecRun {
   owner: string;
   /** Files whose text could not take a publish record: said once, at the end. */
   unrecorded: string[];
+  /** Where the local steps run (prepare-worker.ts); in this thread without it. */
+  preparation?: PreparationPool | undefined;
 }
 
 /**
@@ -76,21 +86,8 @@ export function streamedSpec(
       // A shaped document is not its file's bytes: only its text, after the local steps, can be compared.
       const held = target.steps ? undefined : await heldFirst(file, slug, plan, ports.clock, run, log);
       if (held?.result) return async () => held.result as SpecResult;
-      // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
-      const prepared = await prepareFile(
-        file,
-        slug,
-        {
-          workspace: plan.workspace,
-          sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined,
-          owner: run.owner,
-          validationWarnings: plan.validationWarnings,
-          shaping: target.steps,
-          fileWarnings,
-        },
-        log,
-      );
+      const prepared = await prepareSpec(file, { target, fileWarnings }, plan, ports, run, log);
+      if (!("problems" in prepared)) return async () => prepared;
       const changes =
         comparing && prepared.document !== undefined
           ? await changesOf(target, prepared.document(), comparing, log)
@@ -103,6 +100,67 @@ export function streamedSpec(
       return uploadOrCheck(prepared, connection, plan, ports, checked, log);
     },
   };
+}
+
+/**
+ * The local steps of one spec: in a worker of the run's pool, ended at the run's deadline (the spec
+ * times out, naming the step it was in) or on its host's stop; in this thread when the run has no pool.
+ * A result when the spec ended there; a prepared spec otherwise.
+ */
+async function prepareSpec(
+  file: SpecFile,
+  { target, fileWarnings }: { target: PublishTarget; fileWarnings: boolean },
+  plan: SyncPlan,
+  ports: SyncPorts,
+  run: SpecRun,
+  log: Logger,
+): Promise<PreparedSpec | SpecResult> {
+  const { slug } = target;
+  // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
+  const options = {
+    workspace: plan.workspace,
+    keepDocument: run.comparing !== undefined,
+    owner: run.owner,
+    validationWarnings: plan.validationWarnings,
+    shaping: target.steps,
+    fileWarnings,
+  };
+  // Small unshaped specs stay in this thread when their steps are bounded by their size (measured in
+  // docs/design/stoppable-preparation.md): a worker's start and the copies would cost more than they do.
+  const { preparation } = run;
+  const here = { ...options, sourceUrlFor: plan.sourceUrlFor };
+  if (!preparation || isBroken(file)) return prepareFile(file, slug, here, log);
+  if (!target.steps && file.bytes <= IN_THREAD_BYTES) {
+    const boundedOnly = { maxBytes: IN_THREAD_BYTES };
+    const prepared = await prepareFile(file, slug, { ...here, boundedOnly }, log);
+    if (!prepared.handOff) return prepared;
+  }
+  const outcome = await preparation.prepare(
+    file,
+    slug,
+    { ...options, sourceUrl: plan.sourceUrlFor?.(file.path) },
+    { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log },
+  );
+  if (outcome.kind === "prepared") return outcome.spec;
+  const { phase } = outcome;
+  const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
+  if (outcome.kind === "crashed") {
+    const message = `Its local steps ended ${where}: ${outcome.reason}. This is a fault of gitbook-openapi, not of the spec, unless the spec or its overlays need more memory than that: please report it.`;
+    log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
+    return { file: file.path, slug, status: "failed", errorCode: "INTERNAL_ERROR", errors: [message] };
+  }
+  if (outcome.by === "stop" && ports.stop) {
+    if (phase === undefined) return notStartedResult(file.path, slug, ports.stop);
+    return {
+      file: file.path,
+      slug,
+      status: "skipped",
+      errors: [`Stopped ${where}: ${stopReason(ports.stop)}`],
+    };
+  }
+  const message = `The run's timeout ran out ${where}, before its local steps ended; nothing was uploaded. Raise ${plan.names("timeout")}, or make the spec or its overlays lighter.`;
+  log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
+  return { file: file.path, slug, status: "timed-out", errorCode: "LOCAL_TIMEOUT", errors: [message] };
 }
 
 /**
