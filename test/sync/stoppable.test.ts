@@ -1,0 +1,97 @@
+/**
+ * Issue 26, "the run's clock and signals always win": a spec stuck in CPU-bound work (a loop that never
+ * yields, injected in its bundling through the preparation's worker entry, fixtures/faulty-preparation.ts)
+ * ends as timed out when the run's `timeout` runs out, naming the step it was in, while the other specs
+ * publish and the run returns; and a stop (the host's SIGTERM or SIGINT, `SyncPorts.stop`) aborted while
+ * it spins ends the run with that spec stopped. Outcomes only: no assertion on elapsed time.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { BroadcastChannel } from "node:worker_threads";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { runAgainst } from "./emulator-run.ts";
+import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
+
+const TOKEN = "stoppable-token-91ab";
+const STUCK = "specs/stuck.busy-bundling.yaml";
+
+let emulator: RunningEmulator;
+let workspace: string;
+beforeAll(async () => {
+  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), "stoppable-"));
+  await mkdir(path.join(workspace, "specs"));
+  const spec = (title: string, ref = "") =>
+    `openapi: 3.0.3\ninfo: {title: ${title}, version: "1.0.0"}\npaths:\n  /things:\n    get:\n      responses:\n        "200":\n          description: ok${ref}\n`;
+  await writeFile(path.join(workspace, "specs", "pets.yaml"), spec("Pets"));
+  await writeFile(path.join(workspace, "specs", "stores.yaml"), spec("Stores"));
+  // A split spec: prepared in a worker, where the faulty entry spins in its bundling.
+  await writeFile(
+    path.join(workspace, STUCK),
+    spec(
+      "Stuck",
+      '\n          content:\n            application/json:\n              schema: {$ref: "../common.yaml#/Thing"}',
+    ),
+  );
+  await writeFile(path.join(workspace, "common.yaml"), "Thing:\n  type: object\n");
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+const slugs = new Map([
+  ["specs/pets.yaml", "pets"],
+  ["specs/stores.yaml", "stores"],
+  [STUCK, "stuck"],
+]);
+
+describe("the run's clock and signals win over a spec's CPU-bound work", () => {
+  it("a spec that never leaves its bundling times out, naming it; the others publish", async () => {
+    const { report, logger } = await runAgainst(emulator, { workspace, slugs, timeoutSeconds: 3 });
+    expect(report.stoppedReason).toBeUndefined();
+    const byFile = new Map(report.results.map((result) => [result.file, result]));
+    expect(byFile.get("specs/pets.yaml")?.status).toBe("published");
+    expect(byFile.get("specs/stores.yaml")?.status).toBe("published");
+    const stuck = byFile.get(STUCK);
+    expect(stuck?.status).toBe("timed-out");
+    expect(stuck?.errorCode).toBe("LOCAL_TIMEOUT");
+    expect(stuck?.errors[0]).toMatch(
+      /^The run's timeout ran out while bundling, .*Raise the 'timeout' input/,
+    );
+    expect(emulator.getSpec("demo-org", "stuck")).toBeUndefined();
+    expect(logger.messages("error").join("\n")).toContain(
+      `${STUCK}: The run's timeout ran out while bundling`,
+    );
+  }, 60_000);
+
+  it("a stop while a spec spins ends the run with that spec stopped in its step", async () => {
+    const stop = new AbortController();
+    const channel = new BroadcastChannel(BUSY_CHANNEL);
+    channel.onmessage = (event) => {
+      if ((event as MessageEvent).data === STUCK) stop.abort(new Error("SIGTERM received"));
+    };
+    try {
+      const { report } = await runAgainst(emulator, {
+        workspace,
+        slugs,
+        timeoutSeconds: 600,
+        ports: { stop: stop.signal },
+      });
+      expect(stop.signal.aborted).toBe(true);
+      expect(report.stoppedReason).toBe("SIGTERM received");
+      const stuck = report.results.find((result) => result.file === STUCK);
+      expect(stuck?.status).toBe("skipped");
+      expect(stuck?.errors).toEqual(["Stopped while bundling: SIGTERM received"]);
+      expect(emulator.getSpec("demo-org", "stuck")).toBeUndefined();
+    } finally {
+      channel.close();
+    }
+  }, 60_000);
+});
