@@ -2,9 +2,10 @@
  * Each spec's local steps (read and parse, validate, bundle, shape, the extension checks, the publish
  * record: prepare.ts `prepareFile`) run in a worker thread, so that the main thread's event loop stays
  * free whatever a spec costs: the run's `timeout` and its host's stop (`SyncPorts.stop`) are acted on
- * while a spec is in the middle of its work, by ending that worker. A few workers serve the whole run,
- * one spec at a time each (a worker's start, with the validator and the readers loaded, costs more than
- * a small spec's steps); a worker ended on a timeout or a stop is replaced on the next spec. Each runs
+ * while a spec is in the middle of its work, by ending that worker. One worker serves the whole run
+ * ({@link PREPARING_WORKERS}), one spec at a time (a worker's start, with the validator and the readers
+ * loaded, costs more than a small spec's steps); a worker ended on a timeout or a stop is replaced on
+ * the next spec. Small specs whose steps are bounded by their size stay in the main thread (spec-work.ts). Each runs
  * under a heap limit, so a document or an overlay that grows without bound fails its spec, not the run.
  * The measurements behind this choice: docs/design/stoppable-preparation.md.
  *
@@ -32,8 +33,12 @@ const PREPARE_KIND = "gitbook-openapi:prepare";
  */
 export const PREPARE_HEAP_MB = 2048;
 
-/** Workers preparing specs at once: the work is CPU-bound, and runners have 2 cores. */
-export const PREPARING_WORKERS = 2;
+/**
+ * Workers preparing specs at once. One, as the main thread was before: two ran four large specs no
+ * faster on a 2-core machine and took 130-180 MB more at their peak, each holding a parsed document
+ * (docs/design/stoppable-preparation.md).
+ */
+export const PREPARING_WORKERS = 1;
 
 /** What one spec's preparation needs, as plain data (it crosses to the worker). */
 export interface PrepareJobOptions {

@@ -182,17 +182,17 @@ async function prepareLoaded(
   options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
   logger: Logger,
 ): Promise<PreparedSpec> {
+  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
+  const asWritten = spec.referencesOtherFiles === false;
+  if (options.boundedOnly && !boundedBy(spec, asWritten, options.boundedOnly.maxBytes)) {
+    return { file: spec.path, slug, problems: [], handOff: true };
+  }
   await loadStructuralCheck();
   const { phase } = options;
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
-  const asWritten = spec.referencesOtherFiles === false;
-  if (options.boundedOnly && !boundedBy(spec, asWritten, options.boundedOnly.maxBytes)) {
-    return { ...base, problems: [], handOff: true };
-  }
   const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
