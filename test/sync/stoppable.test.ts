@@ -3,14 +3,16 @@
  * yields, injected in its bundling through the preparation's worker entry, fixtures/faulty-preparation.ts)
  * ends as timed out when the run's `timeout` runs out, naming the step it was in, while the other specs
  * publish and the run returns; and a stop (the host's SIGTERM or SIGINT, `SyncPorts.stop`) aborted while
- * it spins ends the run with that spec stopped. Outcomes only: no assertion on elapsed time.
+ * it spins ends the run with that spec stopped, as does one aborted while a spec's changes are compared
+ * (a comparison that would run its whole budget). Outcomes only: no assertion on elapsed time.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BroadcastChannel } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import type { ChangeComparer } from "../../src/core/review/change-review.ts";
 import { runAgainst } from "./emulator-run.ts";
 import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
@@ -75,7 +77,10 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     const stop = new AbortController();
     const channel = new BroadcastChannel(BUSY_CHANNEL);
     channel.onmessage = (event) => {
-      if ((event as MessageEvent).data === STUCK) stop.abort(new Error("SIGTERM received"));
+      if ((event as MessageEvent).data !== STUCK) return;
+      // The worker told the run its phase before it told us, but on another port, whose messages may
+      // come first: a turn of the timers lets the run's arrive (the spec spins until it is ended).
+      setTimeout(() => stop.abort(new Error("SIGTERM received")), 100);
     };
     try {
       const { report } = await runAgainst(emulator, {
@@ -93,5 +98,30 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     } finally {
       channel.close();
     }
+  }, 60_000);
+
+  it("a stop while a spec's changes are compared ends the run with that spec stopped", async () => {
+    emulator.seedSpec("demo-org", "pets", await readFile(path.join(workspace, "specs", "pets.yaml"), "utf8"));
+    const stop = new AbortController();
+    // A comparison that would go on for its whole budget: the stop must not wait for it.
+    const comparer: ChangeComparer = {
+      compare: (_before, after) => {
+        if ((after as { info?: { title?: string } }).info?.title === "Pets")
+          stop.abort(new Error("SIGINT received"));
+        return new Promise(() => {});
+      },
+      isAllowed: () => false,
+    };
+    const { report } = await runAgainst(emulator, {
+      workspace,
+      slugs,
+      mode: "preview",
+      ports: { stop: stop.signal, comparer },
+    });
+    expect(report.stoppedReason).toBe("SIGINT received");
+    const pets = report.results.find((result) => result.file === "specs/pets.yaml");
+    expect(pets?.status).toBe("skipped");
+    expect(pets?.errors).toEqual(["Stopped while reviewing its changes: SIGINT received"]);
+    expect(emulator.getSpec("demo-org", "pets-pr-7")).toBeUndefined();
   }, 60_000);
 });

@@ -88,10 +88,21 @@ export function streamedSpec(
       if (held?.result) return async () => held.result as SpecResult;
       const prepared = await prepareSpec(file, { target, fileWarnings }, plan, ports, run, log);
       if (!("problems" in prepared)) return async () => prepared;
-      const changes =
-        comparing && prepared.document !== undefined
-          ? await changesOf(target, prepared.document(), comparing, log)
-          : undefined;
+      let changes: SpecChanges | undefined;
+      if (comparing && prepared.document !== undefined) {
+        // The comparison runs in its own worker under its own budget; the run's stop and deadline end
+        // the wait for it all the same.
+        const reviewed = await unlessEnded(changesOf(target, prepared.document(), comparing, log), {
+          stop: ports.stop,
+          msLeft: run.deadline - ports.clock.now(),
+        });
+        if (reviewed.ended) {
+          const at = "reviewing its changes";
+          const result = endedResult(reviewed.ended, at, file.path, slug, plan, ports, log);
+          return async () => result;
+        }
+        changes = reviewed.value;
+      }
       const checked = { ...run, held: held?.read };
       if (changes) {
         const rest = await uploadOrCheck(prepared, connection, plan, ports, checked, log);
@@ -143,24 +154,59 @@ async function prepareSpec(
   );
   if (outcome.kind === "prepared") return outcome.spec;
   const { phase } = outcome;
-  const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
   if (outcome.kind === "crashed") {
+    const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
     const message = `Its local steps ended ${where}: ${outcome.reason}. This is a fault of gitbook-openapi, not of the spec, unless the spec or its overlays need more memory than that: please report it.`;
     log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
     return { file: file.path, slug, status: "failed", errorCode: "INTERNAL_ERROR", errors: [message] };
   }
-  if (outcome.by === "stop" && ports.stop) {
-    if (phase === undefined) return notStartedResult(file.path, slug, ports.stop);
-    return {
-      file: file.path,
-      slug,
-      status: "skipped",
-      errors: [`Stopped ${where}: ${stopReason(ports.stop)}`],
-    };
+  if (outcome.by === "stop" && phase === undefined && ports.stop)
+    return notStartedResult(file.path, slug, ports.stop);
+  return endedResult(outcome.by, phase, file.path, slug, plan, ports, log);
+}
+
+/**
+ * A spec left in the middle of its work: the run's deadline passed (timed out) or its host stopped it
+ * (skipped), in `phase`; nothing of it was uploaded.
+ */
+function endedResult(
+  by: "timeout" | "stop",
+  phase: string | undefined,
+  file: string,
+  slug: string,
+  plan: SyncPlan,
+  ports: SyncPorts,
+  log: Logger,
+): SpecResult {
+  const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
+  if (by === "stop") {
+    const reason = ports.stop ? stopReason(ports.stop) : "the run was stopped";
+    return { file, slug, status: "skipped", errors: [`Stopped ${where}: ${reason}`] };
   }
   const message = `The run's timeout ran out ${where}, before its local steps ended; nothing was uploaded. Raise ${plan.names("timeout")}, or make the spec or its overlays lighter.`;
-  log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
-  return { file: file.path, slug, status: "timed-out", errorCode: "LOCAL_TIMEOUT", errors: [message] };
+  log.error(escapeUntrusted(`${file}: ${message}`), { file });
+  return { file, slug, status: "timed-out", errorCode: "LOCAL_TIMEOUT", errors: [message] };
+}
+
+/** `work`'s value, unless the run's stop or its deadline (`msLeft` from now) comes first. */
+async function unlessEnded<T>(
+  work: Promise<T>,
+  { stop, msLeft }: { stop: AbortSignal | undefined; msLeft: number },
+): Promise<{ ended?: undefined; value: T } | { ended: "timeout" | "stop" }> {
+  if (stop?.aborted) return { ended: "stop" };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const ended = new Promise<{ ended: "timeout" | "stop" }>((resolve) => {
+    timer = setTimeout(() => resolve({ ended: "timeout" }), Math.max(0, msLeft));
+    onStop = () => resolve({ ended: "stop" });
+    stop?.addEventListener("abort", onStop, { once: true });
+  });
+  try {
+    return await Promise.race([work.then((value) => ({ value })), ended]);
+  } finally {
+    clearTimeout(timer);
+    if (onStop) stop?.removeEventListener("abort", onStop);
+  }
 }
 
 /**
