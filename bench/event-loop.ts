@@ -5,10 +5,12 @@
  *
  * Specs: Stripe's 4.2 MB OpenAPI 3.0 description and Kubernetes' 3.8 MB Swagger 2.0 one (single files,
  * test/fixtures/real-specs), DigitalOcean's split description (its root references 2,849 files,
- * test/fixtures/digitalocean-openapi.tar.gz), and Docker's 0.5 MB Swagger 2.0 one. For each: the time of every synchronous step (read and parse,
+ * test/fixtures/digitalocean-openapi.tar.gz), Docker's 0.5 MB Swagger 2.0 one, and a generated 250 KiB
+ * YAML spec, the largest the main thread still prepares itself (src/core/sync/spec-work.ts). For each: the time of every synchronous step (read and parse,
  * validation, the bundle's own validation, remove-internal, the extension checks, writing the shaped
  * text, the publish record), the longest block within bundling (async, measured by a probe on the event
- * loop), and the longest block of the whole of `prepareFile` with shaping, in process and in the
+ * loop), the longest block of the whole of `prepareFile` without shaping in process (what the main
+ * thread still does for small specs), and with shaping (remove-internal), in process and in the
  * preparation's worker (src/core/sync/prepare-worker.ts), where the main thread only waits.
  *
  * Run with `npx node bench/event-loop.ts [runs]` (default 3; the median of each is printed).
@@ -52,9 +54,21 @@ for (const name of ["moby-swagger.yaml", "stripe-spec3.yaml", "kubernetes-swagge
   const bytes = brotliDecompressSync(readFileSync(path.join(fixtures, "real-specs", `${name}.br`)));
   writeFileSync(path.join(scratch, name), bytes);
 }
+// The largest spec the main thread still prepares itself (spec-work.ts IN_THREAD_BYTES): 250 KiB of YAML.
+const operations: string[] = [];
+for (let index = 0; operations.join("").length < 250 * 1024; index++) {
+  operations.push(
+    `  /things${index}/{id}:\n    get:\n      operationId: getThing${index}\n      description: Reads thing ${index}, with a description long enough to look like a real one.\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n      responses:\n        "200":\n          description: The thing\n          content:\n            application/json:\n              schema: {$ref: "#/components/schemas/Thing"}\n`,
+  );
+}
+writeFileSync(
+  path.join(scratch, "generated-250k.yaml"),
+  `openapi: 3.0.3\ninfo: {title: Generated, version: "1.0.0"}\npaths:\n${operations.join("")}components:\n  schemas:\n    Thing: {type: object, properties: {id: {type: string}}}\n`,
+);
 execFileSync("tar", ["-xzf", path.join(fixtures, "digitalocean-openapi.tar.gz"), "-C", scratch]);
 
 const cases = [
+  "generated-250k.yaml",
   "moby-swagger.yaml",
   "stripe-spec3.yaml",
   "kubernetes-swagger.json",
@@ -101,6 +115,7 @@ const steps = [
   "extension checks",
   "shaped text",
   "publish record",
+  "prepareFile unshaped, in process (longest block)",
   "prepareFile in process (longest block)",
   "prepareFile in a worker (longest block)",
   "prepareFile in process (total)",
@@ -155,6 +170,10 @@ for (const file of cases) {
       owner: "owner",
       shaping: { overlays: [], removeInternal: true },
     };
+    const { shaping: _shaping, ...unshaped } = options;
+    sample("prepareFile unshaped, in process (longest block)").push(
+      await longestBlock(() => prepareFile(discoveredSpec, "slug", unshaped, silentLogger)),
+    );
     sample("prepareFile in process (longest block)").push(
       await longestBlock(
         () => prepareFile(discoveredSpec, "slug", options, silentLogger),
