@@ -68,8 +68,11 @@ export type Preparation =
    * `phase`; undefined when it had not started (it waited for a worker).
    */
   | { kind: "ended"; by: "timeout" | "stop"; phase: PreparePhase | undefined }
-  /** Ended from inside: an exception the steps did not expect, or the worker's crash (its heap). */
-  | { kind: "crashed"; phase: PreparePhase | undefined; reason: string };
+  /**
+   * Ended from inside: an exception the steps did not expect, the worker's crash, or (`outOfMemory`)
+   * the worker's heap limit reached.
+   */
+  | { kind: "crashed"; phase: PreparePhase | undefined; reason: string; outOfMemory?: boolean };
 
 export interface PrepareLimits {
   /** Epoch ms, on `now`'s clock: the spec ends as timed out then. */
@@ -105,7 +108,7 @@ interface Slot {
   /** The job it serves, if any. */
   busy: ((message: Message) => void) | undefined;
   /** Called when the worker dies under a job (a crash, its heap). */
-  died: ((reason: string) => void) | undefined;
+  died: ((reason: string, outOfMemory?: boolean) => void) | undefined;
 }
 
 /** The run's preparation workers. */
@@ -173,7 +176,8 @@ export class PreparationPool {
         Math.max(0, limits.deadline - limits.now()),
       );
       limits.stop?.addEventListener("abort", onStop, { once: true });
-      slot.died = (reason) => settle({ kind: "crashed", phase, reason }, false);
+      slot.died = (reason, outOfMemory) =>
+        settle({ kind: "crashed", phase, reason, ...(outOfMemory ? { outOfMemory } : {}) }, false);
       slot.busy = (message) => {
         if (message.kind === "phase") {
           phase = message.phase;
@@ -248,11 +252,9 @@ export class PreparationPool {
     const slot: Slot = { worker, busy: undefined, died: undefined };
     worker.on("message", (message: Message) => slot.busy?.(message));
     worker.on("error", (error: Error & { code?: string }) => {
-      slot.died?.(
-        error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? `its local steps needed more than ${this.#heapMb} MB of memory`
-          : `its worker failed: ${messageOf(error)}`,
-      );
+      if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
+        slot.died?.(`they needed more than ${this.#heapMb} MB of memory`, true);
+      else slot.died?.(`its worker failed: ${messageOf(error)}`);
       this.#forget(slot);
     });
     worker.on("exit", (code) => {

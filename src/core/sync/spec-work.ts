@@ -156,9 +156,12 @@ async function prepareSpec(
   const { phase } = outcome;
   if (outcome.kind === "crashed") {
     const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
-    const message = `Its local steps ended ${where}: ${outcome.reason}. This is a fault of gitbook-openapi, not of the spec, unless the spec or its overlays need more memory than that: please report it.`;
+    const message = outcome.outOfMemory
+      ? `Its local steps stopped ${where}: ${outcome.reason}. Make the spec or its overlays smaller; the other specs went on.`
+      : `Its local steps failed ${where}: ${outcome.reason}. This is a fault of gitbook-openapi: please report it. The other specs went on.`;
     log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
-    return { file: file.path, slug, status: "failed", errorCode: "INTERNAL_ERROR", errors: [message] };
+    const errorCode = outcome.outOfMemory ? "OUT_OF_MEMORY" : "INTERNAL_ERROR";
+    return { file: file.path, slug, status: "failed", errorCode, errors: [message] };
   }
   if (outcome.by === "stop" && phase === undefined && ports.stop)
     return notStartedResult(file.path, slug, ports.stop);
