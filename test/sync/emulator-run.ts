@@ -68,7 +68,7 @@ export async function runAgainst(
       new GitBookClient({ token: emulator.token, baseUrl: emulator.baseUrl, deadline }),
     clock: systemClock,
     logger,
-    preparationWorker: FAULTY_WORKER,
+    preparation: { entry: FAULTY_WORKER },
     ...options.ports,
   });
   return { report, logger };

@@ -1,7 +1,8 @@
 /**
  * The preparation's workers (src/core/sync/prepare-worker.ts) on their own: a spec whose steps outgrow
  * the worker's heap fails alone and the next spec gets a fresh worker; a spec waiting for the worker
- * ends on the run's stop or deadline without starting; one whose worker spins is ended in its step.
+ * ends on the run's stop or deadline without starting; one whose worker spins is ended in its step, and
+ * past the slow mark the next spec gets a spare worker instead of waiting for it.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -101,6 +102,25 @@ describe("the preparation's workers", () => {
       // The worker that spun was ended; the next spec gets a fresh one.
       const after = await pool.prepare(spec("split.yaml"), "c", { workspace }, limits());
       expect(after.kind).toBe("prepared");
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("give the next spec a spare worker while one spins past the slow mark", async () => {
+    const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER, slowMs: 200 });
+    const stop = new AbortController();
+    try {
+      const spinning = pool.prepare(
+        spec("spins.busy-bundling.yaml"),
+        "spins",
+        { workspace },
+        limits({ stop: stop.signal }),
+      );
+      const next = await pool.prepare(spec("split.yaml"), "a", { workspace }, limits());
+      expect(next.kind).toBe("prepared");
+      stop.abort(new Error("SIGTERM"));
+      expect(await spinning).toEqual({ kind: "ended", by: "stop", phase: "bundling" });
     } finally {
       await pool.close();
     }

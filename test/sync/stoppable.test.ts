@@ -4,7 +4,8 @@
  * ends as timed out when the run's `timeout` runs out, naming the step it was in, while the other specs
  * publish and the run returns; and a stop (the host's SIGTERM or SIGINT, `SyncPorts.stop`) aborted while
  * it spins ends the run with that spec stopped, as does one aborted while a spec's changes are compared
- * (a comparison that would run its whole budget). Outcomes only: no assertion on elapsed time.
+ * (a comparison that would run its whole budget); and a spec whose document at the review's base commit
+ * never finishes reading (in the worker too) times out. Outcomes only: no assertion on elapsed time.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,8 +13,10 @@ import path from "node:path";
 import { BroadcastChannel } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import type { ChangeComparer } from "../../src/core/review/change-review.ts";
-import { runAgainst } from "./emulator-run.ts";
+import { git } from "../support/git.ts";
+import { FAULTY_WORKER, runAgainst } from "./emulator-run.ts";
 import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
 const TOKEN = "stoppable-token-91ab";
@@ -123,5 +126,42 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     expect(pets?.status).toBe("skipped");
     expect(pets?.errors).toEqual(["Stopped while reviewing its changes: SIGINT received"]);
     expect(emulator.getSpec("demo-org", "pets-pr-7")).toBeUndefined();
+  }, 60_000);
+
+  it("a spec whose base version never finishes reading times out, naming it; the others publish", async () => {
+    // The base commit's overlays may block as the head's may: the base's document is read in the worker.
+    const slow = "specs/slow.busy-base.yaml";
+    await writeFile(
+      path.join(workspace, slow),
+      (await readFile(path.join(workspace, "specs", "pets.yaml"), "utf8")).replace("Pets", "Slow"),
+    );
+    await rm(path.join(workspace, STUCK));
+    git(workspace, "init", "-q", "-b", "main");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "base");
+    const baseCommit = git(workspace, "rev-parse", "HEAD");
+    const comparer: ChangeComparer = {
+      compare: async () => ({ breaking: [], other: [] }),
+      isAllowed: () => false,
+    };
+    const { report } = await runAgainst(emulator, {
+      workspace,
+      slugs: new Map([...slugs].filter(([file]) => file !== STUCK).concat([[slow, "slow"]])),
+      mode: "preview",
+      baseCommit,
+      timeoutSeconds: 3,
+      // The others must not wait for the worker past half a second (10 s by default).
+      ports: { comparer, git: commandLineGit, preparation: { entry: FAULTY_WORKER, slowMs: 500 } },
+    });
+    expect(report.stoppedReason).toBeUndefined();
+    const byFile = new Map(report.results.map((result) => [result.file, result]));
+    expect(byFile.get("specs/pets.yaml")?.status).toBe("published");
+    expect(byFile.get("specs/pets.yaml")?.changes?.against).toBe("base commit");
+    expect(byFile.get("specs/stores.yaml")?.status).toBe("published");
+    expect(byFile.get(slow)?.status).toBe("timed-out");
+    expect(byFile.get(slow)?.errors[0]).toMatch(
+      /^The run's timeout ran out while reading its base commit's version/,
+    );
+    expect(emulator.getSpec("demo-org", "slow-pr-7")).toBeUndefined();
   }, 60_000);
 });

@@ -3,19 +3,20 @@
  * (bundled the same way), or, when the base cannot be had, with the published spec's latest version.
  * The comparison itself is a port (`ChangeComparer`), src/core/changes' job.
  */
-import { bundleSpec } from "../bundling/index.ts";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
-import { type DiscoveredSpec, discoverSpecs, loadSpec } from "../discovery/index.ts";
-import { parseSource } from "../documents/source-text.ts";
+import { type DiscoveredSpec, discoverSpecs } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { readVersionFiles } from "../service/parse.ts";
 import type { SpecVersionContent } from "../service/types.ts";
-import { type ShapingSteps, shapeDocument, workspaceOverlays } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/audiences.ts";
 import type { BaseTree, Git } from "../sync/ports.ts";
 import type { SpecChange, SpecChanges } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
+import { type BaseFile, readBaseDocument } from "./base-document.ts";
 import { budgetedCompare, type DebugLog, NotReviewedError } from "./compare-worker.ts";
+
+export type { BaseFile };
 
 export interface ChangeComparer {
   /**
@@ -48,6 +49,11 @@ export interface BaseSide {
    * compared with the same audience); undefined when the spec did not exist there.
    */
   documentOf(file: string, slug: string, steps?: ShapingSteps): Promise<unknown | undefined>;
+  /**
+   * Base commit only: where the base has the file (undefined when it has not), so that its document
+   * can be read elsewhere — in the preparation's worker, where the run can end it ({@link readBaseDocument}).
+   */
+  fileOf?(file: string): BaseFile | undefined;
   /** Spec files of the base that the head no longer has (base commit only). */
   removedSince(headFiles: ReadonlySet<string>): string[];
   dispose(): Promise<void>;
@@ -86,53 +92,20 @@ export async function openBaseSide(options: {
     logger: silentLogger,
   }).catch(() => ({ specs: [] as DiscoveredSpec[], broken: [] }));
   const specs = new Map(discovery.specs.map((spec) => [spec.path, spec]));
+  const fileOf = (file: string): BaseFile | undefined => {
+    const spec = specs.get(file);
+    return spec && { spec, base: tree.root, head: options.workspace, file };
+  };
   return {
     against: "base commit",
     documentOf: async (file, _slug, steps) => {
-      const spec = specs.get(file);
-      if (!spec) return undefined;
-      const loaded = loadSpec(spec);
-      if (!loaded.ok) return undefined;
-      let document: unknown;
-      try {
-        const bundled = await bundleSpec(
-          spec.absolutePath,
-          { workspace: tree.root },
-          loaded.spec.text,
-          loaded.spec.document,
-        );
-        document = bundled.bundled ? parseSource(bundled.text, spec.format === "json") : loaded.spec.document;
-      } catch {
-        return undefined;
-      }
-      return steps
-        ? shapedBase(document, steps, { base: tree.root, head: options.workspace, file })
-        : document;
+      const where = fileOf(file);
+      return where ? readBaseDocument(where, steps) : undefined;
     },
+    fileOf,
     removedSince: (headFiles) => [...specs.keys()].filter((file) => !headFiles.has(file)).sort(),
     dispose: () => tree.dispose(),
   };
-}
-
-/**
- * The base's document shaped by the head's steps, with the overlay files as the base commit has them (an
- * overlay the change adds is not applied: its effect is part of the change). When the base's overlays
- * cannot be applied (one was invalid then), the head's are; when neither can, the base is not shaped.
- */
-function shapedBase(
-  document: unknown,
-  steps: ShapingSteps,
-  where: { base: string; head: string; file: string },
-): unknown {
-  for (const readOverlay of [workspaceOverlays(where.base, "skip"), workspaceOverlays(where.head, "skip")]) {
-    try {
-      return shapeDocument(document, steps, { readOverlay, logger: silentLogger, specFile: where.file })
-        .document;
-    } catch {
-      // try the next side's overlays
-    }
-  }
-  return document;
 }
 
 /**

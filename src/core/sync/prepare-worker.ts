@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
+import { type BaseFile, readBaseDocument } from "../review/base-document.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
 import type { RuleFamily } from "../validation/index.ts";
 import type { RecordedText } from "./ownership.ts";
@@ -60,9 +61,9 @@ export interface PrepareJobOptions {
   fileWarnings?: boolean | undefined;
 }
 
-/** How a spec's preparation ended. */
-export type Preparation =
-  | { kind: "prepared"; spec: PreparedSpec }
+/** How a job in the worker ended: with its value, or without (`ended`, `crashed`). */
+export type Outcome<Done> =
+  | Done
   /**
    * Ended from outside: the run's deadline passed (`timeout`) or its host stopped it (`stop`), in
    * `phase`; undefined when it had not started (it waited for a worker).
@@ -74,6 +75,12 @@ export type Preparation =
    */
   | { kind: "crashed"; phase: PreparePhase | undefined; reason: string; outOfMemory?: boolean };
 
+/** How a spec's preparation ended. */
+export type Preparation = Outcome<{ kind: "prepared"; spec: PreparedSpec }>;
+
+/** How reading a spec's document at the review's base ended. */
+export type BaseReading = Outcome<{ kind: "read"; document: unknown }>;
+
 export interface PrepareLimits {
   /** Epoch ms, on `now`'s clock: the spec ends as timed out then. */
   deadline: number;
@@ -83,12 +90,12 @@ export interface PrepareLimits {
   log: Logger;
 }
 
-interface Job {
-  id: number;
-  file: DiscoveredSpec;
-  slug: string;
-  options: PrepareJobOptions;
-}
+/** What a worker is asked to do: prepare a spec, or read its document at the review's base. */
+type Task =
+  | { task: "prepare"; file: DiscoveredSpec; slug: string; options: PrepareJobOptions }
+  | { task: "base"; where: BaseFile; steps: ShapingSteps | undefined };
+
+type Job = Task & { id: number };
 
 /** A prepared spec as it crosses back: data only, its lazy parts made. */
 interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
@@ -100,7 +107,7 @@ interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"
 
 type Message =
   | { id: number; kind: "phase"; phase: PreparePhase }
-  | { id: number; kind: "done"; spec: SentSpec; logs: LogEntry[] }
+  | { id: number; kind: "done"; value: unknown; logs: LogEntry[] }
   | { id: number; kind: "failed"; phase: PreparePhase | undefined; reason: string; logs: LogEntry[] };
 
 interface Slot {
@@ -118,24 +125,53 @@ export class PreparationPool {
   readonly #heapMb: number;
   readonly #idle: Slot[] = [];
   #running = 0;
+  /** Jobs past {@link PREPARE_SLOW_MS}, no longer counted in `#running`. */
+  #overdue = 0;
+  readonly #slowMs: number;
   #nextId = 0;
   readonly #waiting: (() => void)[] = [];
   #closed = false;
 
-  constructor(options: { size?: number; entry?: string | URL | undefined; heapMb?: number } = {}) {
+  constructor(
+    options: { size?: number; entry?: string | URL | undefined; heapMb?: number; slowMs?: number } = {},
+  ) {
     this.#size = Math.max(1, options.size ?? PREPARING_WORKERS);
+    this.#slowMs = options.slowMs ?? PREPARE_SLOW_MS;
     this.#entry = options.entry ?? fileURLToPath(import.meta.url);
     this.#heapMb = options.heapMb ?? PREPARE_HEAP_MB;
   }
 
   /** One spec's local steps in a worker, ended at the deadline or on a stop. */
-  async prepare(
+  prepare(
     file: DiscoveredSpec,
     slug: string,
     options: PrepareJobOptions,
     limits: PrepareLimits,
   ): Promise<Preparation> {
-    const ended = (by: "timeout" | "stop", phase: PreparePhase | undefined): Preparation => ({
+    return this.#run({ task: "prepare", file, slug, options }, limits, (value) => ({
+      kind: "prepared",
+      spec: received(value as SentSpec),
+    }));
+  }
+
+  /**
+   * A spec's document as the review's base commit has it, shaped by the head's `steps`
+   * (src/core/review/base-document.ts), in a worker, ended at the deadline or on a stop.
+   */
+  readBase(where: BaseFile, steps: ShapingSteps | undefined, limits: PrepareLimits): Promise<BaseReading> {
+    return this.#run({ task: "base", where, steps }, limits, (value) => ({
+      kind: "read",
+      document: (value as { document: unknown }).document,
+    }));
+  }
+
+  async #run<Done>(
+    task: Task,
+    limits: PrepareLimits,
+    done: (value: unknown) => Done,
+  ): Promise<Outcome<Done>> {
+    type Ending = Outcome<Done>;
+    const ended = (by: "timeout" | "stop", phase: PreparePhase | undefined): Ending => ({
       kind: "ended",
       by,
       phase,
@@ -153,21 +189,32 @@ export class PreparationPool {
     }
     slot.worker.ref();
     const id = this.#nextId++;
-    return new Promise<Preparation>((resolve) => {
+    return new Promise<Ending>((resolve) => {
       let phase: PreparePhase | undefined;
       let settled = false;
-      const settle = (outcome: Preparation, keep: boolean) => {
+      // Past #slowMs this job stops counting against the pool's size: the next spec gets a worker of
+      // its own instead of waiting behind one that may never end (up to SPARE_WORKERS of them).
+      let counted = true;
+      const slow = setTimeout(() => {
+        if (this.#overdue >= SPARE_WORKERS) return;
+        counted = false;
+        this.#overdue++;
+        this.#leave();
+      }, this.#slowMs);
+      const settle = (outcome: Ending, keep: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(slow);
         limits.stop?.removeEventListener("abort", onStop);
         slot.busy = undefined;
         slot.died = undefined;
-        if (keep && !this.#closed) {
+        if (keep && !this.#closed && this.#idle.length < this.#size) {
           slot.worker.unref();
           this.#idle.push(slot);
         } else void slot.worker.terminate();
-        this.#leave();
+        if (counted) this.#leave();
+        else this.#overdue--;
         resolve(outcome);
       };
       const onStop = () => settle(ended("stop", phase), false);
@@ -184,10 +231,10 @@ export class PreparationPool {
           return;
         }
         replay(limits.log, message.logs);
-        if (message.kind === "done") settle({ kind: "prepared", spec: received(message.spec) }, true);
+        if (message.kind === "done") settle(done(message.value), true);
         else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
       };
-      const job: Job = { id, file, slug, options };
+      const job: Job = { ...task, id };
       try {
         slot.worker.postMessage(job);
       } catch (error) {
@@ -290,9 +337,21 @@ function replay(log: Logger, entries: readonly LogEntry[]): void {
   }
 }
 
+/**
+ * A spec's steps taking longer than this (ms) no longer hold the pool's worker: the next spec starts in
+ * a spare one. Stripe's 4 MB spec takes 1-3 s, shaped, on a busy 2-core machine; a spec past 10 s is
+ * either near the 32 MiB limit or stuck (an overlay's pattern), and the others should not wait for it.
+ */
+export const PREPARE_SLOW_MS = 10_000;
+
+/** Spare workers started, at most, for specs waiting behind slow ones (each may hold a document). */
+export const SPARE_WORKERS = 2;
+
 /** What a worker may be given to test the pool: a hook at each phase of each spec. */
 export interface PreparationHooks {
   phase?: (phase: PreparePhase, file: string) => void;
+  /** Before a spec's document at the review's base is read. */
+  base?: (file: string) => void;
 }
 
 let served = false;
@@ -309,6 +368,23 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
     console[method] = () => {};
   }
   port.on("message", async (job: Job) => {
+    if (job.task === "base") {
+      try {
+        hooks.base?.(job.where.file);
+        const document = await readBaseDocument(job.where, job.steps);
+        port.postMessage({ id: job.id, kind: "done", value: { document }, logs: [] } satisfies Message);
+      } catch (error) {
+        const reason = `${error instanceof Error ? error.name : "Error"}: ${messageOf(error)}`;
+        port.postMessage({
+          id: job.id,
+          kind: "failed",
+          phase: undefined,
+          reason,
+          logs: [],
+        } satisfies Message);
+      }
+      return;
+    }
     const log = new MemoryLogger();
     let phase: PreparePhase | undefined;
     const { sourceUrl, ...options } = job.options;
@@ -332,7 +408,7 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
         port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
       }
       const spec = sendable(prepared, job.options.keepDocument === true);
-      port.postMessage({ id: job.id, kind: "done", spec, logs: log.entries } satisfies Message);
+      port.postMessage({ id: job.id, kind: "done", value: spec, logs: log.entries } satisfies Message);
     } catch (error) {
       const reason = `${error instanceof Error ? error.name : "Error"}: ${messageOf(error)}`;
       port.postMessage({ id: job.id, kind: "failed", phase, reason, logs: log.entries } satisfies Message);

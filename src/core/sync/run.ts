@@ -52,8 +52,11 @@ export interface SyncPorts {
    * run ends there — no pruning, no review comment — reporting `stoppedBy: stop.reason`.
    */
   stop?: AbortSignal | undefined;
-  /** The module the local steps' workers run (prepare-worker.ts by default); tests give one with faults. */
-  preparationWorker?: string | URL | undefined;
+  /**
+   * Test knobs of the local steps' workers (prepare-worker.ts): the module they run (one with faults),
+   * and how long a spec may hold one before the next gets a spare.
+   */
+  preparation?: { entry?: string | URL; slowMs?: number } | undefined;
 }
 
 export interface SyncReport {
@@ -334,7 +337,7 @@ async function publish(
   const warned = new Set<string>();
   // Imported when a run publishes, so that the build gives the workers' entry a chunk of its own.
   const { PreparationPool } = await import("./prepare-worker.ts");
-  const preparation = new PreparationPool({ entry: ports.preparationWorker });
+  const preparation = new PreparationPool(ports.preparation);
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];

@@ -14,7 +14,7 @@ import type { SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { SpecService } from "./ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
-import type { PreparationPool } from "./prepare-worker.ts";
+import type { PreparationPool, PrepareLimits } from "./prepare-worker.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
@@ -92,16 +92,23 @@ export function streamedSpec(
       if (comparing && prepared.document !== undefined) {
         // The comparison runs in its own worker under its own budget; the run's stop and deadline end
         // the wait for it all the same.
-        const reviewed = await unlessEnded(changesOf(target, prepared.document(), comparing, log), {
+        const limits = { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log };
+        const reading = { preparation: run.preparation, limits };
+        const work = changesOf(target, prepared.document(), comparing, log, reading);
+        const reviewed = await unlessEnded(work, {
           stop: ports.stop,
           msLeft: run.deadline - ports.clock.now(),
         });
-        if (reviewed.ended) {
-          const at = "reviewing its changes";
-          const result = endedResult(reviewed.ended, at, file.path, slug, plan, ports, log);
+        // Ended at the same moment, the base's reading in the worker names its step better: a turn of
+        // the loop lets it say so.
+        const outcome = reviewed.ended
+          ? ((await settledSoon(work)) ?? { ended: reviewed.ended, at: "reviewing its changes" })
+          : reviewed.value;
+        if ("ended" in outcome) {
+          const result = endedResult(outcome.ended, outcome.at, file.path, slug, plan, ports, log);
           return async () => result;
         }
-        changes = reviewed.value;
+        changes = outcome;
       }
       const checked = { ...run, held: held?.read };
       if (changes) {
@@ -191,6 +198,15 @@ function endedResult(
   return { file, slug, status: "timed-out", errorCode: "LOCAL_TIMEOUT", errors: [message] };
 }
 
+/** A spec's review that ended by itself within a turn of the loop (see `changesOf`), if it did. */
+async function settledSoon(
+  work: Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }>,
+): Promise<{ ended: "timeout" | "stop"; at: string } | undefined> {
+  const turn = new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+  const first = await Promise.race([work.catch(() => undefined), turn]);
+  return first && "ended" in first ? first : undefined;
+}
+
 /** `work`'s value, unless the run's stop or its deadline (`msLeft` from now) comes first. */
 async function unlessEnded<T>(
   work: Promise<T>,
@@ -251,16 +267,36 @@ export interface Comparing {
   allowed: readonly string[];
 }
 
+/**
+ * The spec's changes against the review's base. The base commit's version is read, bundled and shaped
+ * in the preparation's worker when the run has one (its overlays may block as the head's may): ended
+ * there by the run's deadline or stop, the spec ends too.
+ */
 async function changesOf(
   target: PublishTarget,
   document: unknown,
   comparing: Comparing,
   log: Logger,
-): Promise<SpecChanges> {
+  reading: { preparation: PreparationPool | undefined; limits: PrepareLimits },
+): Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }> {
   const { file, baseSlug, steps } = target;
+  const { side } = comparing;
   // The same publication on both sides: the base shaped as the head is (an audience with its audience).
-  const before = await comparing.side.documentOf(file, baseSlug, steps);
-  return specChanges(before, document, comparing.side.against, comparing.comparer, comparing.allowed, {
+  let before: unknown;
+  const where = side.fileOf?.(file);
+  if (where && reading.preparation) {
+    const read = await reading.preparation.readBase(where, steps, reading.limits);
+    if (read.kind === "ended") return { ended: read.by, at: "reading its base commit's version" };
+    if (read.kind === "crashed") {
+      const notReviewed = `its base commit's version could not be read (${read.reason})`;
+      log.warning(
+        escapeUntrusted(`API changes of ${file} not reviewed: ${notReviewed}. The rest of the run goes on.`),
+      );
+      return { against: side.against, breaking: [], other: [], allowed: [], notReviewed };
+    }
+    before = read.document;
+  } else before = await side.documentOf(file, baseSlug, steps);
+  return specChanges(before, document, side.against, comparing.comparer, comparing.allowed, {
     file,
     log,
   });
