@@ -109,5 +109,8 @@ describe("what the command line loads", () => {
     expect(packagesIn(inputs)).not.toContain("commander");
     expect(packagesIn(inputs)).not.toContain("undici");
     expect(inputs.filter((input) => input.includes("src/hosts/"))).toEqual([]);
+    // It reads the review's base version (base-document.ts), but never loads the comparison.
+    expect(inputs).toContain("src/core/review/base-document.ts");
+    expect(inputs.filter((input) => /src\/core\/(changes\/|review\/compare-worker)/.test(input))).toEqual([]);
   });
 });
