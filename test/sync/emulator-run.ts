@@ -4,7 +4,8 @@
  * fields those tests vary, and the ports they replace.
  */
 import { fileURLToPath } from "node:url";
-import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { afterAll, beforeAll } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { ShapingConfig } from "../../src/core/shaping/audiences.ts";
@@ -16,6 +17,18 @@ export const ORG = "demo-org";
 
 /** The worker entry whose specs fail by their file names (fixtures/faulty-preparation.ts). */
 export const FAULTY_WORKER = fileURLToPath(new URL("./fixtures/faulty-preparation.ts", import.meta.url));
+
+/** The emulator for the file's tests, started once (quick processing) and closed after them. */
+export function useEmulator(token: string): () => RunningEmulator {
+  let emulator: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ token, processing: { pendingMs: 5, progressMs: 5 } });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  return () => emulator as RunningEmulator;
+}
 
 export interface RunOptions {
   workspace: string;

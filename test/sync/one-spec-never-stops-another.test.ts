@@ -12,15 +12,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
 import type { ChangeComparer } from "../../src/core/review/change-review.ts";
 import type { SpecShaping } from "../../src/core/shaping/audiences.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { git } from "../support/git.ts";
-import { runAgainst } from "./emulator-run.ts";
+import { runAgainst, useEmulator } from "./emulator-run.ts";
 
 const TOKEN = "isolation-token-5c1e";
 const SPECS = 4;
@@ -36,13 +35,7 @@ const PHASES = [
 ] as const;
 type Phase = (typeof PHASES)[number];
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const emulator = useEmulator(TOKEN);
 
 const title = (index: number) => `Spec ${index}`;
 /** Every spec references a shared file, so that each is bundled, in a worker of the run. */
@@ -145,8 +138,8 @@ async function runCase({ faults }: Case): Promise<void> {
       },
       isAllowed: () => false,
     };
-    emulator.setFaults({ refusedSlugs: refused });
-    const { report } = await runAgainst(emulator, {
+    emulator().setFaults({ refusedSlugs: refused });
+    const { report } = await runAgainst(emulator(), {
       workspace,
       slugs,
       mode: "preview",
@@ -162,7 +155,7 @@ async function runCase({ faults }: Case): Promise<void> {
       const result = byFile.get(fileOf(index, phase));
       if (phase === undefined) {
         expect(result?.status, `${fileOf(index, phase)}: ${result?.errors.join("; ")}`).toBe("published");
-        expect(emulator.getSpec("demo-org", `s${index}-pr-7`)).toBeDefined();
+        expect(emulator().getSpec("demo-org", `s${index}-pr-7`)).toBeDefined();
       } else expectFailedAt(result, phase);
     }
     // The run fails at its end with every failed spec's reason.
@@ -175,7 +168,7 @@ async function runCase({ faults }: Case): Promise<void> {
       );
     }
   } finally {
-    emulator.setFaults({});
+    emulator().setFaults({});
     await rm(workspace, { recursive: true, force: true });
   }
 }

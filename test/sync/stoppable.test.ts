@@ -11,25 +11,18 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BroadcastChannel } from "node:worker_threads";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import type { ChangeComparer } from "../../src/core/review/change-review.ts";
 import { git } from "../support/git.ts";
-import { FAULTY_WORKER, runAgainst } from "./emulator-run.ts";
+import { FAULTY_WORKER, runAgainst, useEmulator } from "./emulator-run.ts";
 import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
 const TOKEN = "stoppable-token-91ab";
 const STUCK = "specs/stuck.busy-bundling.yaml";
 
-let emulator: RunningEmulator;
+const emulator = useEmulator(TOKEN);
 let workspace: string;
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
 beforeEach(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), "stoppable-"));
   await mkdir(path.join(workspace, "specs"));
@@ -59,7 +52,7 @@ const slugs = new Map([
 
 describe("the run's clock and signals win over a spec's CPU-bound work", () => {
   it("a spec that never leaves its bundling times out, naming it; the others publish", async () => {
-    const { report, logger } = await runAgainst(emulator, { workspace, slugs, timeoutSeconds: 3 });
+    const { report, logger } = await runAgainst(emulator(), { workspace, slugs, timeoutSeconds: 3 });
     expect(report.stoppedReason).toBeUndefined();
     const byFile = new Map(report.results.map((result) => [result.file, result]));
     expect(byFile.get("specs/pets.yaml")?.status).toBe("published");
@@ -70,7 +63,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     expect(stuck?.errors[0]).toMatch(
       /^The run's timeout ran out while bundling, .*Raise the 'timeout' input/,
     );
-    expect(emulator.getSpec("demo-org", "stuck")).toBeUndefined();
+    expect(emulator().getSpec("demo-org", "stuck")).toBeUndefined();
     expect(logger.messages("error").join("\n")).toContain(
       `${STUCK}: The run's timeout ran out while bundling`,
     );
@@ -86,7 +79,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
       setTimeout(() => stop.abort(new Error("SIGTERM received")), 100);
     };
     try {
-      const { report } = await runAgainst(emulator, {
+      const { report } = await runAgainst(emulator(), {
         workspace,
         slugs,
         timeoutSeconds: 600,
@@ -97,14 +90,18 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
       const stuck = report.results.find((result) => result.file === STUCK);
       expect(stuck?.status).toBe("skipped");
       expect(stuck?.errors).toEqual(["Stopped while bundling: SIGTERM received"]);
-      expect(emulator.getSpec("demo-org", "stuck")).toBeUndefined();
+      expect(emulator().getSpec("demo-org", "stuck")).toBeUndefined();
     } finally {
       channel.close();
     }
   }, 60_000);
 
   it("a stop while a spec's changes are compared ends the run with that spec stopped", async () => {
-    emulator.seedSpec("demo-org", "pets", await readFile(path.join(workspace, "specs", "pets.yaml"), "utf8"));
+    emulator().seedSpec(
+      "demo-org",
+      "pets",
+      await readFile(path.join(workspace, "specs", "pets.yaml"), "utf8"),
+    );
     const stop = new AbortController();
     // A comparison that would go on for its whole budget: the stop must not wait for it.
     const comparer: ChangeComparer = {
@@ -115,7 +112,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
       },
       isAllowed: () => false,
     };
-    const { report } = await runAgainst(emulator, {
+    const { report } = await runAgainst(emulator(), {
       workspace,
       slugs,
       mode: "preview",
@@ -125,7 +122,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     const pets = report.results.find((result) => result.file === "specs/pets.yaml");
     expect(pets?.status).toBe("skipped");
     expect(pets?.errors).toEqual(["Stopped while reviewing its changes: SIGINT received"]);
-    expect(emulator.getSpec("demo-org", "pets-pr-7")).toBeUndefined();
+    expect(emulator().getSpec("demo-org", "pets-pr-7")).toBeUndefined();
   }, 60_000);
 
   it("a spec whose base version never finishes reading times out, naming it; the others publish", async () => {
@@ -144,7 +141,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
       compare: async () => ({ breaking: [], other: [] }),
       isAllowed: () => false,
     };
-    const { report } = await runAgainst(emulator, {
+    const { report } = await runAgainst(emulator(), {
       workspace,
       slugs: new Map([...slugs].filter(([file]) => file !== STUCK).concat([[slow, "slow"]])),
       mode: "preview",
@@ -162,6 +159,6 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     expect(byFile.get(slow)?.errors[0]).toMatch(
       /^The run's timeout ran out while reading its base commit's version/,
     );
-    expect(emulator.getSpec("demo-org", "slow-pr-7")).toBeUndefined();
+    expect(emulator().getSpec("demo-org", "slow-pr-7")).toBeUndefined();
   }, 60_000);
 });
