@@ -1,4 +1,6 @@
-import { stat } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import type { Spec } from "../../src/core/service/types.ts";
@@ -59,5 +61,33 @@ describe("dist/cli.js", () => {
     const bad = await runCli(["specs", "list", "--nope"], { entry: CLI_DIST, env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--nope");
+  });
+
+  it("prepares a split spec in the worker its own chunk starts, and publishes it", async () => {
+    // The split spec goes to the preparation's worker (src/core/sync/prepare-worker.ts), which runs the
+    // chunk of dist/ that holds it: were that chunk unable to serve, the worker would exit and the spec
+    // fail with INTERNAL_ERROR.
+    const workspace = await mkdtemp(path.join(tmpdir(), "dist-worker-"));
+    try {
+      await writeFile(
+        path.join(workspace, "api.yaml"),
+        'openapi: 3.0.3\ninfo: {title: Split, version: "1.0.0"}\npaths:\n  /a:\n    $ref: "./path.yaml"\n',
+      );
+      await writeFile(
+        path.join(workspace, "path.yaml"),
+        'get:\n  x-codeSamples: 5\n  responses:\n    "200": {description: ok}\n',
+      );
+      const run = await runCli(["sync", "--workspace", workspace, "--json", "--timeout", "20"], {
+        entry: CLI_DIST,
+        env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: "demo-org" },
+      });
+      const results = JSON.parse(run.stdout) as { file: string; status: string; errorCode: string | null }[];
+      expect(results.map((r) => [r.file, r.status, r.errorCode])).toEqual([["api.yaml", "published", null]]);
+      // The worker's warnings reach the log (replayed in the spec's group).
+      expect(run.stderr).toMatch(/path\.yaml:2:3: `x-codeSamples` of the GET operation/);
+      expect(run.code).toBe(0);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
   });
 });

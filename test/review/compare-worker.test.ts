@@ -16,10 +16,10 @@ import {
 import {
   budgetFromEnv,
   compareInWorker,
-  NotReviewedError,
   REVIEW_HEAP_MB,
   REVIEW_TIMEOUT_MS,
 } from "../../src/core/review/compare-worker.ts";
+import { NotReviewedError } from "../../src/core/review/not-reviewed.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

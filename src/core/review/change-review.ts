@@ -7,21 +7,23 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { bundleSpec } from "../bundling/index.ts";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
-import { discoverSpecs, inspectFile, loadSpec } from "../discovery/index.ts";
+import { discoverSpecs, inspectFile } from "../discovery/index.ts";
 import { readPatternLines } from "../discovery/patterns.ts";
-import { parseSource } from "../documents/source-text.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import { readVersionFiles } from "../service/parse.ts";
 import type { SpecVersionContent } from "../service/types.ts";
-import { type ShapingSteps, shapeDocument, workspaceOverlays } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/audiences.ts";
 import { describeServiceError, isNotFound } from "../sync/describe-error.ts";
 import type { BaseTree, Clock, Git, VersionContentReader } from "../sync/ports.ts";
 import type { SpecChange, SpecChanges } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import { budgetedCompare, type DebugLog, NotReviewedError } from "./compare-worker.ts";
+import { type BaseFile, readBaseDocument } from "./base-document.ts";
+import { budgetedCompare, type DebugLog } from "./compare-worker.ts";
+import { NotReviewedError } from "./not-reviewed.ts";
+
+export type { BaseFile };
 
 export interface ChangeComparer {
   /**
@@ -56,6 +58,11 @@ export interface BaseSide {
    * {@link NotReviewedError} when the side could not be read.
    */
   documentOf(file: string, slug: string, steps?: ShapingSteps): Promise<unknown | undefined>;
+  /**
+   * Base commit only: where the base has the file, so that its document can be read elsewhere — in the
+   * preparation's worker, where the run can end it ({@link readBaseDocument}).
+   */
+  fileOf?(file: string): BaseFile;
   /** Spec files of the base that the head no longer has (base commit only). */
   removedSince(headFiles: ReadonlySet<string>): string[];
   dispose(): Promise<void>;
@@ -136,39 +143,16 @@ export async function openBaseSide(options: {
     );
     return [];
   });
-  const unreadable = (file: string, why: string) =>
-    new NotReviewedError(`at the base commit, ${file} ${why}`);
+  const fileOf = (file: string): BaseFile => ({
+    base: root,
+    head: options.workspace,
+    file,
+    ...(tree.skipped?.has(file) ? { skipped: tree.skipped.get(file) } : {}),
+  });
   return {
     against: "base commit",
-    // The head's discovery made the file a spec; at the base the same path is read as discovery reads one.
-    documentOf: async (file, _slug, steps) => {
-      const skipped = tree.skipped?.get(file);
-      if (skipped !== undefined) throw unreadable(file, skipped);
-      const inspection = await inspectFile(root, file).catch((error: unknown) => {
-        throw unreadable(file, `could not be read: ${messageOf(error)}`);
-      });
-      if (inspection.kind === "not-spec") return undefined;
-      if (inspection.kind === "unreadable" && inspection.missing) return undefined;
-      if (inspection.kind === "broken")
-        throw unreadable(file, `could not be read as a spec: ${inspection.broken.problem.message}`);
-      if (inspection.kind !== "spec") throw unreadable(file, "could not be read");
-      const { spec } = inspection;
-      const loaded = loadSpec(spec);
-      if (!loaded.ok) throw unreadable(file, `could not be read: ${loaded.problem.message}`);
-      let document: unknown;
-      try {
-        const bundled = await bundleSpec(
-          spec.absolutePath,
-          { workspace: root },
-          loaded.spec.text,
-          loaded.spec.document,
-        );
-        document = bundled.bundled ? parseSource(bundled.text, spec.format === "json") : loaded.spec.document;
-      } catch (error) {
-        throw unreadable(file, `could not be bundled: ${messageOf(error)}`);
-      }
-      return steps ? shapedBase(document, steps, { base: root, head: options.workspace, file }) : document;
-    },
+    documentOf: (file, _slug, steps) => readBaseDocument(fileOf(file), steps),
+    fileOf,
     removedSince: (headFiles) => baseSpecs.filter((file) => !headFiles.has(file)).sort(),
     dispose: () => tree.dispose(),
   };
@@ -259,30 +243,6 @@ export function publishedReader(options: {
 }
 
 /**
- * The base's document shaped by the head's steps, with the overlay files as the base commit has them (an
- * overlay the change adds is not applied: its effect is part of the change). When the base's overlays
- * cannot be applied (one was invalid then), the head's are; when neither can, the spec is not reviewed:
- * the base unshaped would put the parts an audience leaves out into the review.
- */
-function shapedBase(
-  document: unknown,
-  steps: ShapingSteps,
-  where: { base: string; head: string; file: string },
-): unknown {
-  for (const readOverlay of [workspaceOverlays(where.base, "skip"), workspaceOverlays(where.head, "skip")]) {
-    try {
-      return shapeDocument(document, steps, { readOverlay, logger: silentLogger, specFile: where.file })
-        .document;
-    } catch {
-      // try the next side's overlays
-    }
-  }
-  throw new NotReviewedError(
-    `its base could not be shaped as this publication is (overlays, audience), and unshaped it would show what the publication leaves out`,
-  );
-}
-
-/**
  * A spec's changes for the report; a spec new on this side has every part of it as new. A comparison
  * that cannot finish leaves the spec "not reviewed", with a warning: the rest of the run goes on.
  */
@@ -344,7 +304,7 @@ export async function reviewChanges(
   return specChanges(before, after, side.against, comparer, allowList, context);
 }
 
-function notReviewed(
+export function notReviewed(
   against: BaseSide["against"],
   reason: string,
   context: { file?: string; log?: Pick<Logger, "warning"> },

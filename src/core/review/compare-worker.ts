@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
+import { NotReviewedError } from "./not-reviewed.ts";
 import { isCompareWorker, WORKER_KIND, WORKER_VARIABLE } from "./worker-kind.ts";
 
 /**
@@ -40,16 +41,6 @@ export const TIMEOUT_VARIABLE = "GITBOOK_REVIEW_TIMEOUT_MS";
 export interface ReviewBudget {
   heapMb: number;
   timeoutMs: number;
-}
-
-/** A comparison that could not finish; `reason` completes "not reviewed: …". */
-export class NotReviewedError extends Error {
-  readonly reason: string;
-  constructor(reason: string) {
-    super(`not reviewed: ${reason}`);
-    this.name = "NotReviewedError";
-    this.reason = reason;
-  }
 }
 
 /** Where console output from the worker is summarised. */

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { BufferedLogger } from "./buffered-logger.ts";
 import { MemoryGate } from "./memory-gate.ts";
 import type { SpecResult } from "./result.ts";
@@ -39,19 +40,36 @@ export function streamSpecs(
   return Promise.all(
     specs.map(async (spec) => {
       const log = new BufferedLogger();
-      const rest = await gate.run(spec.bytes, async () => {
-        // Local work resolves without I/O: yielding lets the loop run what waits on it (timers, the live
-        // progress, V8's posted tasks that finish garbage collection) between specs.
-        await new Promise((resolve) => setImmediate(resolve));
-        return spec.stage(log);
-      });
+      // An exception out of one spec's work (a fault of this tool) fails that spec, never the others.
+      const rest = await gate
+        .run(spec.bytes, async () => {
+          // Local work resolves without I/O: yielding lets the loop run what waits on it (timers, the live
+          // progress, V8's posted tasks that finish garbage collection) between specs.
+          await new Promise((resolve) => setImmediate(resolve));
+          return spec.stage(log);
+        })
+        .catch((error: unknown) => async () => unexpectedFailure(spec, error, log));
       progress?.({ kind: "staged" });
-      const result = await rest();
+      const result = await rest().catch((error: unknown) => unexpectedFailure(spec, error, log));
       log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
       progress?.({ kind: "finished", result });
       return result;
     }),
   );
+}
+
+/** A spec whose work threw: failed, with what was thrown, said to be this tool's fault. */
+function unexpectedFailure(spec: StreamedSpec, error: unknown, log: Logger): SpecResult {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = `An unexpected error ended this spec's work: ${what.split("\n", 1)[0]}. This is a fault of gitbook-openapi: please report it. The other specs went on.`;
+  log.error(escapeUntrusted(`${spec.file}: ${message}`), { file: spec.file });
+  return {
+    file: spec.file,
+    slug: spec.slug,
+    status: "failed",
+    errorCode: "INTERNAL_ERROR",
+    errors: [message],
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { BundledSpec } from "../bundling/index.ts";
-import { BundleFailure, bundleSpec } from "../bundling/index.ts";
+import { BundleFailure, bundleSpec, findExternalRefs } from "../bundling/index.ts";
 import {
   type BrokenSpec,
   type DiscoveredSpec,
@@ -59,8 +59,28 @@ export interface PrepareOptions extends SlugOptions {
    * given with its first, and are not repeated. Its problems still fail each publication.
    */
   fileWarnings?: boolean | undefined;
+  /**
+   * Only what is bounded by a file of at most `maxBytes`: a spec that is larger, references other files
+   * (its bundle is bounded by theirs), or is YAML with anchors (aliases can expand a small file into a
+   * million nodes) is read but not worked on, and comes back `handOff` (for a worker, prepare-worker.ts).
+   */
+  boundedOnly?: { maxBytes: number } | undefined;
+  /** Told as each step starts, so that a spec ended from outside says where it was. */
+  phase?: ((phase: PreparePhase) => void) | undefined;
   logger: Logger;
 }
+
+/** The local steps of one spec, in the words a result uses ("timed out while bundling"). */
+export type PreparePhase =
+  | "reading"
+  | "validating"
+  | "bundling"
+  | "validating the bundle"
+  | "checking extensions"
+  | "shaping"
+  | "checking the shaped document"
+  | "writing the shaped document"
+  | "adding the publish record";
 
 /** A file the run works on: a discovered spec, or one that declares a spec but does not parse. */
 export type SpecFile = DiscoveredSpec | BrokenSpec;
@@ -128,6 +148,7 @@ export async function prepareFile(
   logger: Logger,
 ): Promise<PreparedSpec> {
   if (isBroken(file)) return brokenSpec(file, slug);
+  options.phase?.("reading");
   const loaded = loadSpec(file);
   if (!loaded.ok) {
     const { problem, code } = loaded;
@@ -164,12 +185,17 @@ async function prepareLoaded(
   options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
   logger: Logger,
 ): Promise<PreparedSpec> {
+  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
+  const asWritten = spec.referencesOtherFiles === false;
+  if (options.boundedOnly && !boundedBy(spec, asWritten, options.boundedOnly.maxBytes)) {
+    return { file: spec.path, slug, problems: [], handOff: true };
+  }
   await loadStructuralCheck();
+  const { phase } = options;
+  phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  // Known to reference no other file: sent as written, its text decoded only when it is uploaded.
-  const asWritten = spec.referencesOtherFiles === false;
   const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
@@ -178,6 +204,7 @@ async function prepareLoaded(
   let bundled: BundledSpec | undefined;
   try {
     if (!asWritten) {
+      phase?.("bundling");
       bundled = await bundleSpec(
         spec.absolutePath,
         { workspace: options.workspace },
@@ -189,6 +216,7 @@ async function prepareLoaded(
       const source = bundled.bundled
         ? { document: bundled.document, referenced: bundled.referenced }
         : undefined;
+      phase?.("validating the bundle");
       const structure = validateBundledStructure(spec, source, fileLog, warnings);
       problems.push(...invalidSpecProblems(structure));
     }
@@ -196,7 +224,10 @@ async function prepareLoaded(
     problems.push(...bundleProblems(spec, error));
   }
   // GitBook's extensions in the files a split spec references (the spec's own file: validateSpecDocument).
-  if (bundled?.referenced) warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, fileLog);
+  if (bundled?.referenced) {
+    phase?.("checking extensions");
+    warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, fileLog);
+  }
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);
@@ -215,6 +246,7 @@ async function prepareLoaded(
       commit,
       keepDocument: options.keepDocument === true,
       validationWarnings: options.validationWarnings,
+      phase,
     };
     return prepareShaped(
       spec,
@@ -275,6 +307,17 @@ async function prepareLoaded(
 function uploadedDocument(spec: LoadedSpec, bundled: BundledSpec | undefined): unknown {
   if (bundled?.bundled) return bundled.document;
   return spec.format === "json" ? parseSource(spec.text, true) : spec.document;
+}
+
+/** An anchor (`&name`) where YAML allows one: after a line's start, a space, `-`, `:`, `[`, `{` or `,`. */
+const YAML_ANCHOR = /(?:^|[\s:[{,-])&[^\s,[\]{}]/m;
+
+/** Whether a spec's local steps cost no more than its text's size says (see `boundedOnly`). */
+function boundedBy(spec: LoadedSpec, asWritten: boolean, maxBytes: number): boolean {
+  if (asWritten) return spec.bytes <= maxBytes;
+  if (spec.text.length > maxBytes) return false;
+  if (spec.format === "yaml" && YAML_ANCHOR.test(spec.text)) return false;
+  return findExternalRefs(spec.document).length === 0;
 }
 
 /** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */

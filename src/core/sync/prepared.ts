@@ -30,4 +30,9 @@ export interface PreparedSpec {
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];
+  /**
+   * Not worked on here: its steps are not bounded by its file's size (`PrepareOptions.boundedOnly`), so
+   * they run in a worker (prepare-worker.ts).
+   */
+  handOff?: true;
 }

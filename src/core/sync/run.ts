@@ -54,6 +54,11 @@ export interface SyncPorts {
    * — reporting `stoppedBy: stop.reason`.
    */
   stop?: AbortSignal | undefined;
+  /**
+   * Test knobs of the local steps' workers (prepare-worker.ts): the module they run (one with faults),
+   * and how long a spec may hold one before the next gets a spare.
+   */
+  preparation?: { entry?: string | URL; slowMs?: number } | undefined;
 }
 
 export interface SyncReport {
@@ -360,25 +365,37 @@ async function publish(
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
   const tracked = ports.stop && new TrackedSpecs();
+  // Imported when a run publishes, so that the build gives the workers' entry a chunk of its own.
+  const { PreparationPool } = await import("./prepare-worker.ts");
+  const preparation = new PreparationPool(ports.preparation);
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];
     // A file's own warnings once, with its first publication (audiences publish one file several times).
     const fileWarnings = !warned.has(target.file);
     warned.add(target.file);
-    const run = { deadline: link.deadline, connection: stageConnection, comparing, owner, unrecorded };
+    const run = {
+      deadline: link.deadline,
+      connection: stageConnection,
+      comparing,
+      owner,
+      unrecorded,
+      preparation,
+    };
     const spec = streamedSpec(file, { target, fileWarnings }, plan, ports, run);
     return [tracked ? tracked.track(spec) : spec];
   });
   const label = plan.mode === "check" || !connection ? "checks" : "publishing";
-  const results = await timings.timed(label, () => {
-    const work = streamSpecs(streamed, {
-      inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
-      logger,
-      progress: ports.progress,
-    });
-    return ports.stop && tracked ? withinStopGrace(work, tracked, ports.stop, ports) : work;
-  });
+  const results = await timings
+    .timed(label, () => {
+      const work = streamSpecs(streamed, {
+        inFlight: plan.concurrency * SPECS_AHEAD_PER_SLOT,
+        logger,
+        progress: ports.progress,
+      });
+      return ports.stop && tracked ? withinStopGrace(work, tracked, ports.stop, ports) : work;
+    })
+    .finally(() => preparation.close());
   if (unrecorded.length > 0) {
     const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
     logger.warning(

@@ -16,6 +16,7 @@ import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type RuleFamily, structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";
 import { RECORD_KEY, type RecordedText, withRecord } from "./ownership.ts";
+import type { PreparePhase } from "./prepare.ts";
 import type { LocalProblem, PreparedSpec } from "./prepared.ts";
 
 export interface ShapedOptions {
@@ -28,6 +29,8 @@ export interface ShapedOptions {
   keepDocument: boolean;
   /** Rule families reported as warnings (`validation-warnings`). */
   validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /** Told as each step starts (prepare.ts). */
+  phase?: ((phase: PreparePhase) => void) | undefined;
   /** Where overlays are read: the workspace by default. */
   readOverlay?: OverlayReader;
 }
@@ -58,6 +61,8 @@ export function prepareShaped(
     );
   }
   const source = bundled?.bundled ? bundled.document : spec.document;
+  const { phase } = options;
+  phase?.("shaping");
   let document: unknown;
   let summary: string;
   try {
@@ -80,6 +85,7 @@ export function prepareShaped(
     throw error;
   }
   logger.info(escapeUntrusted(`${spec.path}: shaped (${summary}).`));
+  phase?.("checking the shaped document");
   for (const added of newExtensionProblems(source, document).slice(0, MAX_SHAPING_ISSUES)) {
     const at = added.path.length === 0 ? "the document" : `\`${added.path.join(".")}\``;
     logger.warning(escapeUntrusted(`after shaping, ${at}: ${added.message}`), { file: spec.path });
@@ -103,6 +109,7 @@ export function prepareShaped(
     return { ...base, problems };
   }
   document = withoutForeignRecord(document, spec.path, logger);
+  phase?.("writing the shaped document");
   const text = shapedText(document, spec.format);
   const size = Buffer.byteLength(text);
   if (size > MAX_SPEC_BYTES) {

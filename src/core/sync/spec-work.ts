@@ -4,7 +4,13 @@
  * its upload (or, in check mode or without a token, its lookup).
  */
 import type { Logger } from "../logger.ts";
-import { type BaseSide, type ChangeComparer, reviewChanges } from "../review/change-review.ts";
+import {
+  type BaseSide,
+  type ChangeComparer,
+  notReviewed,
+  reviewChanges,
+  specChanges,
+} from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
@@ -14,6 +20,7 @@ import type { SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
 import type { SpecService } from "./ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
+import type { PreparationPool, PrepareLimits } from "./prepare-worker.ts";
 import type { PreparedSpec } from "./prepared.ts";
 import { uploadOne } from "./publish.ts";
 import type { SpecChanges, SpecResult } from "./result.ts";
@@ -27,7 +34,14 @@ import {
 } from "./skip-unchanged.ts";
 import { resultOf } from "./spec-results.ts";
 import type { StateReader } from "./state-reads.ts";
-import { notStartedResult } from "./stopped.ts";
+import { notStartedResult, stopReason } from "./stopped.ts";
+
+/**
+ * Specs up to this size, without shaping, are prepared in the main thread when their steps are bounded
+ * by their size (prepare.ts `boundedOnly`): at the slowest rate measured (0.7 ms per KiB, on a busy
+ * 2-core machine) that blocks the event loop under 200 ms. The others go to a worker.
+ */
+export const IN_THREAD_BYTES = 256 * 1024;
 
 export interface Connection {
   service: SpecService;
@@ -48,6 +62,8 @@ export interface SpecRun {
   owner: string;
   /** Files whose text could not take a publish record: said once, at the end. */
   unrecorded: string[];
+  /** Where the local steps run (prepare-worker.ts); in this thread without it. */
+  preparation?: PreparationPool | undefined;
 }
 
 /**
@@ -77,26 +93,30 @@ export function streamedSpec(
       // A shaped document is not its file's bytes: only its text, after the local steps, can be compared.
       const held = target.steps ? undefined : await heldFirst(file, slug, plan, ports.clock, run, log);
       if (held?.result) return async () => held.result as SpecResult;
-      // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
-      const prepared = await prepareFile(
-        file,
-        slug,
-        {
-          workspace: plan.workspace,
-          sourceUrlFor: plan.sourceUrlFor,
-          keepDocument: comparing !== undefined,
-          owner: run.owner,
-          commit: plan.commit,
-          validationWarnings: plan.validationWarnings,
-          shaping: target.steps,
-          fileWarnings,
-        },
-        log,
-      );
-      const changes =
-        comparing && prepared.document !== undefined
-          ? await changesOf(target, prepared.document(), comparing, log)
-          : undefined;
+      const prepared = await prepareSpec(file, { target, fileWarnings }, plan, ports, run, log);
+      if (!("problems" in prepared)) return async () => prepared;
+      let changes: SpecChanges | undefined;
+      if (comparing && prepared.document !== undefined) {
+        // The comparison runs in its own worker under its own budget; the run's stop and deadline end
+        // the wait for it all the same.
+        const limits = { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log };
+        const reading = { preparation: run.preparation, limits };
+        const work = changesOf(target, prepared.document(), comparing, log, reading);
+        const reviewed = await unlessEnded(work, {
+          stop: ports.stop,
+          msLeft: run.deadline - ports.clock.now(),
+        });
+        // Ended at the same moment, the base's reading in the worker names its step better: a turn of
+        // the loop lets it say so.
+        const outcome = reviewed.ended
+          ? ((await settledSoon(work)) ?? { ended: reviewed.ended, at: "reviewing its changes" })
+          : reviewed.value;
+        if ("ended" in outcome) {
+          const result = endedResult(outcome.ended, outcome.at, file.path, slug, plan, ports, log);
+          return async () => result;
+        }
+        changes = outcome;
+      }
       const checked = { ...run, held: held?.read };
       if (changes) {
         const rest = await uploadOrCheck(prepared, connection, plan, ports, checked, log);
@@ -105,6 +125,115 @@ export function streamedSpec(
       return uploadOrCheck(prepared, connection, plan, ports, checked, log);
     },
   };
+}
+
+/**
+ * The local steps of one spec: in a worker of the run's pool, ended at the run's deadline (the spec
+ * times out, naming the step it was in) or on its host's stop; in this thread when the run has no pool.
+ * A result when the spec ended there; a prepared spec otherwise.
+ */
+async function prepareSpec(
+  file: SpecFile,
+  { target, fileWarnings }: { target: PublishTarget; fileWarnings: boolean },
+  plan: SyncPlan,
+  ports: SyncPorts,
+  run: SpecRun,
+  log: Logger,
+): Promise<PreparedSpec | SpecResult> {
+  const { slug } = target;
+  // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
+  const options = {
+    workspace: plan.workspace,
+    keepDocument: run.comparing !== undefined,
+    owner: run.owner,
+    commit: plan.commit,
+    validationWarnings: plan.validationWarnings,
+    shaping: target.steps,
+    fileWarnings,
+  };
+  // Small unshaped specs stay in this thread when their steps are bounded by their size (measured in
+  // docs/design/stoppable-preparation.md): a worker's start and the copies would cost more than they do.
+  const { preparation } = run;
+  const here = { ...options, sourceUrlFor: plan.sourceUrlFor };
+  if (!preparation || isBroken(file)) return prepareFile(file, slug, here, log);
+  if (!target.steps && file.bytes <= IN_THREAD_BYTES) {
+    const boundedOnly = { maxBytes: IN_THREAD_BYTES };
+    const prepared = await prepareFile(file, slug, { ...here, boundedOnly }, log);
+    if (!prepared.handOff) return prepared;
+  }
+  const outcome = await preparation.prepare(
+    file,
+    slug,
+    { ...options, sourceUrl: plan.sourceUrlFor?.(file.path) },
+    { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log },
+  );
+  if (outcome.kind === "prepared") return outcome.spec;
+  const { phase } = outcome;
+  if (outcome.kind === "crashed") {
+    const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
+    const message = outcome.outOfMemory
+      ? `Its local steps stopped ${where}: ${outcome.reason}. Make the spec or its overlays smaller; the other specs went on.`
+      : `Its local steps failed ${where}: ${outcome.reason}. This is a fault of gitbook-openapi: please report it. The other specs went on.`;
+    log.error(escapeUntrusted(`${file.path}: ${message}`), { file: file.path });
+    const errorCode = outcome.outOfMemory ? "OUT_OF_MEMORY" : "INTERNAL_ERROR";
+    return { file: file.path, slug, status: "failed", errorCode, errors: [message] };
+  }
+  if (outcome.by === "stop" && phase === undefined && ports.stop)
+    return notStartedResult(file.path, slug, ports.stop);
+  return endedResult(outcome.by, phase, file.path, slug, plan, ports, log);
+}
+
+/**
+ * A spec left in the middle of its work: the run's deadline passed (timed out) or its host stopped it
+ * (skipped), in `phase`; nothing of it was uploaded.
+ */
+function endedResult(
+  by: "timeout" | "stop",
+  phase: string | undefined,
+  file: string,
+  slug: string,
+  plan: SyncPlan,
+  ports: SyncPorts,
+  log: Logger,
+): SpecResult {
+  const where = phase === undefined ? "before its local steps started" : `while ${phase}`;
+  if (by === "stop") {
+    const reason = ports.stop ? stopReason(ports.stop) : "the run was stopped";
+    return { file, slug, status: "skipped", errors: [`Stopped ${where}: ${reason}`] };
+  }
+  const message = `The run's timeout ran out ${where}, before its local steps ended; nothing was uploaded. Raise ${plan.names("timeout")}, or make the spec or its overlays lighter.`;
+  log.error(escapeUntrusted(`${file}: ${message}`), { file });
+  return { file, slug, status: "timed-out", errorCode: "LOCAL_TIMEOUT", errors: [message] };
+}
+
+/** A spec's review that ended by itself within a turn of the loop (see `changesOf`), if it did. */
+async function settledSoon(
+  work: Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }>,
+): Promise<{ ended: "timeout" | "stop"; at: string } | undefined> {
+  const turn = new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+  const first = await Promise.race([work.catch(() => undefined), turn]);
+  return first && "ended" in first ? first : undefined;
+}
+
+/** `work`'s value, unless the run's stop or its deadline (`msLeft` from now) comes first. */
+async function unlessEnded<T>(
+  work: Promise<T>,
+  { stop, msLeft }: { stop: AbortSignal | undefined; msLeft: number },
+): Promise<{ ended?: undefined; value: T } | { ended: "timeout" | "stop" }> {
+  if (stop?.aborted) return { ended: "stop" };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const ended = new Promise<{ ended: "timeout" | "stop" }>((resolve) => {
+    timer = setTimeout(() => resolve({ ended: "timeout" }), Math.max(0, msLeft));
+    onStop = () => resolve({ ended: "stop" });
+    stop?.addEventListener("abort", onStop, { once: true });
+  });
+  try {
+    return await Promise.race([work.then((value) => ({ value })), ended]);
+  } finally {
+    clearTimeout(timer);
+    if (onStop) stop?.removeEventListener("abort", onStop);
+  }
 }
 
 /**
@@ -146,21 +275,41 @@ export interface Comparing {
   allowed: readonly string[];
 }
 
+/**
+ * The spec's changes against the review's base. The base commit's version is read, bundled and shaped
+ * in the preparation's worker when the run has one (its overlays may block as the head's may): ended
+ * there by the run's deadline or stop, the spec ends too.
+ */
 async function changesOf(
   target: PublishTarget,
   document: unknown,
   comparing: Comparing,
   log: Logger,
-): Promise<SpecChanges> {
+  reading: { preparation: PreparationPool | undefined; limits: PrepareLimits },
+): Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }> {
   const { file, baseSlug, steps } = target;
+  const { side } = comparing;
   // The same publication on both sides: the base shaped as the head is (an audience with its audience).
+  const where = side.fileOf?.(file);
+  if (where && reading.preparation) {
+    const read = await reading.preparation.readBase(where, steps, reading.limits);
+    if (read.kind === "ended") return { ended: read.by, at: "reading its base commit's version" };
+    if (read.kind === "crashed") return notReviewed(side.against, read.reason, { file, log });
+    return specChanges(read.document, document, side.against, comparing.comparer, comparing.allowed, {
+      file,
+      log,
+    });
+  }
   return reviewChanges(
-    comparing.side,
+    side,
     { file, slug: baseSlug, steps },
     document,
     comparing.comparer,
     comparing.allowed,
-    { file, log },
+    {
+      file,
+      log,
+    },
   );
 }
 

@@ -16,9 +16,9 @@ import {
   budgetedCompare,
   budgetFromEnv,
   HEAP_VARIABLE,
-  NotReviewedError,
   TIMEOUT_VARIABLE,
 } from "../../core/review/compare-worker.ts";
+import { NotReviewedError } from "../../core/review/not-reviewed.ts";
 import type { SpecChange } from "../../core/sync/result.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
