@@ -9,9 +9,22 @@
  * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
  * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/overlays.md says which).
  */
-import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
+import { JSONPathEnvironment, JSONPathError, type JSONPathNode, JSONPathQuery, jsonpath } from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
-import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
+import { formatBytes } from "../files/read-regular.ts";
+import {
+  depthOf,
+  describePath,
+  MAX_ADDED_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_OVERLAY_TEXT,
+  MAX_PATTERN_WORK,
+  MAX_SELECTED,
+  MAX_TARGET_LENGTH,
+  MAX_TARGET_NESTING,
+  ShapingBudget,
+} from "./bounds.ts";
+import { compilePattern, PatternError } from "./patterns.ts";
 
 export interface OverlayLocation {
   /** Workspace-relative, `/`-separated. */
@@ -49,6 +62,8 @@ export interface OverlayAction {
 
 export interface Overlay {
   file: string;
+  /** Its text's size in bytes: what reading it cost (a spec's overlays are bounded together). */
+  bytes: number;
   /** `1.0` or `1.1`: what `update` means on arrays and primitives. */
   version: "1.0" | "1.1";
   actions: OverlayAction[];
@@ -61,55 +76,39 @@ const ROOT_FIELDS = new Set(["overlay", "info", "extends", "actions"]);
 const INFO_FIELDS = new Set(["title", "version", "description"]);
 const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "copy"]);
 
-/** One environment for every query: strict RFC 9535, no non-standard selectors. */
-const JSONPATH = new JSONPathEnvironment({ strict: true });
+/**
+ * One environment for every query: strict RFC 9535, no non-standard selectors. Its `..` stops at
+ * json-p3's recursion limit (50 levels by default, which a real spec may pass): ours is one past the
+ * deepest a shaped document may be, so that the document's own bound, checked with its path, comes first.
+ */
+const JSONPATH = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
 
-/** A `match` or `search` pattern that could backtrack for hours: refused, never run. */
-class UnsafePatternError extends Error {}
+/** The budget of the spec being shaped: set while an overlay applies (all of it is synchronous). */
+let activeBudget: ShapingBudget | undefined;
 
-// `match()` and `search()` run their I-Regexp with JavaScript's backtracking engine, where a repeated
-// group that itself repeats or alternates (`(a+)+$`, `(a|a)*`) takes time exponential in the text's
-// length: 36 s on 29 characters, hours on a description. Such a pattern is refused before it runs.
-for (const name of ["match", "search"]) {
+// `match()` and `search()` run their I-Regexp with a linear-time engine (./patterns.ts), never with
+// JavaScript's backtracking RegExp, where `(a+)+$` takes time exponential in the text's length and
+// `.*.*.*.*.*.*Z` polynomial (a 3,000-character description held a run for hours).
+for (const name of ["match", "search"] as const) {
   const inner = JSONPATH.functionRegister.get(name);
   if (!inner) continue;
   JSONPATH.functionRegister.set(name, {
     argTypes: inner.argTypes,
     returnType: inner.returnType,
     call: (value: unknown, pattern: unknown) => {
-      if (typeof pattern === "string" && nestedRepetition(pattern))
-        throw new UnsafePatternError(
-          `${name}() pattern ${JSON.stringify(pattern)} repeats a group that itself repeats or alternates, which can backtrack for hours; write it without the outer repetition`,
-        );
-      return inner.call(value, pattern);
+      // RFC 9535: a value or pattern that is not a string makes the function false.
+      if (typeof value !== "string" || typeof pattern !== "string") return false;
+      const compiled = compilePattern(pattern, name);
+      if (activeBudget) {
+        activeBudget.patternWork += compiled.size * (value.length + 1);
+        if (activeBudget.patternWork > MAX_PATTERN_WORK)
+          throw new PatternError(
+            `its ${name}() patterns, with those of the actions before it, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work (pattern size × text length), the limit for one spec; narrow the target before the filter, or shorten the pattern`,
+          );
+      }
+      return compiled.test(value);
     },
   });
-}
-
-/** Whether `pattern` repeats (`*`, `+`, `{n,}`) a group holding a quantifier or a `|`. */
-function nestedRepetition(pattern: string): boolean {
-  const groups: boolean[] = [false]; // per open group: holds a quantifier or an alternation
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === "\\") i++;
-    else if (char === "[") {
-      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
-    } else if (char === "(") groups.push(false);
-    else if (char === ")" && groups.length > 1) {
-      const complex = groups.pop() as boolean;
-      const next = pattern[i + 1];
-      if (
-        complex &&
-        (next === "*" ||
-          next === "+" ||
-          (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1))))
-      )
-        return true;
-      if (complex) groups[groups.length - 1] = true;
-    } else if (char === "|" || char === "*" || char === "+" || char === "?" || char === "{")
-      groups[groups.length - 1] = true;
-  }
-  return false;
 }
 
 /**
@@ -163,7 +162,12 @@ export function parseOverlay(text: string, file: string): Overlay {
   const parsed = actions.map((action, index) =>
     parseAction(action, index, version === "1" ? "1.1" : "1.0", fail, at),
   );
-  return { file, version: version === "1" ? "1.1" : "1.0", actions: parsed };
+  return {
+    file,
+    bytes: Buffer.byteLength(text),
+    version: version === "1" ? "1.1" : "1.0",
+    actions: parsed,
+  };
 }
 
 function parseAction(
@@ -207,6 +211,13 @@ function parseAction(
       token,
     );
   const { line } = at("actions", token);
+  if (update !== undefined && depthOf(update) > MAX_DOCUMENT_DEPTH)
+    throw fail(
+      `the \`update\` of ${name} nests deeper than ${MAX_DOCUMENT_DEPTH} levels, the most a shaped document may have.`,
+      "actions",
+      token,
+      "update",
+    );
   const compiled = compileQuery(target, () => at("actions", token, "target"), `the target of ${name}`);
   const copied =
     typeof copy === "string"
@@ -224,18 +235,89 @@ function parseAction(
 }
 
 function compileQuery(path: string, at: () => OverlayLocation, what: string): JSONPathQuery {
+  const quoted = JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path);
+  // Checked before json-p3 reads it: its parser recurses into each bracket and parenthesis.
+  if (path.length > MAX_TARGET_LENGTH)
+    throw new OverlayError(
+      `${what} is ${path.length.toLocaleString("en-US")} characters long, over the ${MAX_TARGET_LENGTH.toLocaleString("en-US")} a JSONPath query may have here.`,
+      at(),
+    );
+  const nesting = bracketNesting(path);
+  if (nesting > MAX_TARGET_NESTING)
+    throw new OverlayError(
+      `${what}, ${quoted}, nests brackets and parentheses ${nesting} deep, over the ${MAX_TARGET_NESTING} a JSONPath query may have here.`,
+      at(),
+    );
+  let query: JSONPathQuery;
   try {
-    return JSONPATH.compile(path);
+    query = JSONPATH.compile(path);
   } catch (error) {
     const reason = (error as Error).message.replace(/\s+/g, " ").trim();
     const hint = /(^|[.])[A-Za-z_][\w]*-/.test(path)
       ? " A name with `-` (such as `x-internal`) is written in brackets: `@['x-internal']`."
       : "";
+    throw new OverlayError(`${what}, ${quoted}, is not a JSONPath query (RFC 9535): ${reason}.${hint}`, at());
+  }
+  const { segments, patterns } = inspectQuery(query);
+  if (segments > MAX_DOCUMENT_DEPTH)
     throw new OverlayError(
-      `${what}, ${JSON.stringify(path)}, is not a JSONPath query (RFC 9535): ${reason}.${hint}`,
+      `${what}, ${quoted}, has ${segments.toLocaleString("en-US")} segments; each goes one level down, and a shaped document is at most ${MAX_DOCUMENT_DEPTH} levels deep, so it could select nothing.`,
       at(),
     );
+  for (const { fn, pattern } of patterns) {
+    try {
+      compilePattern(pattern, fn);
+    } catch (error) {
+      if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, at());
+      throw error;
+    }
   }
+  return query;
+}
+
+/** The deepest nesting of `[…]` and `(…)` in a query's text, outside its string literals. */
+function bracketNesting(path: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const char = path[i];
+    if (quote !== undefined) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === "[" || char === "(") deepest = Math.max(deepest, ++depth);
+    else if (char === "]" || char === ")") depth--;
+  }
+  return deepest;
+}
+
+/**
+ * The most segments of any one query within `query` (itself, or one inside its filters), and the
+ * patterns its `match()`/`search()` calls give as literals, to be checked before anything runs.
+ */
+function inspectQuery(query: JSONPathQuery): {
+  segments: number;
+  patterns: Array<{ fn: "match" | "search"; pattern: string }>;
+} {
+  const { FunctionExtension, StringLiteral } = jsonpath.expressions;
+  let segments = 0;
+  const patterns: Array<{ fn: "match" | "search"; pattern: string }> = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [query];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (node instanceof JSONPathQuery) segments = Math.max(segments, node.segments.length);
+    if (node instanceof FunctionExtension && (node.name === "match" || node.name === "search")) {
+      const pattern = node.args[1];
+      if (pattern instanceof StringLiteral) patterns.push({ fn: node.name, pattern: pattern.value });
+    }
+    for (const [key, child] of Object.entries(node))
+      if (key !== "environment" && key !== "token") stack.push(child);
+  }
+  return { segments, patterns };
 }
 
 function unknownFields(
@@ -258,78 +340,107 @@ function unknownFields(
 /**
  * Applies the overlay's actions in order to `document`, in place, and returns it (a `$` target replaced by
  * an update is the same object). Throws {@link OverlayError} for an action that cannot apply, and when the
- * copies its actions merge in would add more than one spec may weigh ({@link MAX_SPEC_BYTES}).
+ * spec's overlays together pass a bound of `budget` (./bounds.ts): one budget serves every overlay of a
+ * spec, so that splitting an overlay into many files buys nothing.
  */
-export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayWarn): unknown {
-  let added = 0;
-  for (const action of overlay.actions) {
-    const location = { file: overlay.file, line: action.line };
-    const nodes = select(
-      action.query,
+export function applyOverlay(
+  document: unknown,
+  overlay: Overlay,
+  warn: OverlayWarn,
+  budget: ShapingBudget = new ShapingBudget(),
+): unknown {
+  budget.overlayText += overlay.bytes;
+  if (budget.overlayText > MAX_OVERLAY_TEXT)
+    throw new OverlayError(
+      `with the overlays before it, this spec's overlays are ${formatBytes(budget.overlayText)} of text, over the ${formatBytes(MAX_OVERLAY_TEXT)} one spec may read.`,
+      { file: overlay.file },
+    );
+  const outer = activeBudget;
+  activeBudget = budget;
+  try {
+    for (const action of overlay.actions) document = applyAction(document, overlay, action, warn, budget);
+  } finally {
+    activeBudget = outer;
+  }
+  return document;
+}
+
+function applyAction(
+  document: unknown,
+  overlay: Overlay,
+  action: OverlayAction,
+  warn: OverlayWarn,
+  budget: ShapingBudget,
+): unknown {
+  const location = { file: overlay.file, line: action.line };
+  const name = `action ${action.index + 1}`;
+  const nodes = select(action.query, document, `${name}'s target ${action.target}`, location, budget);
+  if (nodes.length === 0) {
+    warn(`${name}'s target ${action.target} selects nothing; the action changes nothing.`, location);
+    return document;
+  }
+  if (action.remove) {
+    removeNodes(
       document,
-      `action ${action.index + 1}'s target ${action.target}`,
+      nodes.map((node) => node.location),
+    );
+    return document;
+  }
+  const update = action.copy ? copiedValue(document, action, location, budget) : action.update;
+  // Each selected node gets its own copy of the update: an action with a broad target (`$..*`) or a
+  // large `copy` would otherwise grow the document without bound before its size is checked.
+  budget.addedBytes += jsonBytes(update) * nodes.length;
+  if (budget.addedBytes > MAX_ADDED_BYTES)
+    throw new OverlayError(
+      `${name} (${action.target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, this spec's overlays add about ${formatBytes(budget.addedBytes)}, over the ${formatBytes(MAX_ADDED_BYTES)} limit for one spec (all its overlays together). Narrow the target.`,
       location,
     );
-    if (nodes.length === 0) {
-      warn(
-        `action ${action.index + 1}'s target ${action.target} selects nothing; the action changes nothing.`,
-        location,
-      );
-      continue;
-    }
-    if (action.remove) {
-      removeNodes(
-        document,
-        nodes.map((node) => node.location),
-      );
-      continue;
-    }
-    const update = action.copy ? copiedValue(document, action, location) : action.update;
-    // Each selected node gets its own copy of the update: an action with a broad target (`$..*`) or a
-    // large `copy` would otherwise grow the document without bound before its size is checked.
-    added += jsonBytes(update) * nodes.length;
-    if (added > MAX_SPEC_BYTES)
+  // Where the update lands: a node `location.length` levels down gets the update's levels (one more in a
+  // list it is appended to). A copy of a deep part into a deep place could nest without bound.
+  const levels = depthOf(update);
+  for (const node of nodes) {
+    const appended = Array.isArray(node.value) && !(overlay.version === "1.1" && Array.isArray(update));
+    if (node.location.length + levels + (appended ? 1 : 0) > MAX_DOCUMENT_DEPTH)
       throw new OverlayError(
-        `action ${action.index + 1} (${action.target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, the overlay adds about ${formatBytes(added)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec. Narrow the target.`,
+        `${name} (${action.target}) would nest the document deeper than ${MAX_DOCUMENT_DEPTH} levels at ${describePath(node.location)}, the most a shaped document may have.`,
         location,
       );
-    for (const node of nodes) {
-      const replaced = updateNode(node.value, update, overlay.version, action, location);
-      if (replaced !== NOT_REPLACED) {
-        if (node.location.length === 0) document = replaced;
-        else setAt(document, node.location, replaced);
-      }
+  }
+  for (const node of nodes) {
+    const replaced = updateNode(node.value, update, overlay.version, action, location);
+    if (replaced !== NOT_REPLACED) {
+      if (node.location.length === 0) document = replaced;
+      else setAt(document, node.location, replaced);
     }
   }
   return document;
 }
 
-/**
- * Most nodes one query may select. A descendant segment selects a node once per ancestor it is reached
- * from, so `$..*..*..*` on a 4 MB spec selects millions (20 s, 1.3 GB before this bound); Stripe's whole
- * 4 MB spec has about 100,000 nodes.
- */
-const MAX_SELECTED = 1_000_000;
-
-/** The nodes `query` selects, read one by one so that a query selecting too many stops early. */
+/** The nodes `query` selects, read one by one so that a spec whose targets select too many stops early. */
 function select(
   query: JSONPathQuery,
   document: unknown,
   what: string,
   location: OverlayLocation,
+  budget: ShapingBudget,
 ): JSONPathNode[] {
   const nodes: JSONPathNode[] = [];
   try {
     for (const node of query.lazyQuery(document as never)) {
-      if (nodes.length === MAX_SELECTED)
+      if (++budget.selected > MAX_SELECTED)
         throw new OverlayError(
-          `${what} selects more than ${MAX_SELECTED.toLocaleString("en-US")} nodes; narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
+          `${what} selects more nodes than one spec's targets may select together (${MAX_SELECTED.toLocaleString("en-US")}); narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
           location,
         );
       nodes.push(node);
     }
   } catch (error) {
-    if (error instanceof UnsafePatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    if (error instanceof OverlayError) throw error;
+    if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    // json-p3's own limits (its `..` recursion limit), or a stack the bounds above should have spared:
+    // the spec fails at the action, never the run.
+    if (error instanceof JSONPathError || error instanceof RangeError)
+      throw new OverlayError(`${what} cannot be evaluated: ${error.message}.`, location);
     throw error;
   }
   return nodes;
@@ -340,13 +451,19 @@ function jsonBytes(value: unknown): number {
   return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
-function copiedValue(document: unknown, action: OverlayAction, location: OverlayLocation): unknown {
+function copiedValue(
+  document: unknown,
+  action: OverlayAction,
+  location: OverlayLocation,
+  budget: ShapingBudget,
+): unknown {
   const copy = action.copy as NonNullable<OverlayAction["copy"]>;
   const sources = select(
     copy.query,
     document,
     `action ${action.index + 1}'s \`copy\` ${copy.path}`,
     location,
+    budget,
   );
   if (sources.length !== 1)
     throw new OverlayError(
