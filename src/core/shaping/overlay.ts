@@ -77,11 +77,12 @@ const INFO_FIELDS = new Set(["title", "version", "description"]);
 const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "copy"]);
 
 /**
- * One environment for every query: strict RFC 9535, no non-standard selectors. Its `..` stops at
- * json-p3's recursion limit (50 levels by default, which a real spec may pass): ours is one past the
- * deepest a shaped document may be, so that the document's own bound, checked with its path, comes first.
+ * The JSONPath environment of every overlay query: strict RFC 9535, no non-standard selectors, patterns
+ * run by ./patterns.ts. Its `..` stops at json-p3's recursion limit (50 levels by default, which a real
+ * spec may pass): ours lets it reach every node of the deepest document shaping accepts, whose own
+ * bound, reported with its path, comes first.
  */
-const JSONPATH = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
+export const JSONPATH = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
 
 /** The budget of the spec being shaped: set while an overlay applies (all of it is synchronous). */
 let activeBudget: ShapingBudget | undefined;
@@ -235,7 +236,7 @@ function parseAction(
 }
 
 function compileQuery(path: string, at: () => OverlayLocation, what: string): JSONPathQuery {
-  const quoted = JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path);
+  const quoted = JSON.stringify(brief(path));
   // Checked before json-p3 reads it: its parser recurses into each bracket and parenthesis.
   if (path.length > MAX_TARGET_LENGTH)
     throw new OverlayError(
@@ -374,9 +375,10 @@ function applyAction(
 ): unknown {
   const location = { file: overlay.file, line: action.line };
   const name = `action ${action.index + 1}`;
-  const nodes = select(action.query, document, `${name}'s target ${action.target}`, location, budget);
+  const target = brief(action.target);
+  const nodes = select(action.query, document, `${name}'s target ${target}`, location, budget);
   if (nodes.length === 0) {
-    warn(`${name}'s target ${action.target} selects nothing; the action changes nothing.`, location);
+    warn(`${name}'s target ${target} selects nothing; the action changes nothing.`, location);
     return document;
   }
   if (action.remove) {
@@ -392,7 +394,7 @@ function applyAction(
   budget.addedBytes += jsonBytes(update) * nodes.length;
   if (budget.addedBytes > MAX_ADDED_BYTES)
     throw new OverlayError(
-      `${name} (${action.target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, this spec's overlays add about ${formatBytes(budget.addedBytes)}, over the ${formatBytes(MAX_ADDED_BYTES)} limit for one spec (all its overlays together). Narrow the target.`,
+      `${name} (${target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, this spec's overlays add about ${formatBytes(budget.addedBytes)}, over the ${formatBytes(MAX_ADDED_BYTES)} limit for one spec (all its overlays together). Narrow the target.`,
       location,
     );
   // Where the update lands: a node `location.length` levels down gets the update's levels (one more in a
@@ -402,7 +404,7 @@ function applyAction(
     const appended = Array.isArray(node.value) && !(overlay.version === "1.1" && Array.isArray(update));
     if (node.location.length + levels + (appended ? 1 : 0) > MAX_DOCUMENT_DEPTH)
       throw new OverlayError(
-        `${name} (${action.target}) would nest the document deeper than ${MAX_DOCUMENT_DEPTH} levels at ${describePath(node.location)}, the most a shaped document may have.`,
+        `${name} (${target}) would nest the document deeper than ${MAX_DOCUMENT_DEPTH} levels at ${describePath(node.location)}, the most a shaped document may have.`,
         location,
       );
   }
@@ -451,6 +453,11 @@ function jsonBytes(value: unknown): number {
   return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
+/** A target as messages quote it: a long one cut (the line says where the whole is). */
+function brief(target: string): string {
+  return target.length > 200 ? `${target.slice(0, 200)}…` : target;
+}
+
 function copiedValue(
   document: unknown,
   action: OverlayAction,
@@ -483,7 +490,7 @@ function updateNode(
   action: OverlayAction,
   location: OverlayLocation,
 ): unknown {
-  const name = `action ${action.index + 1} (${action.target})`;
+  const name = `action ${action.index + 1} (${brief(action.target)})`;
   if (Array.isArray(target)) {
     if (version === "1.1" && Array.isArray(update)) target.push(...structuredClone(update));
     else target.push(structuredClone(update));
