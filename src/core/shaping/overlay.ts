@@ -455,7 +455,7 @@ function jsonBytes(value: unknown): number {
 
 /** A target as messages quote it: a long one cut (the line says where the whole is). */
 function brief(target: string): string {
-  return target.length > 200 ? `${target.slice(0, 200)}…` : target;
+  return target.length > 100 ? `${target.slice(0, 100)}…` : target;
 }
 
 function copiedValue(
