@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { JSONPATH, parseOverlay } from "../../src/core/shaping/overlay.ts";
+import { applyOverlay, JSONPATH, parseOverlay } from "../../src/core/shaping/overlay.ts";
 import { compilePattern, MAX_PATTERN_PROGRAM, PatternError } from "../../src/core/shaping/patterns.ts";
 
 interface CtsTest {
@@ -229,5 +229,18 @@ actions:
     expect(() => parseOverlay(overlay, "overlays/public.yaml")).toThrow(
       /^overlays\/public\.yaml:6:13: the target of action 2: the pattern "\(\?<=internal\) " is not an I-Regexp \(RFC 9485\).*lookahead and lookbehind/,
     );
+  });
+
+  it("refuses a pattern taken from the document when it is not I-Regexp, at the action's line", () => {
+    const parsed = parseOverlay(
+      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $.values[?match(@, $.regex)]\n    remove: true\n",
+      "o.yaml",
+    );
+    expect(() => applyOverlay({ regex: "(a)\\1", values: ["aa"] }, parsed, () => {})).toThrow(
+      /^o\.yaml:4: action 1's target \$\.values\[\?match\(@, \$\.regex\)\]: the pattern "\(a\)\\\\1" is not an I-Regexp .*backreferences/,
+    );
+    const document = { regex: "a+", values: ["aa", "b"] };
+    applyOverlay(document, parsed, () => {});
+    expect(document.values).toEqual(["b"]);
   });
 });
