@@ -8,8 +8,7 @@
  * 2. speed: a realistic overlay's targets on Stripe's 4 MB spec3.yaml (test/fixtures/real-specs/, or
  *    `--spec FILE`), median of 5 each, in a fresh process per engine with its peak memory; then the
  *    patterns that hold RegExp for hours, on a 3,000-character text;
- * 3. size: what the engine adds to dist/ (scripts/build.mjs's esbuild options), and each candidate
- *    bundled alone.
+ * 3. size: dist/ as `npm run build` makes it, and each engine bundled alone.
  *
  *   npx node bench/overlay-patterns.ts [--spec FILE] [--candidates DIR]
  *
@@ -20,19 +19,20 @@
  *   mkdir -p .scratch/re-eval && cd .scratch/re-eval && npm init -y && npm install re2-wasm@1.0.2 re2
  *   (cd node_modules/re2 && npx node-gyp rebuild)   # when its install script could not fetch a binary
  */
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isDeepStrictEqual } from "node:util";
 import v8 from "node:v8";
 import { brotliDecompressSync } from "node:zlib";
 import { build } from "esbuild";
 import { load } from "js-yaml";
-import { JSONPathEnvironment } from "json-p3";
+import { JSONPathEnvironment, jsonpath } from "json-p3";
 import { JSONPATH } from "../src/core/shaping/overlay.ts";
 import { compilePattern, toRe2Syntax } from "../src/core/shaping/patterns.ts";
+import { type ComplianceTest, median, passedTests } from "./jsonpath-measures.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const arg = (name: string) => {
@@ -81,24 +81,10 @@ function candidateEngines(): Record<string, Engine> {
   return engines;
 }
 
-/** JavaScript's RegExp with RFC 9485's mapping (§5.3), in the same wrapper as the candidates. */
+/** JavaScript's RegExp under RFC 9485's mapping, as json-p3 runs it, in the candidates' wrapper. */
 const regexpEngine: Engine = (pattern, fn) => {
-  let mapped = "";
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i] as string;
-    if (char === "\\") {
-      mapped += char + (pattern[i + 1] ?? "");
-      i++;
-    } else if (char === "." && !inClass) mapped += "(?:(?![\\r\\n])\\P{Cs}|\\p{Cs}\\p{Cs})";
-    else {
-      if (char === "[") inClass = true;
-      else if (char === "]") inClass = false;
-      mapped += char;
-    }
-  }
-  const re = new RegExp(fn === "match" ? `^(?:${mapped})$` : mapped, "u");
-  return (text) => re.test(text);
+  const inner = new jsonpath.functions[fn === "match" ? "Match" : "Search"]();
+  return (text) => inner.call(text, pattern);
 };
 
 /** A strict environment whose match() and search() use `engine` (compiled patterns cached). */
@@ -137,15 +123,7 @@ function environments(): Record<string, JSONPathEnvironment> {
 function compliance(): string[] {
   const { tests } = JSON.parse(
     readFileSync(path.join(root, "test/shaping/fixtures/jsonpath-cts-regex/cts-regex.json"), "utf8"),
-  ) as {
-    tests: Array<{
-      selector: string;
-      document?: unknown;
-      result?: unknown[];
-      results?: unknown[][];
-      invalid_selector?: boolean;
-    }>;
-  };
+  ) as { tests: ComplianceTest[] };
   const lines = [
     `JSONPath Compliance Test Suite, regex cases (${tests.length}):`,
     "",
@@ -153,21 +131,9 @@ function compliance(): string[] {
     "| --- | --- |",
   ];
   for (const [name, env] of Object.entries(environments())) {
-    let passed = 0;
-    for (const test of tests) {
-      let ok: boolean;
-      try {
-        const got = env.query(test.selector, test.document as never).values();
-        ok =
-          !test.invalid_selector &&
-          (test.result
-            ? isDeepStrictEqual(got, test.result)
-            : (test.results ?? []).some((r) => isDeepStrictEqual(got, r)));
-      } catch {
-        ok = test.invalid_selector === true;
-      }
-      if (ok) passed++;
-    }
+    const passed = passedTests(tests, (document, selector) =>
+      env.query(selector, document as never).values(),
+    );
     lines.push(`| ${name} | ${passed} / ${tests.length} |`);
   }
   return lines;
@@ -192,16 +158,6 @@ function readSpec(): { document: unknown; label: string } {
 
 /** Text for a Markdown table's cell: its `|` escaped. */
 const cell = (text: string) => text.replaceAll("|", "\\|");
-
-function median(run: () => unknown, times = 5): number {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const start = performance.now();
-    run();
-    samples.push(performance.now() - start);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)] as number;
-}
 
 /** In a fresh process: the targets' medians with one engine, and the process's peak memory. */
 function childRun(name: string): void {
@@ -300,57 +256,50 @@ function hostile(): string[] {
   return lines;
 }
 
-async function sizes(): Promise<string[]> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: { index: "src/index.ts", cli: "src/hosts/cli/main.ts" },
-    outdir: path.join(root, ".bench-tmp/overlay-patterns-dist"),
-    write: false,
-    entryNames: "[name]",
-    chunkNames: "chunks/[name]-[hash]",
+/** Minified and bundled alone, as `dist/` bundles its packages. */
+async function bundledAlone(code: string, resolveDir: string): Promise<number> {
+  const out = await build({
+    stdin: { contents: code, resolveDir },
     bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
     minify: true,
-    charset: "utf8",
+    platform: "node",
+    format: "esm",
+    write: false,
+    target: "node22",
     legalComments: "none",
-    metafile: true,
-    logLevel: "error",
+    logLevel: "silent",
   });
+  return out.outputFiles[0]?.contents.length ?? 0;
+}
+
+async function sizes(): Promise<string[]> {
+  // dist/ as `npm run build` makes it, into a folder of its own.
+  const out = mkdtempSync(path.join(tmpdir(), "overlay-patterns-dist-"));
   let total = 0;
-  let engine = 0;
-  for (const output of Object.values(result.metafile.outputs)) {
-    total += output.bytes;
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
-      if (input.includes("node_modules/re2js/") || input.endsWith("src/core/shaping/patterns.ts"))
-        engine += bytesInOutput;
+  try {
+    execFileSync(process.execPath, [path.join(root, "scripts/build.mjs"), "--outdir", out], {
+      stdio: "ignore",
+    });
+    for (const entry of readdirSync(out, { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && entry.name.endsWith(".js"))
+        total += statSync(path.join(entry.parentPath, entry.name)).size;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  const re2js = await bundledAlone("import { RE2JS } from 're2js'; RE2JS.compile('a');", root);
   const lines = [
-    `dist/ as scripts/build.mjs builds it: ${kb(total)} of code; re2js and its wrapper take ${kb(engine)} of it.`,
+    `dist/ as \`npm run build\` makes it: ${kb(total)} of code; re2js bundled alone: ${kb(re2js)}.`,
   ];
   if (candidatesDir) {
-    const alone = async (name: string, code: string) => {
-      const out = await build({
-        stdin: { contents: code, resolveDir: path.resolve(candidatesDir, "..") },
-        bundle: true,
-        minify: true,
-        platform: "node",
-        format: "esm",
-        write: false,
-        target: "node22",
-        legalComments: "none",
-        logLevel: "silent",
-        external: ["*.node"],
-      });
-      return `${name} ${kb(out.outputFiles[0]?.contents.length ?? 0)}`;
-    };
     const from = createRequire(path.resolve(candidatesDir, "..", "package.json"));
     const wasm = readFileSync(path.join(path.dirname(from.resolve("re2-wasm")), "../wasm/re2.wasm")).length;
+    const js = await bundledAlone(
+      "import { RE2 } from 're2-wasm'; new RE2('a', 'u');",
+      path.resolve(candidatesDir, ".."),
+    );
     lines.push(
-      `Bundled alone, minified: ${await alone("re2-wasm", "import { RE2 } from 're2-wasm'; new RE2('a', 'u');")} of JavaScript plus its ${kb(wasm)} re2.wasm, which esbuild does not bundle (scripts/build.mjs refuses files that are not code); re2 (native): its addon is a compiled .node file, which cannot be bundled at all; V8's linear engine: nothing.`,
+      `re2-wasm bundled alone: ${kb(js)} of JavaScript plus its ${kb(wasm)} re2.wasm, which esbuild does not bundle (scripts/build.mjs refuses files that are not code); re2 (native): its addon is a compiled .node file, which cannot be bundled at all; V8's linear engine: nothing.`,
     );
   }
   return lines;

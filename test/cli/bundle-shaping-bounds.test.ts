@@ -4,47 +4,18 @@
  * as a process, killed if it hangs); a pattern outside I-Regexp, a 3,000-segment target, a document 500
  * levels deep and a copy bomb split over several overlay files each fail the spec at their place.
  */
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CLI_SOURCE, type CliRun, runCli } from "./run-cli.ts";
-
-const DESCRIPTION = "a".repeat(3000);
-
-const spec = (extra = "") =>
-  `openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\n  description: ${DESCRIPTION}\npaths: {}\n${extra}`;
-
-const overlay = (actions: string, version = "1.0.0") =>
-  `overlay: ${version}\ninfo: { title: t, version: '1' }\nactions:\n${actions}`;
-
-/** A schema `levels` deep: `properties.a` within `properties.a`… */
-function deepSchema(levels: number): string {
-  let schema = "{type: string}";
-  for (let i = 0; i < levels; i++) schema = `{type: object, properties: {a: ${schema}}}`;
-  return schema;
-}
+import { COPY_SOURCE, DEEP, HOSTILE_OVERLAYS, hostileSpec } from "./hostile-overlays.ts";
+import { runCli, runCliProcess } from "./run-cli.ts";
 
 const FILES: Record<string, string> = {
-  "openapi.yaml": spec(
-    // For the copy bomb: a 1 MiB text and twelve places to copy it to.
-    `x-big: {text: ${"x".repeat(1024 * 1024)}}\nx-t: [${Array.from({ length: 12 }, () => "{}").join(", ")}]\n`,
-  ),
-  "deep.yaml": spec(`components:\n  schemas:\n    Deep: ${deepSchema(250)}\n`),
-  "overlays/backtracking.yaml": overlay(
-    `  - target: "$.info[?match(@, '.*.*.*.*.*.*Z')]"\n    update: { x-a: 1 }\n  - target: "$.info[?match(@, '(a*){9}Z')]"\n    update: { x-b: 1 }\n  - target: "$[?search(@.description, '^a{1000}a*$')]"\n    update: { x-c: 1 }\n`,
-  ),
-  "overlays/lookahead.yaml": overlay(
-    `  - target: $.info\n    update: { x-a: 1 }\n  - target: "$.info[?match(@, '(?=a)a*')]"\n    update: { x-b: 1 }\n`,
-  ),
-  "overlays/long.yaml": overlay(`  - target: $${".info".repeat(3000)}\n    update: { x-a: 1 }\n`),
-  "overlays/descriptions.yaml": overlay("  - target: $..description\n    update: { x-a: 1 }\n"),
-  "overlays/copy.yaml": overlay(
-    "  - target: $['x-t'][*]\n    copy: $['x-big']\n  - target: $['x-t'][*].text\n    remove: true\n",
-    "1.1.0",
-  ),
+  "openapi.yaml": hostileSpec("Pets", COPY_SOURCE),
+  "deep.yaml": hostileSpec("Deep", DEEP),
+  ...HOSTILE_OVERLAYS,
 };
 
 const CONFIG = `specs:
@@ -69,28 +40,9 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-/** The command as a new process, killed (SIGKILL: a blocked event loop ignores SIGTERM) if it hangs. */
-function bundleProcess(args: string[], killAfterMs: number): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_SOURCE, "bundle", ...args], {
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: killAfterMs,
-      killSignal: "SIGKILL",
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The command as a new process, killed (SIGKILL) if it hangs. */
+const bundleProcess = (args: string[], killAfterMs: number) =>
+  runCliProcess(["bundle", ...args], { cwd: workspace, killAfterMs });
 
 describe("bundle --audience with patterns that backtrack in JavaScript", () => {
   it("finishes `.*.*.*.*.*.*Z` and `(a*){9}Z` on a 3,000-character description, with their results", async () => {
