@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { ShapingError, shapeDocument } from "../../src/core/shaping/audiences.ts";
 import {
+  compileWork,
   depthOf,
   MAX_DOCUMENT_DEPTH,
   MAX_PATTERN_WORK,
@@ -14,6 +15,7 @@ import {
   tooDeep,
 } from "../../src/core/shaping/bounds.ts";
 import { applyOverlay, type Overlay, OverlayError, parseOverlay } from "../../src/core/shaping/overlay.ts";
+import { compilePattern } from "../../src/core/shaping/patterns.ts";
 
 const MiB = 1024 * 1024;
 
@@ -85,7 +87,20 @@ describe("one budget for all of a spec's overlays", () => {
       "  - target: $.info\n    update: { x-a: 1 }\n  - target: \"$['x-a'][?match(@, '[a-z]{1000}')]\"\n    remove: true\n",
     );
     expect(() => shape(document, { "o/1.yaml": heavy })).toThrow(
-      `o/1.yaml:6: action 2's target $['x-a'][?match(@, '[a-z]{1000}')]: its match() patterns, with those of the actions before it, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work`,
+      `o/1.yaml:6: action 2's target $['x-a'][?match(@, '[a-z]{1000}')]: its match() patterns, with those before them, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work (compiling, and pattern size × text length), the limit for one spec`,
+    );
+  });
+
+  it("counts compiling an overlay's patterns against the spec that applies it", () => {
+    const parsed = parseOverlay(
+      overlay("  - target: \"$.paths[?search(@.summary, 'budget-[0-9]{40}')]\"\n    remove: true\n"),
+      "o/1.yaml",
+    );
+    expect(parsed.patternWork).toBe(compileWork(compilePattern("budget-[0-9]{40}", "search").size));
+    const budget = new ShapingBudget();
+    budget.patternWork = MAX_PATTERN_WORK - 10;
+    expect(() => applyOverlay(structuredClone(SPEC), parsed, () => {}, budget)).toThrow(
+      /^o\/1\.yaml: with the overlays before it, this spec's overlays have done more pattern work than one spec may \(250,000,000 units/,
     );
   });
 

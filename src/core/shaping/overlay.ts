@@ -13,6 +13,7 @@ import { JSONPathEnvironment, JSONPathError, type JSONPathNode, JSONPathQuery, j
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { formatBytes } from "../files/read-regular.ts";
 import {
+  compileWork,
   depthOf,
   describePath,
   MAX_ADDED_BYTES,
@@ -64,6 +65,8 @@ export interface Overlay {
   file: string;
   /** Its text's size in bytes: what reading it cost (a spec's overlays are bounded together). */
   bytes: number;
+  /** What compiling its patterns cost, in the units of `MAX_PATTERN_WORK`. */
+  patternWork: number;
   /** `1.0` or `1.1`: what `update` means on arrays and primitives. */
   version: "1.0" | "1.1";
   actions: OverlayAction[];
@@ -75,6 +78,20 @@ export type OverlayWarn = (message: string, location: OverlayLocation) => void;
 const ROOT_FIELDS = new Set(["overlay", "info", "extends", "actions"]);
 const INFO_FIELDS = new Set(["title", "version", "description"]);
 const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "copy"]);
+
+/** While an overlay is read: what compiling its targets' patterns costs (./bounds.ts), charged when applied. */
+let parsing: ShapingBudget | undefined;
+
+/** Counts pattern work against the overlay being read, or the spec being shaped; throws past the bound. */
+function chargePatterns(units: number, fn: "match" | "search"): void {
+  const account = parsing ?? activeBudget;
+  if (!account) return;
+  account.patternWork += units;
+  if (account.patternWork > MAX_PATTERN_WORK)
+    throw new PatternError(
+      `its ${fn}() patterns, with those before them, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work (compiling, and pattern size × text length), the limit for one spec; narrow the target before the filter, or use fewer and shorter patterns`,
+    );
+}
 
 /**
  * The JSONPath environment of every overlay query: strict RFC 9535, no non-standard selectors, patterns
@@ -99,14 +116,8 @@ for (const name of ["match", "search"] as const) {
     call: (value: unknown, pattern: unknown) => {
       // RFC 9535: a value or pattern that is not a string makes the function false.
       if (typeof value !== "string" || typeof pattern !== "string") return false;
-      const compiled = compilePattern(pattern, name);
-      if (activeBudget) {
-        activeBudget.patternWork += compiled.size * (value.length + 1);
-        if (activeBudget.patternWork > MAX_PATTERN_WORK)
-          throw new PatternError(
-            `its ${name}() patterns, with those of the actions before it, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work (pattern size × text length), the limit for one spec; narrow the target before the filter, or shorten the pattern`,
-          );
-      }
+      const compiled = compilePattern(pattern, name, (size) => chargePatterns(compileWork(size), name));
+      chargePatterns(compiled.size * (value.length + 1), name);
       return compiled.test(value);
     },
   });
@@ -117,6 +128,16 @@ for (const name of ["match", "search"] as const) {
  * messages name it (workspace-relative).
  */
 export function parseOverlay(text: string, file: string): Overlay {
+  const outer = parsing;
+  parsing = new ShapingBudget();
+  try {
+    return { ...readOverlay(text, file), patternWork: parsing.patternWork };
+  } finally {
+    parsing = outer;
+  }
+}
+
+function readOverlay(text: string, file: string): Omit<Overlay, "patternWork"> {
   let value: unknown;
   try {
     value = parseSource(text, file.toLowerCase().endsWith(".json"));
@@ -267,7 +288,7 @@ function compileQuery(path: string, at: () => OverlayLocation, what: string): JS
     );
   for (const { fn, pattern } of patterns) {
     try {
-      compilePattern(pattern, fn);
+      compilePattern(pattern, fn, (size) => chargePatterns(compileWork(size), fn));
     } catch (error) {
       if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, at());
       throw error;
@@ -354,6 +375,12 @@ export function applyOverlay(
   if (budget.overlayText > MAX_OVERLAY_TEXT)
     throw new OverlayError(
       `with the overlays before it, this spec's overlays are ${formatBytes(budget.overlayText)} of text, over the ${formatBytes(MAX_OVERLAY_TEXT)} one spec may read.`,
+      { file: overlay.file },
+    );
+  budget.patternWork += overlay.patternWork;
+  if (budget.patternWork > MAX_PATTERN_WORK)
+    throw new OverlayError(
+      `with the overlays before it, this spec's overlays have done more pattern work than one spec may (${MAX_PATTERN_WORK.toLocaleString("en-US")} units: compiling, and pattern size × text length).`,
       { file: overlay.file },
     );
   const outer = activeBudget;

@@ -41,30 +41,34 @@ const caches = { match: new Map<string, CompiledPattern>(), search: new Map<stri
 /**
  * The compiled form of `pattern` for `match()` (the whole text) or `search()` (any part of it). Throws
  * {@link PatternError} for a pattern outside I-Regexp, or one larger than {@link MAX_PATTERN_PROGRAM}.
+ * `compiled` is told the size of each pattern actually compiled (not found in the cache): its cost.
  */
-export function compilePattern(pattern: string, fn: "match" | "search"): CompiledPattern {
+export function compilePattern(
+  pattern: string,
+  fn: "match" | "search",
+  compiled?: (size: number) => void,
+): CompiledPattern {
   const cache = caches[fn];
   const cached = cache.get(pattern);
   if (cached) return cached;
   checkIRegexp(pattern);
-  let compiled: RE2JS;
+  let re: RE2JS;
   try {
-    compiled = RE2JS.compile(toRe2Syntax(pattern));
+    re = RE2JS.compile(toRe2Syntax(pattern));
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, "");
     throw new PatternError(
       `the pattern ${JSON.stringify(pattern)} cannot be run by the linear-time engine (RE2): ${reason}${/repeat count/.test(reason) ? "; RE2 repeats at most 1,000 times" : ""}`,
     );
   }
-  const size = compiled.programSize();
+  const size = re.programSize();
+  compiled?.(size);
   if (size > MAX_PATTERN_PROGRAM)
     throw new PatternError(
       `the pattern ${JSON.stringify(pattern)} compiles to ${size.toLocaleString("en-US")} instructions, over the ${MAX_PATTERN_PROGRAM.toLocaleString("en-US")} a pattern may have (each character of text costs one pass over them); write it with smaller repetition counts`,
     );
   const result: CompiledPattern =
-    fn === "match"
-      ? { test: (text) => compiled.testExact(text), size }
-      : { test: (text) => compiled.test(text), size };
+    fn === "match" ? { test: (text) => re.testExact(text), size } : { test: (text) => re.test(text), size };
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(pattern, result);
   return result;
