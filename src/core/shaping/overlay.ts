@@ -8,6 +8,10 @@
  * that says neither or both of `update` and `remove`) throws {@link OverlayError} at its file and line:
  * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
  * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/overlays.md says which).
+ *
+ * `match()` and `search()` patterns run with a linear-time engine (./patterns.ts), and everything an
+ * overlay may consume is bounded for the spec as a whole (./bounds.ts): one budget for all the overlays
+ * of a publication, targets bounded in length, nesting and segments, documents and updates in depth.
  */
 import { JSONPathEnvironment, JSONPathError, type JSONPathNode, JSONPathQuery, jsonpath } from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
