@@ -168,7 +168,11 @@ describe("depth and length", () => {
   it("refuses a target nested or long past its bounds at its line (json-p3's parser recurses)", () => {
     const nestedFilters = overlay(`  - target: "$${"[?@".repeat(40)}${"]".repeat(40)}"\n    remove: true\n`);
     expect(() => parseOverlay(nestedFilters, "o.yaml")).toThrow(
-      /^o\.yaml:4:13: the target of action 1, .*, nests brackets and parentheses 40 deep, over the 32 a JSONPath query may have here\.$/,
+      /^o\.yaml:4:13: the target of action 1, .*, nests brackets, parentheses and negations 40 deep, over the 32 a JSONPath query may have here\.$/,
+    );
+    const negations = overlay(`  - target: "$[?${"!".repeat(8000)}@.a]"\n    remove: true\n`);
+    expect(() => parseOverlay(negations, "o.yaml")).toThrow(
+      /^o\.yaml:4:13: .* nests brackets, parentheses and negations 8,?001 deep/,
     );
     const long = overlay(`  - target: "$[?@.operationId == '${"x".repeat(20_000)}']"\n    remove: true\n`);
     expect(() => parseOverlay(long, "o.yaml")).toThrow(

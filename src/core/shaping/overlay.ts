@@ -271,7 +271,7 @@ function compileQuery(path: string, at: () => OverlayLocation, what: string): JS
   const nesting = bracketNesting(path);
   if (nesting > MAX_TARGET_NESTING)
     throw new OverlayError(
-      `${what}, ${quoted}, nests brackets and parentheses ${nesting} deep, over the ${MAX_TARGET_NESTING} a JSONPath query may have here.`,
+      `${what}, ${quoted}, nests brackets, parentheses and negations ${nesting.toLocaleString("en-US")} deep, over the ${MAX_TARGET_NESTING} a JSONPath query may have here.`,
       at(),
     );
   let query: JSONPathQuery;
@@ -301,17 +301,25 @@ function compileQuery(path: string, at: () => OverlayLocation, what: string): JS
   return query;
 }
 
-/** The deepest nesting of `[…]` and `(…)` in a query's text, outside its string literals. */
+/**
+ * The deepest nesting of `[…]`, `(…)` and `!` (each negation nests the expression it negates) in a
+ * query's text, outside its string literals.
+ */
 function bracketNesting(path: string): number {
   let depth = 0;
   let deepest = 0;
+  let negations = 0;
   let quote: string | undefined;
   for (let i = 0; i < path.length; i++) {
     const char = path[i];
     if (quote !== undefined) {
       if (char === "\\") i++;
       else if (char === quote) quote = undefined;
-    } else if (char === "'" || char === '"') quote = char;
+      continue;
+    }
+    if (char === "!" && path[i + 1] !== "=") deepest = Math.max(deepest, depth + ++negations);
+    else if (char !== " ") negations = 0;
+    if (char === "'" || char === '"') quote = char;
     else if (char === "[" || char === "(") deepest = Math.max(deepest, ++depth);
     else if (char === "]" || char === ")") depth--;
   }
