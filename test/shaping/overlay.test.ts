@@ -429,7 +429,7 @@ actions:
     );
     const document = { a: Array.from({ length: 1500 }, () => new Array(700).fill(0)) };
     expect(() => applyOverlay(document, parsed, () => {})).toThrow(
-      /^o\.yaml:4: action 1's target \$\.\.\* selects more nodes than one spec's targets may select together \(1,000,000\); narrow it/,
+      /^o\.yaml:4: action 1's target \$\.\.\* selects more nodes than one spec's targets may select together \(1,000,000, counting those each segment passes to the next\); narrow it/,
     );
     expect(document.a).toHaveLength(1500);
   });

@@ -64,7 +64,7 @@ describe("one budget for all of a spec's overlays", () => {
     const document = { ...SPEC, "x-a": Array.from({ length: 600_000 }, () => ({})) };
     const select = overlay("  - target: $['x-a'][*]\n    update: {}\n");
     expect(() => shape(document, { "o/1.yaml": select, "o/2.yaml": select })).toThrow(
-      /^o\/2\.yaml:4: action 1's target \$\['x-a'\]\[\*\] selects more nodes than one spec's targets may select together \(1,000,000\)/,
+      /^o\/2\.yaml:4: action 1's target \$\['x-a'\]\[\*\] selects more nodes than one spec's targets may select together \(1,000,000, counting those each segment passes to the next\)/,
     );
   });
 
@@ -113,7 +113,8 @@ describe("one budget for all of a spec's overlays", () => {
       () => {},
       budget,
     );
-    expect(budget).toMatchObject({ selected: 1, addedBytes: 7 });
+    // `$['x-t']` passes one node to `[*]`, which selects one.
+    expect(budget).toMatchObject({ selected: 2, addedBytes: 7 });
     expect(
       shape(SPEC, { "o.yaml": overlay("  - target: $.info\n    update: { x-a: 1 }\n") }).document,
     ).toMatchObject({
@@ -191,6 +192,28 @@ describe("depth and length", () => {
     const copy = overlay(`  - target: $['x-place']${".a".repeat(98)}\n    copy: $['x-deep']\n`, "1.1.0");
     expect(() => shape(document, { "o.yaml": copy })).toThrow(
       /^o\.yaml:4: action 1 \(.*\) would nest the document deeper than 200 levels at \$\["x-place"\]\.a\.a\.a\.a\.a\.a\.a…\.a\.a\.a, the most a shaped document may have\.$/,
+    );
+  });
+});
+
+describe("walking", () => {
+  it("stops `..` after `..` on a deep part, which walks every chain of ancestors while selecting nothing", () => {
+    // 40 levels: `$..a` ten times walks about C(40, 10) chains before the last segment could select.
+    const document = { ...SPEC, "x-deep": nested(40) };
+    const walk = overlay(`  - target: $${"..a".repeat(10)}..missing\n    update: { x-a: 1 }\n`);
+    expect(() => shape(document, { "o.yaml": walk })).toThrow(
+      /^o\.yaml:4: action 1's target \$\.\.a\.\.a.*\.\.missing walks more than the 10,000,000 mapping members one spec's targets may walk together/,
+    );
+  });
+
+  it("counts the members walked by all of a spec's overlays together", () => {
+    // 1,000 mappings of 1,000 members: each overlay's `..` walks about 2 million.
+    const wide = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    const document = { ...SPEC, "x-wide": Array.from({ length: 1000 }, () => wide) };
+    const walk = overlay("  - target: $..[?@.missing]\n    update: { x-a: 1 }\n");
+    const files = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`o/${i}.yaml`, walk]));
+    expect(() => shape(document, files)).toThrow(
+      /^o\/4\.yaml:4: action 1's target \$\.\.\[\?@\.missing\] walks more than the 10,000,000 mapping members/,
     );
   });
 });

@@ -27,6 +27,15 @@ export const MAX_OVERLAY_TEXT = MAX_SPEC_BYTES;
  */
 export const MAX_SELECTED = 1_000_000;
 
+/**
+ * Most members of mappings one spec's targets may walk through, together (what json-p3's `..`, `*` and
+ * filters enumerate). A whole pass over Stripe's 4 MB spec walks about 100,000 and takes 0.1–0.2 s; this
+ * allows about 100 such passes, and takes 5–20 s where it is reached (longer on deeper documents, whose
+ * nodes carry longer locations). Without it, `$..a..a..a..a` on a deeply nested part walks every chain of
+ * ancestors, a number that grows as a power of the depth, while selecting nothing.
+ */
+export const MAX_WALKED = 10_000_000;
+
 /** Longest target (or `copy` path), in characters. */
 export const MAX_TARGET_LENGTH = 16_384;
 
@@ -54,6 +63,7 @@ export class ShapingBudget {
   addedBytes = 0;
   overlayText = 0;
   selected = 0;
+  walked = 0;
   patternWork = 0;
 }
 

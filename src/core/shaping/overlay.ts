@@ -13,7 +13,14 @@
  * overlay may consume is bounded for the spec as a whole (./bounds.ts): one budget for all the overlays
  * of a publication, targets bounded in length, nesting and segments, documents and updates in depth.
  */
-import { JSONPathEnvironment, JSONPathError, type JSONPathNode, JSONPathQuery, jsonpath } from "json-p3";
+import {
+  JSONPathEnvironment,
+  JSONPathError,
+  JSONPathNode,
+  JSONPathQuery,
+  type JSONValue,
+  jsonpath,
+} from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
 import { formatBytes } from "../files/read-regular.ts";
 import {
@@ -27,6 +34,7 @@ import {
   MAX_SELECTED,
   MAX_TARGET_LENGTH,
   MAX_TARGET_NESTING,
+  MAX_WALKED,
   ShapingBudget,
 } from "./bounds.ts";
 import { compilePattern, PatternError } from "./patterns.ts";
@@ -103,7 +111,20 @@ function chargePatterns(units: number, fn: "match" | "search"): void {
  * spec may pass): ours lets it reach every node of the deepest document shaping accepts, whose own
  * bound, reported with its path, comes first.
  */
-export const JSONPATH = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
+export const JSONPATH = new (class extends JSONPathEnvironment {
+  /** json-p3's own hook for every mapping its `..`, `*` and filters walk: counted against the spec. */
+  override entries(obj: Record<string, JSONValue>): Array<[string, JSONValue]> {
+    const entries = super.entries(obj);
+    if (activeBudget) {
+      activeBudget.walked += entries.length + 1;
+      if (activeBudget.walked > MAX_WALKED) throw new WalkBoundError();
+    }
+    return entries;
+  }
+})({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
+
+/** A spec's targets walked past {@link MAX_WALKED}: thrown from inside json-p3, placed by `select`. */
+class WalkBoundError extends Error {}
 
 /** The budget of the spec being shaped: set while an overlay applies (all of it is synchronous). */
 let activeBudget: ShapingBudget | undefined;
@@ -466,18 +487,31 @@ function select(
   budget: ShapingBudget,
 ): JSONPathNode[] {
   const nodes: JSONPathNode[] = [];
-  try {
-    for (const node of query.lazyQuery(document as never)) {
-      if (++budget.selected > MAX_SELECTED)
-        throw new OverlayError(
-          `${what} selects more nodes than one spec's targets may select together (${MAX_SELECTED.toLocaleString("en-US")}); narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
-          location,
-        );
-      nodes.push(node);
+  const tooMany = () =>
+    new OverlayError(
+      `${what} selects more nodes than one spec's targets may select together (${MAX_SELECTED.toLocaleString("en-US")}, counting those each segment passes to the next); narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
+      location,
+    );
+  // json-p3's lazyQuery, with every node a segment passes on counted: `$..a..a..a` on a deep part
+  // passes on one node per chain of ancestors before the last segment selects anything.
+  function* counted(passed: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+    for (const node of passed) {
+      if (++budget.selected > MAX_SELECTED) throw tooMany();
+      yield node;
     }
+  }
+  try {
+    let passed: Iterable<JSONPathNode> = [new JSONPathNode(document as JSONValue, [], document as JSONValue)];
+    for (const segment of query.segments) passed = counted(segment.lazyResolve(passed));
+    for (const node of passed) nodes.push(node);
   } catch (error) {
     if (error instanceof OverlayError) throw error;
     if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    if (error instanceof WalkBoundError)
+      throw new OverlayError(
+        `${what} walks more than the ${MAX_WALKED.toLocaleString("en-US")} mapping members one spec's targets may walk together; narrow it (start it below \`$\`, or use fewer \`..\`).`,
+        location,
+      );
     // json-p3's own limits (its `..` recursion limit), or a stack the bounds above should have spared:
     // the spec fails at the action, never the run.
     if (error instanceof JSONPathError || error instanceof RangeError)
