@@ -19,6 +19,7 @@ const all = [
   "unchanged",
   "unchanged-real",
   "review",
+  "overlay-patterns",
 ];
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = false;

@@ -33,10 +33,14 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
-/** The CLI as a new Node process: argv, only the given variables (plus PATH), exit code and streams. */
+/**
+ * The CLI as a new Node process: argv, only the given variables (plus PATH), exit code and streams.
+ * `killAfterMs` ends it with SIGKILL after that long (a blocked event loop ignores SIGTERM): a test of
+ * something that once hung then fails instead of hanging; by default SIGTERM after 30 s.
+ */
 export function runCliProcess(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; entry?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; entry?: string; killAfterMs?: number } = {},
 ): Promise<CliRun> {
   const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env };
   return collected(
@@ -44,7 +48,8 @@ export function runCliProcess(
       env,
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30_000,
+      timeout: options.killAfterMs ?? 30_000,
+      ...(options.killAfterMs !== undefined ? { killSignal: "SIGKILL" as const } : {}),
     }),
   );
 }

@@ -16,6 +16,7 @@ import { readRegularText } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { truncate } from "../text/truncate.ts";
+import { describePath, MAX_DOCUMENT_DEPTH, ShapingBudget, tooDeep } from "./bounds.ts";
 import { applyOverlay, type Overlay, OverlayError, parseOverlay } from "./overlay.ts";
 import {
   danglingRefs,
@@ -199,18 +200,29 @@ export function shapeDocument(
   steps: ShapingSteps,
   options: { readOverlay: OverlayReader; logger: Logger; specFile: string },
 ): ShapedDocument {
+  const deep = tooDeep(document);
+  if (deep)
+    throw new ShapingError(
+      `the document nests deeper than ${MAX_DOCUMENT_DEPTH} levels at ${describePath(deep)}, more than shaping (overlays, remove-internal) reads; flatten it there, with \`$ref\`s to components.`,
+    );
   let shaped = structuredClone(document);
+  // One budget for every overlay of this publication: the entry's and its audience's (./bounds.ts).
+  const budget = new ShapingBudget();
   const danglingBefore = new Set(danglingRefs(shaped));
   const done: string[] = [];
   let applied = 0;
   for (const file of steps.overlays) {
     const overlay = options.readOverlay(file);
     if (overlay === undefined) continue;
-    shaped = applyOverlay(shaped, overlay, (message, location) =>
-      options.logger.warning(escapeUntrusted(`${message} (shaping ${options.specFile})`), {
-        file: location.file,
-        ...(location.line !== undefined ? { line: location.line } : {}),
-      }),
+    shaped = applyOverlay(
+      shaped,
+      overlay,
+      (message, location) =>
+        options.logger.warning(escapeUntrusted(`${message} (shaping ${options.specFile})`), {
+          file: location.file,
+          ...(location.line !== undefined ? { line: location.line } : {}),
+        }),
+      budget,
     );
     applied++;
   }

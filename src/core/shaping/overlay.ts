@@ -8,10 +8,36 @@
  * that says neither or both of `update` and `remove`) throws {@link OverlayError} at its file and line:
  * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
  * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/overlays.md says which).
+ *
+ * `match()` and `search()` patterns run with a linear-time engine (./patterns.ts), and everything an
+ * overlay may consume is bounded for the spec as a whole (./bounds.ts): one budget for all the overlays
+ * of a publication, targets bounded in length, nesting and segments, documents and updates in depth.
  */
-import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
+import {
+  JSONPathEnvironment,
+  JSONPathError,
+  JSONPathNode,
+  JSONPathQuery,
+  type JSONValue,
+  jsonpath,
+} from "json-p3";
 import { parseSource, SourceSyntaxError, valueLocator } from "../documents/source-text.ts";
-import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
+import { formatBytes } from "../files/read-regular.ts";
+import {
+  compileWork,
+  depthOf,
+  describePath,
+  MAX_ADDED_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_OVERLAY_TEXT,
+  MAX_PATTERN_WORK,
+  MAX_SELECTED,
+  MAX_TARGET_LENGTH,
+  MAX_TARGET_NESTING,
+  MAX_WALKED,
+  ShapingBudget,
+} from "./bounds.ts";
+import { compilePattern, PatternError } from "./patterns.ts";
 
 export interface OverlayLocation {
   /** Workspace-relative, `/`-separated. */
@@ -49,6 +75,10 @@ export interface OverlayAction {
 
 export interface Overlay {
   file: string;
+  /** Its text's size in bytes: what reading it cost (a spec's overlays are bounded together). */
+  bytes: number;
+  /** What compiling its patterns cost, in the units of `MAX_PATTERN_WORK`. */
+  patternWork: number;
   /** `1.0` or `1.1`: what `update` means on arrays and primitives. */
   version: "1.0" | "1.1";
   actions: OverlayAction[];
@@ -61,55 +91,61 @@ const ROOT_FIELDS = new Set(["overlay", "info", "extends", "actions"]);
 const INFO_FIELDS = new Set(["title", "version", "description"]);
 const ACTION_FIELDS = new Set(["target", "description", "update", "remove", "copy"]);
 
-/** One environment for every query: strict RFC 9535, no non-standard selectors. */
-const JSONPATH = new JSONPathEnvironment({ strict: true });
+/** While an overlay is read: what compiling its targets' patterns costs (./bounds.ts), charged when applied. */
+let parsing: ShapingBudget | undefined;
 
-/** A `match` or `search` pattern that could backtrack for hours: refused, never run. */
-class UnsafePatternError extends Error {}
+/** Counts pattern work against the overlay being read, or the spec being shaped; throws past the bound. */
+function chargePatterns(units: number, fn: "match" | "search"): void {
+  const account = parsing ?? activeBudget;
+  if (!account) return;
+  account.patternWork += units;
+  if (account.patternWork > MAX_PATTERN_WORK)
+    throw new PatternError(
+      `its ${fn}() patterns, with those before them, have done ${MAX_PATTERN_WORK.toLocaleString("en-US")} units of work (compiling, and pattern size × text length), the limit for one spec; narrow the target before the filter, or use fewer and shorter patterns`,
+    );
+}
 
-// `match()` and `search()` run their I-Regexp with JavaScript's backtracking engine, where a repeated
-// group that itself repeats or alternates (`(a+)+$`, `(a|a)*`) takes time exponential in the text's
-// length: 36 s on 29 characters, hours on a description. Such a pattern is refused before it runs.
-for (const name of ["match", "search"]) {
+/**
+ * The JSONPath environment of every overlay query: strict RFC 9535, no non-standard selectors, patterns
+ * run by ./patterns.ts. Its `..` stops at json-p3's recursion limit (50 levels by default, which a real
+ * spec may pass): ours lets it reach every node of the deepest document shaping accepts, whose own
+ * bound, reported with its path, comes first.
+ */
+export const JSONPATH = new (class extends JSONPathEnvironment {
+  /** json-p3's own hook for every mapping its `..`, `*` and filters walk: counted against the spec. */
+  override entries(obj: Record<string, JSONValue>): Array<[string, JSONValue]> {
+    const entries = super.entries(obj);
+    if (activeBudget) {
+      activeBudget.walked += entries.length + 1;
+      if (activeBudget.walked > MAX_WALKED) throw new WalkBoundError();
+    }
+    return entries;
+  }
+})({ strict: true, maxRecursionDepth: MAX_DOCUMENT_DEPTH + 2 });
+
+/** A spec's targets walked past {@link MAX_WALKED}: thrown from inside json-p3, placed by `select`. */
+class WalkBoundError extends Error {}
+
+/** The budget of the spec being shaped: set while an overlay applies (all of it is synchronous). */
+let activeBudget: ShapingBudget | undefined;
+
+// `match()` and `search()` run their I-Regexp with a linear-time engine (./patterns.ts), never with
+// JavaScript's backtracking RegExp, where `(a+)+$` takes time exponential in the text's length and
+// `.*.*.*.*.*.*Z` polynomial (a 3,000-character description held a run for hours).
+for (const name of ["match", "search"] as const) {
   const inner = JSONPATH.functionRegister.get(name);
   if (!inner) continue;
   JSONPATH.functionRegister.set(name, {
     argTypes: inner.argTypes,
     returnType: inner.returnType,
     call: (value: unknown, pattern: unknown) => {
-      if (typeof pattern === "string" && nestedRepetition(pattern))
-        throw new UnsafePatternError(
-          `${name}() pattern ${JSON.stringify(pattern)} repeats a group that itself repeats or alternates, which can backtrack for hours; write it without the outer repetition`,
-        );
-      return inner.call(value, pattern);
+      // RFC 9535: a value or pattern that is not a string makes the function false.
+      if (typeof value !== "string" || typeof pattern !== "string") return false;
+      const compiled = compilePattern(pattern, name, (size) => chargePatterns(compileWork(size), name));
+      chargePatterns(compiled.size * (value.length + 1), name);
+      return compiled.test(value);
     },
   });
-}
-
-/** Whether `pattern` repeats (`*`, `+`, `{n,}`) a group holding a quantifier or a `|`. */
-function nestedRepetition(pattern: string): boolean {
-  const groups: boolean[] = [false]; // per open group: holds a quantifier or an alternation
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === "\\") i++;
-    else if (char === "[") {
-      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
-    } else if (char === "(") groups.push(false);
-    else if (char === ")" && groups.length > 1) {
-      const complex = groups.pop() as boolean;
-      const next = pattern[i + 1];
-      if (
-        complex &&
-        (next === "*" ||
-          next === "+" ||
-          (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1))))
-      )
-        return true;
-      if (complex) groups[groups.length - 1] = true;
-    } else if (char === "|" || char === "*" || char === "+" || char === "?" || char === "{")
-      groups[groups.length - 1] = true;
-  }
-  return false;
 }
 
 /**
@@ -117,6 +153,16 @@ function nestedRepetition(pattern: string): boolean {
  * messages name it (workspace-relative).
  */
 export function parseOverlay(text: string, file: string): Overlay {
+  const outer = parsing;
+  parsing = new ShapingBudget();
+  try {
+    return { ...readOverlay(text, file), patternWork: parsing.patternWork };
+  } finally {
+    parsing = outer;
+  }
+}
+
+function readOverlay(text: string, file: string): Omit<Overlay, "patternWork"> {
   let value: unknown;
   try {
     value = parseSource(text, file.toLowerCase().endsWith(".json"));
@@ -163,7 +209,12 @@ export function parseOverlay(text: string, file: string): Overlay {
   const parsed = actions.map((action, index) =>
     parseAction(action, index, version === "1" ? "1.1" : "1.0", fail, at),
   );
-  return { file, version: version === "1" ? "1.1" : "1.0", actions: parsed };
+  return {
+    file,
+    bytes: Buffer.byteLength(text),
+    version: version === "1" ? "1.1" : "1.0",
+    actions: parsed,
+  };
 }
 
 function parseAction(
@@ -207,6 +258,13 @@ function parseAction(
       token,
     );
   const { line } = at("actions", token);
+  if (update !== undefined && depthOf(update) > MAX_DOCUMENT_DEPTH)
+    throw fail(
+      `the \`update\` of ${name} nests deeper than ${MAX_DOCUMENT_DEPTH} levels, the most a shaped document may have.`,
+      "actions",
+      token,
+      "update",
+    );
   const compiled = compileQuery(target, () => at("actions", token, "target"), `the target of ${name}`);
   const copied =
     typeof copy === "string"
@@ -224,18 +282,97 @@ function parseAction(
 }
 
 function compileQuery(path: string, at: () => OverlayLocation, what: string): JSONPathQuery {
+  const quoted = JSON.stringify(brief(path));
+  // Checked before json-p3 reads it: its parser recurses into each bracket and parenthesis.
+  if (path.length > MAX_TARGET_LENGTH)
+    throw new OverlayError(
+      `${what} is ${path.length.toLocaleString("en-US")} characters long, over the ${MAX_TARGET_LENGTH.toLocaleString("en-US")} a JSONPath query may have here.`,
+      at(),
+    );
+  const nesting = bracketNesting(path);
+  if (nesting > MAX_TARGET_NESTING)
+    throw new OverlayError(
+      `${what}, ${quoted}, nests brackets, parentheses and negations ${nesting.toLocaleString("en-US")} deep, over the ${MAX_TARGET_NESTING} a JSONPath query may have here.`,
+      at(),
+    );
+  let query: JSONPathQuery;
   try {
-    return JSONPATH.compile(path);
+    query = JSONPATH.compile(path);
   } catch (error) {
     const reason = (error as Error).message.replace(/\s+/g, " ").trim();
     const hint = /(^|[.])[A-Za-z_][\w]*-/.test(path)
       ? " A name with `-` (such as `x-internal`) is written in brackets: `@['x-internal']`."
       : "";
+    throw new OverlayError(`${what}, ${quoted}, is not a JSONPath query (RFC 9535): ${reason}.${hint}`, at());
+  }
+  const { segments, patterns } = inspectQuery(query);
+  if (segments > MAX_DOCUMENT_DEPTH)
     throw new OverlayError(
-      `${what}, ${JSON.stringify(path)}, is not a JSONPath query (RFC 9535): ${reason}.${hint}`,
+      `${what}, ${quoted}, has ${segments.toLocaleString("en-US")} segments; each goes one level down, and a shaped document is at most ${MAX_DOCUMENT_DEPTH} levels deep, so it could select nothing.`,
       at(),
     );
+  for (const { fn, pattern } of patterns) {
+    try {
+      compilePattern(pattern, fn, (size) => chargePatterns(compileWork(size), fn));
+    } catch (error) {
+      if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, at());
+      throw error;
+    }
   }
+  return query;
+}
+
+/**
+ * The deepest nesting of `[…]`, `(…)` and `!` (each negation nests the expression it negates) in a
+ * query's text, outside its string literals.
+ */
+function bracketNesting(path: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let negations = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const char = path[i];
+    if (quote !== undefined) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === "!" && path[i + 1] !== "=") deepest = Math.max(deepest, depth + ++negations);
+    else if (char !== " ") negations = 0;
+    if (char === "'" || char === '"') quote = char;
+    else if (char === "[" || char === "(") deepest = Math.max(deepest, ++depth);
+    else if (char === "]" || char === ")") depth--;
+  }
+  return deepest;
+}
+
+/**
+ * The most segments of any one query within `query` (itself, or one inside its filters), and the
+ * patterns its `match()`/`search()` calls give as literals, to be checked before anything runs.
+ */
+function inspectQuery(query: JSONPathQuery): {
+  segments: number;
+  patterns: Array<{ fn: "match" | "search"; pattern: string }>;
+} {
+  const { FunctionExtension, StringLiteral } = jsonpath.expressions;
+  let segments = 0;
+  const patterns: Array<{ fn: "match" | "search"; pattern: string }> = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [query];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (node instanceof JSONPathQuery) segments = Math.max(segments, node.segments.length);
+    if (node instanceof FunctionExtension && (node.name === "match" || node.name === "search")) {
+      const pattern = node.args[1];
+      if (pattern instanceof StringLiteral) patterns.push({ fn: node.name, pattern: pattern.value });
+    }
+    for (const [key, child] of Object.entries(node))
+      if (key !== "environment" && key !== "token") stack.push(child);
+  }
+  return { segments, patterns };
 }
 
 function unknownFields(
@@ -258,78 +395,127 @@ function unknownFields(
 /**
  * Applies the overlay's actions in order to `document`, in place, and returns it (a `$` target replaced by
  * an update is the same object). Throws {@link OverlayError} for an action that cannot apply, and when the
- * copies its actions merge in would add more than one spec may weigh ({@link MAX_SPEC_BYTES}).
+ * spec's overlays together pass a bound of `budget` (./bounds.ts): one budget serves every overlay of a
+ * spec, so that splitting an overlay into many files buys nothing.
  */
-export function applyOverlay(document: unknown, overlay: Overlay, warn: OverlayWarn): unknown {
-  let added = 0;
-  for (const action of overlay.actions) {
-    const location = { file: overlay.file, line: action.line };
-    const nodes = select(
-      action.query,
+export function applyOverlay(
+  document: unknown,
+  overlay: Overlay,
+  warn: OverlayWarn,
+  budget: ShapingBudget = new ShapingBudget(),
+): unknown {
+  budget.overlayText += overlay.bytes;
+  if (budget.overlayText > MAX_OVERLAY_TEXT)
+    throw new OverlayError(
+      `with the overlays before it, this spec's overlays are ${formatBytes(budget.overlayText)} of text, over the ${formatBytes(MAX_OVERLAY_TEXT)} one spec may read.`,
+      { file: overlay.file },
+    );
+  budget.patternWork += overlay.patternWork;
+  if (budget.patternWork > MAX_PATTERN_WORK)
+    throw new OverlayError(
+      `with the overlays before it, this spec's overlays have done more pattern work than one spec may (${MAX_PATTERN_WORK.toLocaleString("en-US")} units: compiling, and pattern size × text length).`,
+      { file: overlay.file },
+    );
+  const outer = activeBudget;
+  activeBudget = budget;
+  try {
+    for (const action of overlay.actions) document = applyAction(document, overlay, action, warn, budget);
+  } finally {
+    activeBudget = outer;
+  }
+  return document;
+}
+
+function applyAction(
+  document: unknown,
+  overlay: Overlay,
+  action: OverlayAction,
+  warn: OverlayWarn,
+  budget: ShapingBudget,
+): unknown {
+  const location = { file: overlay.file, line: action.line };
+  const name = `action ${action.index + 1}`;
+  const target = brief(action.target);
+  const nodes = select(action.query, document, `${name}'s target ${target}`, location, budget);
+  if (nodes.length === 0) {
+    warn(`${name}'s target ${target} selects nothing; the action changes nothing.`, location);
+    return document;
+  }
+  if (action.remove) {
+    removeNodes(
       document,
-      `action ${action.index + 1}'s target ${action.target}`,
+      nodes.map((node) => node.location),
+    );
+    return document;
+  }
+  const update = action.copy ? copiedValue(document, action, location, budget) : action.update;
+  // Each selected node gets its own copy of the update: an action with a broad target (`$..*`) or a
+  // large `copy` would otherwise grow the document without bound before its size is checked.
+  budget.addedBytes += jsonBytes(update) * nodes.length;
+  if (budget.addedBytes > MAX_ADDED_BYTES)
+    throw new OverlayError(
+      `${name} (${target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, this spec's overlays add about ${formatBytes(budget.addedBytes)}, over the ${formatBytes(MAX_ADDED_BYTES)} limit for one spec (all its overlays together). Narrow the target.`,
       location,
     );
-    if (nodes.length === 0) {
-      warn(
-        `action ${action.index + 1}'s target ${action.target} selects nothing; the action changes nothing.`,
-        location,
-      );
-      continue;
-    }
-    if (action.remove) {
-      removeNodes(
-        document,
-        nodes.map((node) => node.location),
-      );
-      continue;
-    }
-    const update = action.copy ? copiedValue(document, action, location) : action.update;
-    // Each selected node gets its own copy of the update: an action with a broad target (`$..*`) or a
-    // large `copy` would otherwise grow the document without bound before its size is checked.
-    added += jsonBytes(update) * nodes.length;
-    if (added > MAX_SPEC_BYTES)
+  // Where the update lands: a node `location.length` levels down gets the update's levels (one more in a
+  // list it is appended to). A copy of a deep part into a deep place could nest without bound.
+  const levels = depthOf(update);
+  for (const node of nodes) {
+    const appended = Array.isArray(node.value) && !(overlay.version === "1.1" && Array.isArray(update));
+    if (node.location.length + levels + (appended ? 1 : 0) > MAX_DOCUMENT_DEPTH)
       throw new OverlayError(
-        `action ${action.index + 1} (${action.target}) merges its ${action.copy ? "copied value" : "update"} into ${nodes.length} node${nodes.length === 1 ? "" : "s"}; with the actions before it, the overlay adds about ${formatBytes(added)}, over the ${formatBytes(MAX_SPEC_BYTES)} limit for one spec. Narrow the target.`,
+        `${name} (${target}) would nest the document deeper than ${MAX_DOCUMENT_DEPTH} levels at ${describePath(node.location)}, the most a shaped document may have.`,
         location,
       );
-    for (const node of nodes) {
-      const replaced = updateNode(node.value, update, overlay.version, action, location);
-      if (replaced !== NOT_REPLACED) {
-        if (node.location.length === 0) document = replaced;
-        else setAt(document, node.location, replaced);
-      }
+  }
+  for (const node of nodes) {
+    const replaced = updateNode(node.value, update, overlay.version, action, location);
+    if (replaced !== NOT_REPLACED) {
+      if (node.location.length === 0) document = replaced;
+      else setAt(document, node.location, replaced);
     }
   }
   return document;
 }
 
-/**
- * Most nodes one query may select. A descendant segment selects a node once per ancestor it is reached
- * from, so `$..*..*..*` on a 4 MB spec selects millions (20 s, 1.3 GB before this bound); Stripe's whole
- * 4 MB spec has about 100,000 nodes.
- */
-const MAX_SELECTED = 1_000_000;
-
-/** The nodes `query` selects, read one by one so that a query selecting too many stops early. */
+/** The nodes `query` selects, read one by one so that a spec whose targets select too many stops early. */
 function select(
   query: JSONPathQuery,
   document: unknown,
   what: string,
   location: OverlayLocation,
+  budget: ShapingBudget,
 ): JSONPathNode[] {
   const nodes: JSONPathNode[] = [];
-  try {
-    for (const node of query.lazyQuery(document as never)) {
-      if (nodes.length === MAX_SELECTED)
-        throw new OverlayError(
-          `${what} selects more than ${MAX_SELECTED.toLocaleString("en-US")} nodes; narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
-          location,
-        );
-      nodes.push(node);
+  const tooMany = () =>
+    new OverlayError(
+      `${what} selects more nodes than one spec's targets may select together (${MAX_SELECTED.toLocaleString("en-US")}, counting those each segment passes to the next); narrow it (a \`..\` after a \`..\` selects each node once per ancestor).`,
+      location,
+    );
+  // json-p3's lazyQuery, with every node a segment passes on counted: `$..a..a..a` on a deep part
+  // passes on one node per chain of ancestors before the last segment selects anything.
+  function* counted(passed: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+    for (const node of passed) {
+      if (++budget.selected > MAX_SELECTED) throw tooMany();
+      yield node;
     }
+  }
+  try {
+    let passed: Iterable<JSONPathNode> = [new JSONPathNode(document as JSONValue, [], document as JSONValue)];
+    for (const segment of query.segments) passed = counted(segment.lazyResolve(passed));
+    for (const node of passed) nodes.push(node);
   } catch (error) {
-    if (error instanceof UnsafePatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    if (error instanceof OverlayError) throw error;
+    if (error instanceof PatternError) throw new OverlayError(`${what}: ${error.message}.`, location);
+    if (error instanceof WalkBoundError)
+      throw new OverlayError(
+        `${what} walks more than the ${MAX_WALKED.toLocaleString("en-US")} mapping members one spec's targets may walk together; narrow it (start it below \`$\`, or use fewer \`..\`).`,
+        location,
+      );
+    // json-p3's own limits (its `..` recursion limit), or a stack the bounds above should have spared:
+    // the spec fails at the action, never the run.
+    if (error instanceof JSONPathError || error instanceof RangeError)
+      throw new OverlayError(`${what} cannot be evaluated: ${error.message}.`, location);
     throw error;
   }
   return nodes;
@@ -340,13 +526,24 @@ function jsonBytes(value: unknown): number {
   return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
-function copiedValue(document: unknown, action: OverlayAction, location: OverlayLocation): unknown {
+/** A target as messages quote it: a long one cut (the line says where the whole is). */
+function brief(target: string): string {
+  return target.length > 100 ? `${target.slice(0, 100)}…` : target;
+}
+
+function copiedValue(
+  document: unknown,
+  action: OverlayAction,
+  location: OverlayLocation,
+  budget: ShapingBudget,
+): unknown {
   const copy = action.copy as NonNullable<OverlayAction["copy"]>;
   const sources = select(
     copy.query,
     document,
     `action ${action.index + 1}'s \`copy\` ${copy.path}`,
     location,
+    budget,
   );
   if (sources.length !== 1)
     throw new OverlayError(
@@ -366,7 +563,7 @@ function updateNode(
   action: OverlayAction,
   location: OverlayLocation,
 ): unknown {
-  const name = `action ${action.index + 1} (${action.target})`;
+  const name = `action ${action.index + 1} (${brief(action.target)})`;
   if (Array.isArray(target)) {
     if (version === "1.1" && Array.isArray(update)) target.push(...structuredClone(update));
     else target.push(structuredClone(update));
