@@ -348,23 +348,7 @@ describe("overlays and audiences", () => {
     git(dir, "commit", "-q", "-am", "head");
     const sha = git(dir, "rev-parse", "HEAD");
     const event = (action: string, inputs: Record<string, string> = {}) =>
-      runActionLikeRunner({
-        workspace: dir,
-        inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, ...inputs },
-        githubToken: "ghs_fakeGitHubToken123",
-        eventName: "pull_request",
-        eventPayload: {
-          action,
-          number: 5,
-          pull_request: {
-            number: 5,
-            merged: false,
-            head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
-            base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
-          },
-        },
-        env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha, GITHUB_API_URL: github.apiUrl },
-      });
+      pullRequestRun({ api, github, dir, number: 5, base, sha, action, inputs });
     const result = await event("synchronize");
     expect(result.exitCode, result.stdout).toBe(0);
     type Changes = { against: string; breaking: unknown[]; other: unknown[] };
@@ -415,23 +399,7 @@ describe("overlays and audiences", () => {
     await writeFile(path.join(dir, "api/payments.yaml"), PAYMENTS);
     git(dir, "commit", "-q", "-am", "head");
     const sha = git(dir, "rev-parse", "HEAD");
-    const result = await runActionLikeRunner({
-      workspace: dir,
-      inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl },
-      githubToken: "ghs_fakeGitHubToken123",
-      eventName: "pull_request",
-      eventPayload: {
-        action: "synchronize",
-        number: 6,
-        pull_request: {
-          number: 6,
-          merged: false,
-          head: { sha, ref: "feature", repo: { full_name: "acme/widgets" } },
-          base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
-        },
-      },
-      env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: sha, GITHUB_API_URL: github.apiUrl },
-    });
+    const result = await pullRequestRun({ api, github, dir, number: 6, base, sha, action: "synchronize" });
     expect(result.exitCode, result.stdout).toBe(0);
     const results = JSON.parse(result.outputs.results ?? "[]") as Array<{ slug: string; changes: unknown }>;
     const publicChanges = results.find((r) => r.slug === "payments-pr-6")?.changes;
@@ -483,3 +451,34 @@ describe("overlays and audiences", () => {
     expect(bySlug.get("payments-internal-pr-6")).toMatchObject({ breaking: [], other: [] });
   });
 });
+
+/** The Action on a pull request event of acme/widgets, from `base` to `sha`, against the emulator and fake GitHub. */
+function pullRequestRun(run: {
+  api: { token: string; baseUrl: string };
+  github: { apiUrl: string };
+  dir: string;
+  number: number;
+  base: string;
+  sha: string;
+  action: string;
+  inputs?: Record<string, string>;
+}) {
+  const repo = { full_name: "acme/widgets" };
+  return runActionLikeRunner({
+    workspace: run.dir,
+    inputs: { token: run.api.token, organization: ORG, "api-url": run.api.baseUrl, ...run.inputs },
+    githubToken: "ghs_fakeGitHubToken123",
+    eventName: "pull_request",
+    eventPayload: {
+      action: run.action,
+      number: run.number,
+      pull_request: {
+        number: run.number,
+        merged: false,
+        head: { sha: run.sha, ref: "feature", repo },
+        base: { sha: run.base, ref: "main", repo },
+      },
+    },
+    env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: run.sha, GITHUB_API_URL: run.github.apiUrl },
+  });
+}
