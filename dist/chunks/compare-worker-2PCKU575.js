@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j}from"./chunk-AL56LFON.js";import"./chunk-3WYENJCS.js";import"./chunk-J5H5YL5T.js";import"./chunk-VRUZHFEO.js";import"./chunk-F2BDY226.js";import"./chunk-7YWC3P3A.js";export{d as HEAP_VARIABLE,f as NotReviewedError,c as PARALLEL_REVIEWS,a as REVIEW_HEAP_MB,b as REVIEW_TIMEOUT_MS,e as TIMEOUT_VARIABLE,g as budgetFromEnv,i as budgetedCompare,h as compareInWorker,j as serveComparison};
