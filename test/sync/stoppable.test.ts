@@ -146,7 +146,8 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
       slugs: new Map([...slugs].filter(([file]) => file !== STUCK).concat([[slow, "slow"]])),
       mode: "preview",
       baseCommit,
-      timeoutSeconds: 3,
+      // Long enough for the two other specs on a loaded machine; the stuck one ends at it.
+      timeoutSeconds: 15,
       // The others must not wait for the worker past half a second (10 s by default).
       ports: { comparer, git: commandLineGit, preparation: { entry: FAULTY_WORKER, slowMs: 500 } },
     });

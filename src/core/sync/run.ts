@@ -426,7 +426,7 @@ async function prune(
       owner,
       blocked: pruneBlockedReason(plan, found.collisions, published),
       recordedFile: (recorded) => recordedFileIn(plan.workspace, recorded, slugsByFile(found.targets)),
-      precedesRun: (recorded) => precedesRun(plan, ports.git, recorded),
+      precedesRun: onceEach((recorded) => precedesRun(plan, ports.git, recorded)),
       readOptions: () => ({
         deadline: Math.min(link.deadline, ports.clock.now() + UNCHANGED_READ_BUDGET_MS),
       }),
@@ -501,6 +501,19 @@ function slugsOrCollisions(
     if (!(error instanceof DuplicateSlugError)) throw error;
     return { slugs: new Map(error.assigned), collisions: error };
   }
+}
+
+/** One answer per key: a thousand records of one commit ask git once, not a thousand times. */
+function onceEach<T>(answer: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const answers = new Map<string, Promise<T>>();
+  return (key) => {
+    let known = answers.get(key);
+    if (known === undefined) {
+      known = answer(key);
+      answers.set(key, known);
+    }
+    return known;
+  };
 }
 
 /** Whether a publish record's commit is the run's or one of its ancestors, as git can tell. */
