@@ -384,7 +384,8 @@ export class SchemaViews {
     const keywords: Json = {};
     for (const [key, value] of Object.entries(schema)) if (CONSTRAINT_KEYS.has(key)) keywords[key] = value;
     if (Object.keys(keywords).length === 0) return own;
-    const variants = own.variants.map((variant) => {
+    // A variant that is a oneOf/anyOf itself gives its own variants, each read with the keywords too.
+    const variants = this.flattened(own.variants).map((variant) => {
       const applied = { allOf: [keywords, variant] };
       this.written.set(applied, variant);
       return applied;
