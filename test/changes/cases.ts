@@ -939,6 +939,38 @@ const keywordsBesideVariants: ChangeCase[] = [
       };
     },
   }),
+  c30({
+    name: "a oneOf that becomes a variant of a wider oneOf: its variants still match their own (response)",
+    expected: "breaking",
+    kind: "variant-added",
+    notKinds: ["property-removed", "property-made-optional"],
+    prepare: (d) => {
+      schemas(d).Paragraph = {
+        type: "object",
+        required: ["type", "nodes"],
+        properties: { type: { type: "string", enum: ["paragraph"] }, nodes: { type: "array" } },
+      };
+      schemas(d).Divider = {
+        type: "object",
+        required: ["type"],
+        properties: { type: { type: "string", enum: ["divider"] } },
+      };
+      schemas(d).Essentials = {
+        oneOf: [{ $ref: "#/components/schemas/Paragraph" }, { $ref: "#/components/schemas/Divider" }],
+      };
+      schemas(d).Table = {
+        type: "object",
+        required: ["type", "rows"],
+        properties: { type: { type: "string", enum: ["table"] }, rows: { type: "array" } },
+      };
+      schemas(d).Pet.properties.notes = { type: "array", items: { $ref: "#/components/schemas/Essentials" } };
+    },
+    change: (d) => {
+      schemas(d).Pet.properties.notes.items = {
+        oneOf: [{ $ref: "#/components/schemas/Essentials" }, { $ref: "#/components/schemas/Table" }],
+      };
+    },
+  }),
 ];
 
 /** The case's two documents. */

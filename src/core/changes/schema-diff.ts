@@ -398,13 +398,14 @@ export class SchemaComparer {
         ? `#${index + 1}`
         : quote(n.slice(n.indexOf(":") + 1).replace(/^#\/components\/schemas\//, ""), 60);
     };
+    // A variant that is a oneOf/anyOf itself stands for its variants (a union of unions is one union).
+    const variantsA = this.before.flattened(a.variants);
+    const variantsB = this.after.flattened(b.variants);
     const namedB = new Map<string, number>();
-    b.variants.forEach((node, index) => {
+    variantsB.forEach((node, index) => {
       const n = name(node);
       if (n !== undefined && !namedB.has(n)) namedB.set(n, index);
     });
-    const variantsA = a.variants;
-    const variantsB = b.variants;
     const usedB = new Set<number>();
     let leftA: number[] = [];
     variantsA.forEach((node, index) => {
