@@ -1,16 +1,20 @@
 /**
  * A pull request whose head spec fails validation still gets its API change review (issue 27): the
  * spec parses and bundles, so its changes are compared with the base commit. The spec itself fails and
- * nothing of it is uploaded; its breaking change is in the results, the comment and the summary.
+ * nothing of it is uploaded; its breaking change is in the results, the comment and the summary: the
+ * Action on a pull request (fake GitHub), and the CLI in a GitLab merge-request pipeline (fake GitLab).
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
+import { FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
 import { specChangeLine } from "../../src/core/review/change-review.ts";
 import type { SpecChange } from "../../src/core/sync/result.ts";
+import { runCli } from "../cli/run-cli.ts";
+import { resultsValidator } from "../report/results-schema.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
@@ -78,6 +82,7 @@ describe("a preview whose head spec fails validation", () => {
     });
 
     expect(result.exitCode).toBe(1);
+    expect(resultsValidator()(JSON.parse(result.outputs.results ?? ""))).toEqual([]);
     const [pets] = JSON.parse(result.outputs.results ?? "[]") as {
       slug: string;
       status: string;
@@ -92,5 +97,52 @@ describe("a preview whose head spec fails validation", () => {
     expect(comment).toMatch(/api\/pets\.yaml\*\*: ⚠️ 1 breaking in 1 operation/);
     expect(comment).toContain("- **DELETE /pets** (deletePets)");
     expect(result.summary).toContain("#### API changes");
+  });
+
+  it("on the command line in a GitLab merge request: the spec fails, its breaking change is in the note", async () => {
+    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    const gitlab = await startFakeGitLab();
+    const dir = await emptyWorkspace({ "api/pets.yaml": BASE });
+    cleanups.push(
+      () => api.close(),
+      () => gitlab.close(),
+      () => removeWorkspace(dir),
+    );
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "base");
+    const base = git(dir, "rev-parse", "HEAD");
+    await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
+    git(dir, "commit", "-q", "-am", "head");
+
+    const run = await runCli(["sync", "--json", "--organization", "demo-org", "--api-url", api.baseUrl], {
+      cwd: dir,
+      env: {
+        GITBOOK_TOKEN: api.token,
+        GITLAB_CI: "true",
+        CI_API_V4_URL: gitlab.apiUrl,
+        CI_PROJECT_ID: "77",
+        CI_PROJECT_PATH: "acme/api",
+        CI_PROJECT_NAME: "api",
+        CI_PROJECT_DIR: dir,
+        CI_COMMIT_SHA: git(dir, "rev-parse", "HEAD"),
+        CI_PIPELINE_SOURCE: "merge_request_event",
+        CI_MERGE_REQUEST_IID: "5",
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        GITLAB_TOKEN: FAKE_GITLAB_TOKEN,
+      },
+    });
+
+    expect(run.code).toBe(1);
+    const [pets] = JSON.parse(run.stdout) as {
+      status: string;
+      changes?: { against: string; breaking: SpecChange[] };
+    }[];
+    expect(pets?.status).toBe("failed");
+    expect(api.listSpecs("demo-org")).toEqual([]);
+    expect(pets?.changes?.breaking.map(specChangeLine).join("\n")).toMatch(/DELETE \/pets/);
+    const note = gitlab.notes(5)[0]?.body ?? "";
+    expect(note).toMatch(/api\/pets\.yaml\*\*: ⚠️ 1 breaking in 1 operation/);
+    expect(note).toContain("- **DELETE /pets** (deletePets)");
   });
 });
