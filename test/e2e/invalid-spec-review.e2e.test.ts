@@ -48,23 +48,28 @@ paths:
         "200": {description: ok}
 `;
 
+/** The emulator and a checkout whose head commit makes `api/pets.yaml` the invalid HEAD. */
+async function setup() {
+  const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+  const dir = await emptyWorkspace({ "api/pets.yaml": BASE });
+  cleanups.push(
+    () => api.close(),
+    () => removeWorkspace(dir),
+  );
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "base");
+  const base = git(dir, "rev-parse", "HEAD");
+  await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
+  git(dir, "commit", "-q", "-am", "head");
+  return { api, dir, base, head: git(dir, "rev-parse", "HEAD") };
+}
+
 describe("a preview whose head spec fails validation", () => {
   it("fails the spec, uploads nothing, and still lists its breaking change", async () => {
-    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    const { api, dir, base, head } = await setup();
     const github = await startFakeGitHub();
-    const dir = await emptyWorkspace({ "api/pets.yaml": BASE });
-    cleanups.push(
-      () => api.close(),
-      () => github.close(),
-      () => removeWorkspace(dir),
-    );
-    git(dir, "init", "-q", "-b", "main");
-    git(dir, "add", "-A");
-    git(dir, "commit", "-q", "-m", "base");
-    const base = git(dir, "rev-parse", "HEAD");
-    await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
-    git(dir, "commit", "-q", "-am", "head");
-    const head = git(dir, "rev-parse", "HEAD");
+    cleanups.push(() => github.close());
     const repo = { full_name: "acme/widgets" };
     const pullRequest = {
       number: 9,
@@ -100,20 +105,9 @@ describe("a preview whose head spec fails validation", () => {
   });
 
   it("on the command line in a GitLab merge request: the spec fails, its breaking change is in the note", async () => {
-    const api = await startEmulator({ processing: { pendingMs: 10, progressMs: 10 } });
+    const { api, dir, base, head } = await setup();
     const gitlab = await startFakeGitLab();
-    const dir = await emptyWorkspace({ "api/pets.yaml": BASE });
-    cleanups.push(
-      () => api.close(),
-      () => gitlab.close(),
-      () => removeWorkspace(dir),
-    );
-    git(dir, "init", "-q", "-b", "main");
-    git(dir, "add", "-A");
-    git(dir, "commit", "-q", "-m", "base");
-    const base = git(dir, "rev-parse", "HEAD");
-    await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
-    git(dir, "commit", "-q", "-am", "head");
+    cleanups.push(() => gitlab.close());
 
     const run = await runCli(["sync", "--json", "--organization", "demo-org", "--api-url", api.baseUrl], {
       cwd: dir,
@@ -125,7 +119,7 @@ describe("a preview whose head spec fails validation", () => {
         CI_PROJECT_PATH: "acme/api",
         CI_PROJECT_NAME: "api",
         CI_PROJECT_DIR: dir,
-        CI_COMMIT_SHA: git(dir, "rev-parse", "HEAD"),
+        CI_COMMIT_SHA: head,
         CI_PIPELINE_SOURCE: "merge_request_event",
         CI_MERGE_REQUEST_IID: "5",
         CI_MERGE_REQUEST_DIFF_BASE_SHA: base,

@@ -72,31 +72,6 @@ const ANY: SchemaView = {
 };
 const NOTHING: SchemaView = { ...ANY, types: new Set() };
 
-/** Keywords that say what instances a schema accepts (documentation, `nullable` and the like aside). */
-const CONSTRAINT_KEYS: ReadonlySet<string> = new Set([
-  "type",
-  "enum",
-  "const",
-  "format",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "pattern",
-  "uniqueItems",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minimum",
-  "maximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "minProperties",
-  "maxProperties",
-  "allOf",
-]);
-
 /** Longest `$ref`/`allOf` chain followed; deeper is read as any value. */
 const MAX_NESTING = 64;
 
@@ -111,6 +86,23 @@ const LIMIT_KEYS = [
   "maxProperties",
 ] as const;
 const LOWER = new Set(["minimum", "minLength", "minItems", "minProperties"]);
+/** Keywords that say what instances a schema accepts (documentation, `nullable` and the like aside). */
+const CONSTRAINT_KEYS: ReadonlySet<string> = new Set([
+  ...LIMIT_KEYS,
+  "type",
+  "enum",
+  "const",
+  "format",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "pattern",
+  "uniqueItems",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "allOf",
+]);
 /** Keys of a schema that only document it: never compared, and a `$ref` beside them is still a plain reference. */
 export const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set([
   "description",
