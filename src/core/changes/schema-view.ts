@@ -281,10 +281,12 @@ export class SchemaViews {
   }
 
   /**
-   * The oneOf/anyOf `container` (its variants {@link flattened}) read, beside a plain schema, as its variant `index` where it is
-   * closest but as the whole set where the set allows more: an enum's values are the union over the
-   * variants (unlimited when one variant is), a property is there when any variant has it (its schemas
-   * in several variants read as one of them); required as the chosen variant says.
+   * The oneOf/anyOf `container` (its variants {@link flattened}) read, beside a plain schema, as its
+   * variant `index` where that is closest, but as the whole set where the set allows more: an enum's
+   * values are the union over the variants (unlimited when one variant is), a property is there when
+   * any variant has it (its schemas in several variants read as one of them); `required` stays the
+   * chosen variant's, since which properties go together (a block's type with its fields) is what a
+   * variant says, and the set's intersection would lose it.
    */
   hull(container: object, variants: readonly unknown[], index: number): object {
     let byIndex = this.hulls.get(container);
@@ -325,12 +327,9 @@ export class SchemaViews {
         properties.set(name, union);
       }
     }
-    // Required stays the chosen variant's: which properties go together is what variants say (a
-    // block's type with its fields), and the set's intersection would lose it.
     // A node of its own, whose text is no schema's (so never taken for an unchanged one), read as this view.
     const node = { allOf: [chosen], anyOf: variants };
     this.views.set(node, { ...view, values, properties });
-    this.written.set(node, chosen);
     byIndex.set(index, node);
     return node;
   }
