@@ -17,6 +17,8 @@ describe("compareApis: the classification table", () => {
     const expectedList = c.expected === "breaking" ? result.breaking : result.other;
     expect(expectedList.map((x) => x.kind)).toContain(c.kind);
     if (c.expected === "other") expect(result.breaking).toEqual([]);
+    const all = [...result.breaking, ...result.other].map((x) => x.kind);
+    for (const kind of c.notKinds ?? []) expect(all).not.toContain(kind);
   });
 
   it("has a case for every rule of the table", () => {

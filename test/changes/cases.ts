@@ -15,6 +15,8 @@ export interface ChangeCase {
   readonly prepare?: (doc: Doc) => void;
   /** Changes a deep copy of the "before" document into the "after" document. */
   readonly change: (doc: Doc) => void;
+  /** Kinds that must not be reported: each a false finding the engine once made on this pair. */
+  readonly notKinds?: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test documents are edited freely
@@ -860,6 +862,117 @@ const fromRealHistory: ChangeCase[] = [
   },
 ];
 
+/**
+ * Keywords beside `oneOf`/`anyOf` constrain every variant (issue 27): each side is read as the set of
+ * instances it accepts, so a rewrite into an equivalent form says nothing, and what the variants
+ * together still allow is not said removed.
+ */
+const keywordsBesideVariants: ChangeCase[] = [
+  c30({
+    name: "properties beside oneOf moved into every variant: none removed (response)",
+    expected: "other",
+    kind: "property-added",
+    notKinds: ["property-removed"],
+    prepare: (d) => {
+      schemas(d).Pet = {
+        type: "object",
+        required: ["id", "name"],
+        properties: { id: { type: "integer" }, name: { type: "string" } },
+        oneOf: [
+          { title: "dog", properties: { bark: { type: "boolean" } } },
+          { title: "cat", properties: { purr: { type: "boolean" } } },
+        ],
+      };
+    },
+    change: (d) => {
+      const { id, name } = schemas(d).Pet.properties;
+      schemas(d).Pet = {
+        type: "object",
+        required: ["id", "name"],
+        oneOf: [
+          { title: "dog", properties: { id, name, bark: { type: "boolean" }, wag: { type: "boolean" } } },
+          { title: "cat", properties: { id, name, purr: { type: "boolean" } } },
+        ],
+      };
+    },
+  }),
+  c30({
+    name: "type: object beside the oneOf a schema became: properties every variant has are not removed",
+    expected: "breaking",
+    kind: "variant-added",
+    notKinds: ["property-removed"],
+    change: (d) => {
+      const { properties, required } = schemas(d).Pet;
+      schemas(d).Pet = {
+        type: "object",
+        oneOf: [
+          { required, properties: { ...properties, bark: { type: "boolean" } } },
+          { required, properties: { ...properties, purr: { type: "boolean" } } },
+        ],
+      };
+    },
+  }),
+  c30({
+    name: "an enum split over nested oneOf variants keeps every value (request)",
+    expected: "other",
+    kind: "variant-added",
+    notKinds: ["enum-value-removed", "enum-added"],
+    prepare: (d) => {
+      schemas(d).NewPet.properties.key = {
+        type: "object",
+        properties: { kty: { type: "string", enum: ["RSA", "EC"] } },
+      };
+    },
+    change: (d) => {
+      schemas(d).NewPet.properties.key = {
+        oneOf: [
+          {
+            oneOf: [
+              {
+                type: "object",
+                properties: { kty: { type: "string", enum: ["RSA"] }, n: { type: "string" } },
+              },
+            ],
+          },
+          { type: "object", properties: { kty: { type: "string", enum: ["EC"] }, crv: { type: "string" } } },
+        ],
+      };
+    },
+  }),
+  c30({
+    name: "a oneOf that becomes a variant of a wider oneOf: its variants still match their own (response)",
+    expected: "breaking",
+    kind: "variant-added",
+    notKinds: ["property-removed", "property-made-optional"],
+    prepare: (d) => {
+      schemas(d).Paragraph = {
+        type: "object",
+        required: ["type", "nodes"],
+        properties: { type: { type: "string", enum: ["paragraph"] }, nodes: { type: "array" } },
+      };
+      schemas(d).Divider = {
+        type: "object",
+        required: ["type"],
+        properties: { type: { type: "string", enum: ["divider"] } },
+      };
+      schemas(d).Essentials = {
+        oneOf: [{ $ref: "#/components/schemas/Paragraph" }, { $ref: "#/components/schemas/Divider" }],
+      };
+      schemas(d).Table = {
+        type: "object",
+        required: ["type", "rows"],
+        properties: { type: { type: "string", enum: ["table"] }, rows: { type: "array" } },
+      };
+      schemas(d).Pet.properties.notes = { type: "array", items: { $ref: "#/components/schemas/Essentials" } };
+    },
+    change: (d) => {
+      schemas(d).Pet.properties.notes.items = {
+        oneOf: [{ $ref: "#/components/schemas/Essentials" }, { $ref: "#/components/schemas/Table" }],
+      };
+    },
+  }),
+];
+
 /** The case's two documents. */
 export function documents(c: ChangeCase): { before: Doc; after: Doc } {
   const before = baseDocument(c.version);
@@ -876,4 +989,5 @@ export const cases: readonly ChangeCase[] = [
   ...only31,
   ...rules30,
   ...fromRealHistory,
+  ...keywordsBesideVariants,
 ];

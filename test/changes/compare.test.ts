@@ -341,6 +341,32 @@ describe("compareApis: a schema that becomes one of several", () => {
     ]);
   });
 
+  it("reads an enum split over nested variants, type: object beside them, as the union of their values", () => {
+    // The real case (issue 27): "now limited to RSA" although the head also allows EC.
+    const before = baseDocument("3.0");
+    before.components.schemas.NewPet.properties.key = {
+      type: "object",
+      properties: { kty: { type: "string" } },
+    };
+    const after = structuredClone(before);
+    after.components.schemas.NewPet.properties.key = {
+      type: "object",
+      oneOf: [
+        { oneOf: [{ properties: { kty: { type: "string", enum: ["RSA"] }, n: { type: "string" } } }] },
+        { properties: { kty: { type: "string", enum: ["EC"] }, crv: { type: "string" } } },
+      ],
+    };
+    const result = compareApis(before, after);
+    expect(result.breaking.map((c) => c.message)).toEqual([
+      'request body (application/json, application/xml) key.kty: now limited to "RSA", "EC"',
+    ]);
+    expect(result.other.map((c) => c.message).sort()).toEqual([
+      "request body (application/json, application/xml) key.crv: property added",
+      "request body (application/json, application/xml) key.n: property added",
+      "request body (application/json, application/xml) key: now one of 2 variants",
+    ]);
+  });
+
   it("matches variants that each gained an optional property with their own, not with one another", () => {
     const before = baseDocument("3.0");
     before.components.schemas.NewPet.properties.shape = {

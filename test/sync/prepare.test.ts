@@ -133,3 +133,47 @@ describe("prepareFile, when a spec's turn comes after discovery", () => {
     ]);
   });
 });
+
+describe("a spec that fails validation, for the review (issue 27)", () => {
+  // No `info.title`: refused before upload, but it parses and bundles.
+  const INVALID = `openapi: 3.0.3
+info: {version: "1"}
+paths:
+  /pets:
+    get:
+      responses:
+        "200": {description: ok}
+  /admin:
+    x-internal: true
+    get:
+      responses:
+        "200": {description: ok}
+`;
+
+  const pathsOf = (spec: { document?: () => unknown } | undefined) =>
+    Object.keys((spec?.document?.() as { paths?: object } | undefined)?.paths ?? {});
+
+  it("keeps the document it would have uploaded, shaped when it is, and no text to upload", async () => {
+    const plain = await prepare({ "api.yaml": INVALID }, { keepDocument: true });
+    expect(plain[0]?.problems.map((p) => p.code)).toContain("INVALID_SPEC");
+    expect(plain[0]?.source).toBeUndefined();
+    expect(pathsOf(plain[0])).toEqual(["/pets", "/admin"]);
+
+    const shaping = { overlays: [], removeInternal: true };
+    const shaped = await prepare({ "api.yaml": INVALID }, { keepDocument: true, shaping });
+    expect(shaped[0]?.problems.map((p) => p.code)).toContain("INVALID_SPEC");
+    expect(shaped[0]?.source).toBeUndefined();
+    expect(pathsOf(shaped[0])).toEqual(["/pets"]);
+  });
+
+  it("keeps none when the run does not compare, or the spec does not bundle", async () => {
+    const uncompared = await prepare({ "api.yaml": INVALID });
+    expect(uncompared[0]?.document).toBeUndefined();
+    const unbundled = await prepare(
+      { "api.yaml": INVALID.replace('"200": {description: ok}', '"200": {$ref: ./missing.yaml}') },
+      { keepDocument: true },
+    );
+    expect(unbundled[0]?.problems.map((p) => p.code)).toContain("BUNDLE_ERROR");
+    expect(unbundled[0]?.document).toBeUndefined();
+  });
+});

@@ -162,7 +162,7 @@ export class SchemaComparer {
       else {
         // A schema that became a oneOf/anyOf (or stopped being one) is compared with its closest
         // variant: the composite has no type or properties of its own to compare with.
-        local.push(closest.said);
+        if (closest.said) local.push(closest.said);
         nested("", closest.a, closest.b);
       }
     }
@@ -182,7 +182,7 @@ export class SchemaComparer {
     b: unknown,
     viewB: SchemaView,
     direction: Direction,
-  ): { a: unknown; b: unknown; said: Finding } | undefined {
+  ): { a: unknown; b: unknown; said: Finding | undefined } | undefined {
     const composite = (view: SchemaView) =>
       view.variants !== undefined && view.types === undefined && view.properties.size === 0;
     const score = (x: unknown, y: unknown) => {
@@ -190,28 +190,42 @@ export class SchemaComparer {
       return (found.some((f) => verdictOf(f.kind, direction) === "breaking") ? 1_000_000 : 0) + found.length;
     };
     const pick = (candidates: readonly unknown[], against: (candidate: unknown) => number) =>
-      candidates.reduce<{ node: unknown; score: number } | undefined>((best, node) => {
+      candidates.reduce<{ index: number; score: number } | undefined>((best, node, index) => {
         const s = against(node);
-        return best === undefined || s < best.score ? { node, score: s } : best;
-      }, undefined)?.node;
+        return best === undefined || s < best.score ? { index, score: s } : best;
+      }, undefined)?.index ?? 0;
+    // The chosen variant, where the whole set allows more (another variant's enum value or
+    // property) read as the set: what a variant set still allows is not said removed.
+    const whole = (views: SchemaViews, container: unknown, variants: readonly unknown[], index: number) => {
+      const node = views.canonical(container);
+      return isObject(node) ? views.hull(node, variants, index) : variants[index];
+    };
     if (viewA.variants === undefined && composite(viewB)) {
-      const variants = viewB.variants as readonly unknown[];
-      const chosen = pick(variants, (candidate) => score(a, candidate));
-      const said: Finding = {
-        kind: "variant-added",
-        at: "",
-        detail: `now one of ${variants.length} variants`,
-      };
+      const written = viewB.variants as readonly unknown[];
+      const variants = this.after.flattened(written);
+      const chosen = whole(
+        this.after,
+        b,
+        variants,
+        pick(variants, (candidate) => score(a, candidate)),
+      );
+      const said: Finding | undefined = this.after.isUnion(b)
+        ? undefined
+        : { kind: "variant-added", at: "", detail: `now one of ${written.length} variants` };
       return { a, b: chosen, said };
     }
     if (viewB.variants === undefined && composite(viewA)) {
-      const variants = viewA.variants as readonly unknown[];
-      const chosen = pick(variants, (candidate) => score(candidate, b));
-      const said: Finding = {
-        kind: "variant-removed",
-        at: "",
-        detail: `no longer one of ${variants.length} variants`,
-      };
+      const written = viewA.variants as readonly unknown[];
+      const variants = this.before.flattened(written);
+      const chosen = whole(
+        this.before,
+        a,
+        variants,
+        pick(variants, (candidate) => score(candidate, b)),
+      );
+      const said: Finding | undefined = this.before.isUnion(a)
+        ? undefined
+        : { kind: "variant-removed", at: "", detail: `no longer one of ${written.length} variants` };
       return { a: chosen, b, said };
     }
     return undefined;
@@ -369,25 +383,29 @@ export class SchemaComparer {
       else add("variant-removed", `no longer one of ${a.variants?.length} variants`);
       return;
     }
-    const name = (node: unknown): string | undefined =>
-      isObject(node) && typeof node.$ref === "string"
+    // A variant read with its container's keywords keeps the name it was written with.
+    const name = (applied: unknown): string | undefined => {
+      const node = this.before.variantAsWritten(this.after.variantAsWritten(applied));
+      return isObject(node) && typeof node.$ref === "string"
         ? `ref:${node.$ref}`
         : isObject(node) && typeof node.title === "string"
           ? `title:${node.title}`
           : undefined;
+    };
     const label = (node: unknown, index: number) => {
       const n = name(node);
       return n === undefined
         ? `#${index + 1}`
         : quote(n.slice(n.indexOf(":") + 1).replace(/^#\/components\/schemas\//, ""), 60);
     };
+    // A variant that is a oneOf/anyOf itself stands for its variants (a union of unions is one union).
+    const variantsA = this.before.flattened(a.variants);
+    const variantsB = this.after.flattened(b.variants);
     const namedB = new Map<string, number>();
-    b.variants.forEach((node, index) => {
+    variantsB.forEach((node, index) => {
       const n = name(node);
       if (n !== undefined && !namedB.has(n)) namedB.set(n, index);
     });
-    const variantsA = a.variants;
-    const variantsB = b.variants;
     const usedB = new Set<number>();
     let leftA: number[] = [];
     variantsA.forEach((node, index) => {

@@ -10,6 +10,10 @@
  *   with `items` an array.
  * - `allOf` is the intersection of its members: properties and `required` merged, the narrowest types
  *   and limits.
+ * - Keywords beside `oneOf`/`anyOf` (`type`, `properties`, `required`, `enum` …) constrain every variant
+ *   (JSON Schema applies them all): each variant is read as its intersection with them, and the
+ *   container as the variants alone. `{type: object, properties: {id}, oneOf: [A, B]}` is the same set
+ *   of instances as `{oneOf: [{allOf: [{type: object, properties: {id}}, A]}, …]}`, and reads the same.
  */
 import { isObject, type Json, type Resolver } from "./document.ts";
 
@@ -82,6 +86,23 @@ const LIMIT_KEYS = [
   "maxProperties",
 ] as const;
 const LOWER = new Set(["minimum", "minLength", "minItems", "minProperties"]);
+/** Keywords that say what instances a schema accepts (documentation, `nullable` and the like aside). */
+const CONSTRAINT_KEYS: ReadonlySet<string> = new Set([
+  ...LIMIT_KEYS,
+  "type",
+  "enum",
+  "const",
+  "format",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "pattern",
+  "uniqueItems",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "allOf",
+]);
 /** Keys of a schema that only document it: never compared, and a `$ref` beside them is still a plain reference. */
 export const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set([
   "description",
@@ -206,6 +227,12 @@ function narrowestLimits(a: Limits, b: Limits): Limits {
 export class SchemaViews {
   private readonly views = new WeakMap<object, SchemaView>();
   private readonly reading = new WeakSet<object>();
+  /** A variant with its container's keywords applied (`{allOf: [keywords, variant]}`) → the variant as written. */
+  private readonly written = new WeakMap<object, unknown>();
+  /** The views that stand for a whole oneOf/anyOf beside a plain schema, by container and variant chosen. */
+  private readonly hulls = new WeakMap<object, Map<number, object>>();
+  /** `anyOf`s made of one property's schemas in several variants: not variants the document wrote. */
+  private readonly unions = new WeakSet<object>();
 
   private readonly resolver: Resolver;
 
@@ -243,19 +270,127 @@ export class SchemaViews {
     return schema;
   }
 
+  /** The variant as the document wrote it (for its name): itself, unless its container's keywords were applied. */
+  variantAsWritten(node: unknown): unknown {
+    return isObject(node) ? (this.written.get(node) ?? node) : node;
+  }
+
+  /** Whether a oneOf/anyOf was made here from one property's schemas in several variants (see {@link hull}). */
+  isUnion(node: unknown): boolean {
+    return isObject(node) && this.unions.has(node);
+  }
+
+  /**
+   * The oneOf/anyOf `container` (its variants {@link flattened}) read, beside a plain schema, as its
+   * variant `index` where that is closest, but as the whole set where the set allows more: an enum's
+   * values are the union over the variants (unlimited when one variant is), a property is there when
+   * any variant has it (its schemas in several variants read as one of them); `required` stays the
+   * chosen variant's, since which properties go together (a block's type with its fields) is what a
+   * variant says, and the set's intersection would lose it.
+   */
+  hull(container: object, variants: readonly unknown[], index: number): object {
+    let byIndex = this.hulls.get(container);
+    if (byIndex === undefined) {
+      byIndex = new Map();
+      this.hulls.set(container, byIndex);
+    }
+    const known = byIndex.get(index);
+    if (known !== undefined) return known;
+    const chosen = variants[index];
+    const view = this.of(chosen);
+    // Only the variants of the chosen one's kind of value say what else the set allows (a `null`
+    // variant beside an object one adds no property and takes none away).
+    const views = variants
+      .map((variant) => this.of(variant))
+      .filter((v, i) => i === index || sameKind(v, view));
+    let values: Map<string, unknown> | undefined = new Map();
+    for (const v of views) {
+      if (v.values === undefined) {
+        values = undefined;
+        break;
+      }
+      for (const [text, value] of v.values) values.set(text, value);
+    }
+    const schemasOf = new Map<string, unknown[]>();
+    for (const v of views)
+      for (const [name, schema] of v.properties) {
+        const list = schemasOf.get(name) ?? [];
+        if (!list.some((known) => this.canonical(known) === this.canonical(schema))) list.push(schema);
+        schemasOf.set(name, list);
+      }
+    const properties = new Map<string, unknown>();
+    for (const [name, list] of schemasOf) {
+      if (list.length === 1) properties.set(name, list[0]);
+      else {
+        const union = { anyOf: list };
+        this.unions.add(union);
+        properties.set(name, union);
+      }
+    }
+    // A node of its own, whose text is no schema's (so never taken for an unchanged one), read as this view.
+    const node = { allOf: [chosen], anyOf: variants };
+    this.views.set(node, { ...view, values, properties });
+    byIndex.set(index, node);
+    return node;
+  }
+
+  /** Variants with those that are oneOf/anyOf themselves (and nothing else) replaced by theirs. */
+  flattened(variants: readonly unknown[]): unknown[] {
+    const out: unknown[] = [];
+    const stack = [...variants].reverse();
+    for (let n = 0; stack.length > 0 && n < 1_000; n++) {
+      const node = stack.pop();
+      const view = this.of(node);
+      if (view.variants !== undefined && view.types === undefined && view.properties.size === 0)
+        stack.push(...[...view.variants].reverse());
+      else out.push(node);
+    }
+    return out;
+  }
+
   private build(schema: Json, depth: number): SchemaView {
-    const own = ownView(schema);
+    const written = ownView(schema);
+    const own = this.distributed(schema, written);
     let view = own;
     if (typeof schema.$ref === "string") {
       const target = this.resolver.target(schema.$ref);
       view = applySiblings(this.of(target, depth + 1), own, schema);
     }
-    if (Array.isArray(schema.allOf)) {
+    // An `allOf` beside a oneOf/anyOf is among the keywords each variant was read with.
+    if (Array.isArray(schema.allOf) && own === written) {
       for (const member of schema.allOf) view = this.intersect(view, this.of(member, depth + 1));
       if (schema.nullable === true && schema.type === undefined && view.types !== undefined)
         view = { ...view, types: new Set([...view.types, "null"]) };
     }
     return view;
+  }
+
+  /**
+   * A oneOf/anyOf with constraining keywords beside it: its variants each read with those keywords
+   * (`{allOf: [keywords, variant]}`, made once per container), the container as the variants alone.
+   */
+  private distributed(schema: Json, own: SchemaView): SchemaView {
+    // Beside a `$ref` the target's keywords would apply too, and `nullable` says null beside the
+    // variants (OpenAPI 3.0): both are read as before, the keywords on the container.
+    if (own.variants === undefined || "$ref" in schema || schema.nullable === true) return own;
+    const keywords: Json = {};
+    for (const [key, value] of Object.entries(schema)) if (CONSTRAINT_KEYS.has(key)) keywords[key] = value;
+    if (Object.keys(keywords).length === 0) return own;
+    // A variant that is a oneOf/anyOf itself gives its own variants, each read with the keywords too.
+    const variants = this.flattened(own.variants).map((variant) => {
+      const applied = { allOf: [keywords, variant] };
+      this.written.set(applied, variant);
+      return applied;
+    });
+    return {
+      ...ANY,
+      variants,
+      discriminator: own.discriminator,
+      defaultValue: own.defaultValue,
+      readOnly: own.readOnly,
+      writeOnly: own.writeOnly,
+      deprecated: own.deprecated,
+    };
   }
 
   private intersect(a: SchemaView, b: SchemaView): SchemaView {
@@ -284,6 +419,13 @@ export class SchemaViews {
       deprecated: a.deprecated || b.deprecated,
     };
   }
+}
+
+/** Whether two views may accept values of one JSON type other than null. */
+function sameKind(a: SchemaView, b: SchemaView): boolean {
+  if (a.types === undefined || b.types === undefined) return true;
+  for (const type of a.types) if (type !== "null" && b.types.has(type)) return true;
+  return false;
 }
 
 /** A `$ref`'s target with the keywords written beside the `$ref` applied over it. */

@@ -237,7 +237,16 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
-  if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
+  if (!asWritten && !bundled) return { ...base, problems };
+  if (problems.length > 0) {
+    // The review reads every spec that parses and bundles, whatever validation says: the pull request
+    // whose spec fails is the one that most needs its changes seen. Nothing of it is uploaded.
+    const reviewed =
+      options.keepDocument && problems.every((p) => p.code === "INVALID_SPEC")
+        ? reviewedDocument(spec, bundled, { ...options, keepDocument: true }, base, logger)
+        : undefined;
+    return { ...base, problems, ...(reviewed ? { document: reviewed } : {}) };
+  }
   if (options.shaping) {
     const { workspace, owner, commit } = options;
     const shapedOptions = {
@@ -298,6 +307,27 @@ async function prepareLoaded(
     ...(recorded ? { recorded } : {}),
     problems,
   };
+}
+
+/**
+ * The document a spec that failed validation would have uploaded, for the review alone: the bundle,
+ * shaped when the spec is (undefined when shaping fails: its problem is the spec's to fix first).
+ */
+function reviewedDocument(
+  spec: LoadedSpec,
+  bundled: BundledSpec | undefined,
+  options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
+  base: { file: string; slug: string; specVersion?: string },
+  logger: Logger,
+): (() => unknown) | undefined {
+  if (!options.shaping) {
+    const document = bundled?.bundled ? bundled.document : spec.document;
+    return () => document;
+  }
+  const { workspace, owner, commit, phase, validationWarnings } = options;
+  const shapedOptions = { workspace, owner, commit, keepDocument: true, validationWarnings, phase };
+  return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, logger)
+    .document;
 }
 
 /**
