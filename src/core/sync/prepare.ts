@@ -8,7 +8,6 @@ import {
   type LoadedSpec,
   loadSpec,
 } from "../discovery/index.ts";
-import type { LocatedProblem } from "../discovery/types.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
@@ -19,7 +18,7 @@ import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
   loadStructuralCheck,
-  type RuleFamily,
+  type ValidationProblem,
   validateBundledStructure,
   validateSpecDocument,
 } from "../validation/index.ts";
@@ -42,8 +41,11 @@ export interface SlugOptions {
 
 export interface PrepareOptions extends SlugOptions {
   workspace: string;
-  /** Validation rule families reported as warnings (`validation-warnings`): the spec goes on. */
-  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /**
+   * Every finding of the validation fails the spec (`strict`); by default only what GitBook cannot
+   * take does, and the rest are warnings.
+   */
+  strict?: boolean | undefined;
   /** Keep the document as it is uploaded (parsed), for comparing it with the review's base. */
   keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
@@ -196,10 +198,10 @@ async function prepareLoaded(
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
+  const strict = { strict: options.strict === true };
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten }),
+    validateSpecDocument(spec, fileLog, { ...strict, structure: asWritten }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -217,7 +219,7 @@ async function prepareLoaded(
         ? { document: bundled.document, referenced: bundled.referenced }
         : undefined;
       phase?.("validating the bundle");
-      const structure = validateBundledStructure(spec, source, fileLog, warnings);
+      const structure = validateBundledStructure(spec, source, fileLog, strict);
       problems.push(...invalidSpecProblems(structure));
     }
   } catch (error) {
@@ -245,7 +247,7 @@ async function prepareLoaded(
       owner,
       commit,
       keepDocument: options.keepDocument === true,
-      validationWarnings: options.validationWarnings,
+      strict: options.strict,
       phase,
     };
     return prepareShaped(
@@ -346,11 +348,13 @@ function lazyText(spec: LoadedSpec): { readonly text: string } {
   };
 }
 
-function invalidSpecProblems(located: readonly LocatedProblem[]): LocalProblem[] {
-  return located.map(({ file, line, column, message }) => ({
+function invalidSpecProblems(located: readonly ValidationProblem[]): LocalProblem[] {
+  return located.map(({ file, line, column, message, strictOnly, more }) => ({
     code: "INVALID_SPEC",
     message,
     location: { file, ...(line !== undefined ? { line, column } : {}) },
+    ...(strictOnly ? { strictOnly } : {}),
+    ...(more !== undefined ? { more } : {}),
   }));
 }
 

@@ -8,6 +8,10 @@ export interface LocalProblem {
   code: "SYNTAX_ERROR" | "FILE_TOO_LARGE" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR" | "SHAPING_ERROR";
   message: string;
   location: SourceLocation;
+  /** An error only because of `strict: true`: without it, a warning and the spec publishes. */
+  strictOnly?: true;
+  /** The line that counts the problems left out of a capped list: how many it stands for. */
+  more?: number;
 }
 
 /** One spec after the local half of the pipeline: discovered, named, validated and bundled. */

@@ -19,14 +19,17 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
 import { truncate } from "../text/truncate.ts";
-import type { RuleFamily } from "./rule-families.ts";
 
 export interface StructuralIssue {
-  family: RuleFamily;
   /** The offending node's keys from the document's root (array indexes as decimal text). */
   keyPath: string[];
   message: string;
-  /** A problem GitBook itself does not mind: always a warning, whatever the rule families say. */
+  /**
+   * What GitBook cannot take (a `$ref` that cannot be resolved): an error whatever `strict` says. Any
+   * other issue is an error only with `strict`.
+   */
+  blocking?: true;
+  /** A problem GitBook itself does not mind: always a warning, even with `strict`. */
   warningOnly?: true;
 }
 
@@ -373,12 +376,6 @@ function needsQuotes(key: string): boolean {
   return key === "" || /[`\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(key);
 }
 
-function familyOf(path: readonly string[], extraKey?: string): RuleFamily {
-  if (path.includes("$ref") || extraKey === "$ref") return "refs";
-  if (path[0] === "info") return "info";
-  return "schema";
-}
-
 function describe(path: string[], error: ErrorObject, document: unknown): StructuralIssue {
   const params = error.params as Record<string, unknown>;
   const name = nameOf(path);
@@ -399,7 +396,10 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
         .join(" or ");
       const holds = WHAT_IT_HOLDS[last];
       const wanted = holds?.startsWith(expected) ? holds : expected;
-      return issue(path, `${name} must be ${wanted}; it is ${kindOf(value)}.`);
+      const message = `${name} must be ${wanted}; it is ${kindOf(value)}.`;
+      // A `$ref` that is not a text names nothing: no tool can resolve it.
+      if (last === "$ref" && typeof value !== "string") return { keyPath: path, message, blocking: true };
+      return issue(path, message);
     }
     case "requiredOneOf": {
       const fields = (params.fields as string[]).map((field) => `\`${field}\``).join(", ");
@@ -415,7 +415,6 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
       if (key === "parent" && path.length === 2 && path[0] === "tags") {
         // OpenAPI 3.2's `parent`, which GitBook reads in any version (docs/gitbook-extensions.md).
         return {
-          family: "schema",
           keyPath: [...path, key],
           message:
             "This tag's `parent` is a field of OpenAPI 3.2: GitBook reads it, other tools refuse it before 3.2. Write `x-parent`, or declare `openapi: 3.2.0`.",
@@ -429,7 +428,6 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
           ? " (a `$ref` stands for a whole object, not for one of its fields)"
           : " (extensions start with `x-`)";
       return {
-        family: familyOf(path, key),
         keyPath: [...path, key],
         message: `${name} has an unknown field \`${plain(key)}\`${hint}.`,
       };
@@ -468,5 +466,5 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
 }
 
 function issue(keyPath: string[], message: string): StructuralIssue {
-  return { family: familyOf(keyPath), keyPath, message };
+  return { keyPath, message };
 }
