@@ -159,6 +159,107 @@ describe("gitbook-openapi validate", () => {
   });
 });
 
+describe("messages that name the fix, from the branch the value was meant for (issue 27, item 4)", () => {
+  const specs = {
+    // 3.0, 2.0 and 3.1 write a path parameter's rule three ways (a oneOf on `in`, a oneOf of
+    // definitions, an if/then): each says the same.
+    "path-30.yaml": [
+      "openapi: 3.0.3",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      "        - {name: id, in: path, schema: {type: string}}",
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n"),
+    "path-20.yaml": [
+      "swagger: '2.0'",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      "        - {name: id, in: path, type: string}",
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n"),
+    "path-31.yaml": [
+      "openapi: 3.1.0",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      "        - {name: id, in: path, schema: {type: string}}",
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n"),
+    "range-31.yaml": [
+      "openapi: 3.1.0",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '2xx': {description: ok}",
+      "",
+    ].join("\n"),
+    "items-20.yaml": [
+      "swagger: '2.0'",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          schema:",
+      "            type: array",
+      "            items:",
+      "              anyOf: [{type: string}, {type: integer}]",
+      "",
+    ].join("\n"),
+  };
+  let messages: string;
+  beforeAll(async () => {
+    messages = await emptyWorkspace(specs);
+  });
+  afterAll(async () => {
+    await removeWorkspace(messages);
+  });
+  const validate = (file: string) => runCli(["validate", file], { cwd: messages });
+
+  it("a path parameter without `required: true` is told it needs `required: true`, not where `in` may be", async () => {
+    for (const [file, place] of [
+      ["path-30.yaml", "7:11"],
+      ["path-20.yaml", "7:11"],
+      ["path-31.yaml", "7:11"],
+    ]) {
+      const run = await validate(file as string);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(
+        `${file}:${place}: \`parameters[0]\` is a path parameter (\`in: path\`): it needs \`required: true\`.\n1 file checked: 1 problem in 1 file.\n`,
+      );
+    }
+  });
+
+  it("a lowercase `2xx` response key is told to be written `2XX`, with no companion about `default`", async () => {
+    const run = await validate("range-31.yaml");
+    expect(run.stdout).toBe(
+      "range-31.yaml:7:9: `responses` has the key `2xx`, which is not a status code: a range of status codes is written in capitals, `2XX`.\n1 file checked: 1 problem in 1 file.\n",
+    );
+  });
+
+  it("a Swagger 2.0 `items` holding `anyOf` is told 2.0 has no `anyOf`, not that `items` must be a list", async () => {
+    const run = await validate("items-20.yaml");
+    expect(run.stdout).toBe(
+      "items-20.yaml:12:15: `items` has an unknown field `anyOf` (a Swagger 2.0 schema has no `anyOf`, `oneOf` or `not`: use `allOf`, or declare OpenAPI 3).\n1 file checked: 1 problem in 1 file.\n",
+    );
+  });
+});
+
 describe("sync and a structurally invalid spec", () => {
   const env = () => ({
     GITBOOK_TOKEN: TOKEN,

@@ -257,7 +257,7 @@ describe("the branch that was meant (oneOf alternatives)", () => {
       "      responses: {'200': {description: ok}}",
       "",
     ].join("\n");
-    expect(at(text)).toEqual(["7:32 `required` must be true; it is false."]);
+    expect(at(text)).toEqual(["7:32 a path parameter (`in: path`) needs `required: true`; it is false."]);
   });
 
   it("reports a 2.0-style field of a 3.0 response without the Reference branch's word", () => {
