@@ -70,9 +70,13 @@ describe("the Action and a structurally invalid spec", () => {
     expect(api.listSpecs("demo-org").map((spec) => spec.slug)).toEqual(["valid"]);
   });
 
-  it("by default, warns at the same place and publishes it", async () => {
+  it("by default, warns at the same place and publishes it, the summary counting its warnings", async () => {
     const run = await runActionLikeRunner({ workspace, inputs: inputs(), env: repo });
     expect(run.exitCode).toBe(0);
+    const row = run.summary.split("\n").find((line) => line.includes("`orders.yaml`"));
+    expect(row).toMatch(/published \(new\), 2 warnings \|/);
+    const valid = run.summary.split("\n").find((line) => line.includes("`valid.yaml`"));
+    expect(valid).not.toMatch(/warning/);
     expect(run.annotations.filter((a) => a.file === "orders.yaml")).toEqual([
       expect.objectContaining({ level: "warning", line: 7, column: 11 }),
       expect.objectContaining({ level: "warning", line: 7, column: 11 }),

@@ -5,7 +5,7 @@
  * with `--strict` it is refused, the first line naming the setting, and nothing is uploaded.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,11 +56,16 @@ const placesOf = (stderr: string, level: "warning" | "error") =>
     .map((line) => /^\w+: ([^:]+:\d+:\d+): /.exec(line)?.[1]);
 
 describe("DigitalOcean's split spec", () => {
-  it("publishes by default, with its four findings as warnings at their places", async () => {
-    const run = await sync();
+  it("publishes by default, with its four findings as warnings at their places, in the log and JUnit", async () => {
+    const junit = path.join(workspace, "report.xml");
+    const run = await sync("--junit", junit);
     expect(run.code).toBe(0);
     expect(placesOf(run.stderr, "warning")).toEqual(FINDINGS);
     expect(placesOf(run.stderr, "error")).toEqual([]);
+    const report = readFileSync(junit, "utf8");
+    expect(report).toContain("4 validation warnings (GitBook takes them; `strict: true` refuses them):");
+    for (const place of FINDINGS) expect(report).toContain(`  ${place}: \`properties\` holds a \`$ref\``);
+    expect(report).not.toContain("<failure");
     const spec = emulator.getSpec("demo-org", "digitalocean");
     expect(spec?.processingState).toBe("complete");
   });

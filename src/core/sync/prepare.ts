@@ -23,8 +23,8 @@ import {
   validateSpecDocument,
 } from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
-import type { LocalProblem, PreparedSpec } from "./prepared.ts";
-import { bareMessage } from "./problem-text.ts";
+import type { LocalProblem, PreparedSpec, ValidationWarnings } from "./prepared.ts";
+import { bareMessage, locatedMessage } from "./problem-text.ts";
 import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
@@ -198,7 +198,13 @@ async function prepareLoaded(
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
   const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const strict = { strict: options.strict === true };
+  // The findings logged as warnings (GitBook takes them; `strict` would refuse the spec): counted in the
+  // spec's result, for the summary, the comment and JUnit.
+  const warned: ValidationProblem[] = [];
+  const strict = {
+    strict: options.strict === true,
+    onWarnings: (found: readonly ValidationProblem[]) => warned.push(...found),
+  };
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
     validateSpecDocument(spec, fileLog, { ...strict, structure: asWritten }),
@@ -239,6 +245,8 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
+  if (warned.length > 0 && options.fileWarnings !== false)
+    Object.assign(base, { warnings: validationWarnings(warned) });
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
   if (options.shaping) {
     const { workspace, owner, commit } = options;
@@ -345,6 +353,14 @@ function lazyText(spec: LoadedSpec): { readonly text: string } {
     get text() {
       return spec.text;
     },
+  };
+}
+
+/** The findings logged as warnings, as a result carries them: counted, each as a `file:line:col: message` line. */
+function validationWarnings(warned: readonly ValidationProblem[]): ValidationWarnings {
+  return {
+    count: warned.reduce((sum, problem) => sum + (problem.more ?? 1), 0),
+    lines: warned.map(({ message, ...location }) => locatedMessage({ message, location })),
   };
 }
 

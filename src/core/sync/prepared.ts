@@ -14,6 +14,12 @@ export interface LocalProblem {
   more?: number;
 }
 
+/** A spec's validation findings given as warnings: how many, and the lines logged (capped, the last counting the rest). */
+export interface ValidationWarnings {
+  count: number;
+  lines: string[];
+}
+
 /** One spec after the local half of the pipeline: discovered, named, validated and bundled. */
 export interface PreparedSpec {
   /** Relative to the workspace, `/`-separated. */
@@ -34,6 +40,8 @@ export interface PreparedSpec {
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];
+  /** Findings of the validation that GitBook takes, logged as warnings (without `strict`). */
+  warnings?: ValidationWarnings;
   /**
    * Not worked on here: its steps are not bounded by its file's size (`PrepareOptions.boundedOnly`), so
    * they run in a worker (prepare-worker.ts).

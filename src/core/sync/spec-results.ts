@@ -6,12 +6,15 @@ import { bareMessage, locatedMessage } from "./problem-text.ts";
 import type { SpecResult } from "./result.ts";
 
 /** The fields every result of `spec` starts from. */
-export function resultOf(spec: PreparedSpec): Pick<SpecResult, "file" | "slug" | "specVersion" | "errors"> {
+export function resultOf(
+  spec: PreparedSpec,
+): Pick<SpecResult, "file" | "slug" | "specVersion" | "errors" | "warnings"> {
   return {
     file: spec.file,
     slug: spec.slug,
     ...(spec.specVersion !== undefined ? { specVersion: spec.specVersion } : {}),
     errors: [],
+    ...(spec.warnings !== undefined ? { warnings: spec.warnings } : {}),
   };
 }
 

@@ -45,7 +45,7 @@ export function validateSpecDocument(
   warnAboutGitBookExtensions(spec, logger);
   const problems = validateInfo(spec, logger);
   if (options.structure === false) return problems;
-  const structural = structuralProblems(spec, logger, options.strict === true);
+  const structural = structuralProblems(spec, logger, options.strict === true, undefined, options.onWarnings);
   return [...problems, ...structural];
 }
 
@@ -58,6 +58,8 @@ export interface ValidationOptions {
   strict?: boolean;
   /** False: only what the service needs (`info`), no check against the official schema. */
   structure?: boolean;
+  /** Told the findings logged as warnings (capped as problems are, the last line counting the rest). */
+  onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
 }
 
 /** A problem found by the validation: `strictOnly` when only `strict` makes it one (a warning otherwise). */
@@ -92,6 +94,7 @@ function structuralProblems(
   logger: Logger,
   strict: boolean,
   bundled?: BundledSource,
+  onWarnings?: ValidationOptions["onWarnings"],
 ): ValidationProblem[] {
   if (!structure) throw new Error("The structural check is not loaded: await loadStructuralCheck() first.");
   let issues: StructuralIssue[] | undefined;
@@ -138,6 +141,7 @@ function structuralProblems(
     "warning",
   );
   for (const problem of warned) warnProblem(problem, logger);
+  if (warned.length > 0) onWarnings?.(warned);
   return errors;
 }
 
@@ -179,9 +183,9 @@ export function validateBundledStructure(
   spec: LoadedSpec,
   bundled: BundledSource | undefined,
   logger: Logger = silentLogger,
-  options: Pick<ValidationOptions, "strict"> = {},
+  options: Pick<ValidationOptions, "strict" | "onWarnings"> = {},
 ): ValidationProblem[] {
-  return structuralProblems(spec, logger, options.strict === true, bundled);
+  return structuralProblems(spec, logger, options.strict === true, bundled, options.onWarnings);
 }
 
 /** The `openapi`/`swagger` value as discovery read it, else as the document has it. */
