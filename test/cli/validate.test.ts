@@ -160,42 +160,25 @@ describe("gitbook-openapi validate", () => {
 });
 
 describe("messages that name the fix, from the branch the value was meant for (issue 27, item 4)", () => {
+  /** A path parameter `{id}` without `required: true`, as `version` writes it. */
+  const pathParameter = (version: string, parameter: string) =>
+    [
+      version,
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      `        - {name: id, in: path, ${parameter}}`,
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n");
   const specs = {
     // 3.0, 2.0 and 3.1 write a path parameter's rule three ways (a oneOf on `in`, a oneOf of
     // definitions, an if/then): each says the same.
-    "path-30.yaml": [
-      "openapi: 3.0.3",
-      "info: {title: T, version: '1'}",
-      "paths:",
-      "  /pets/{id}:",
-      "    get:",
-      "      parameters:",
-      "        - {name: id, in: path, schema: {type: string}}",
-      "      responses: {'200': {description: ok}}",
-      "",
-    ].join("\n"),
-    "path-20.yaml": [
-      "swagger: '2.0'",
-      "info: {title: T, version: '1'}",
-      "paths:",
-      "  /pets/{id}:",
-      "    get:",
-      "      parameters:",
-      "        - {name: id, in: path, type: string}",
-      "      responses: {'200': {description: ok}}",
-      "",
-    ].join("\n"),
-    "path-31.yaml": [
-      "openapi: 3.1.0",
-      "info: {title: T, version: '1'}",
-      "paths:",
-      "  /pets/{id}:",
-      "    get:",
-      "      parameters:",
-      "        - {name: id, in: path, schema: {type: string}}",
-      "      responses: {'200': {description: ok}}",
-      "",
-    ].join("\n"),
+    "path-30.yaml": pathParameter("openapi: 3.0.3", "schema: {type: string}"),
+    "path-20.yaml": pathParameter("swagger: '2.0'", "type: string"),
+    "path-31.yaml": pathParameter("openapi: 3.1.0", "schema: {type: string}"),
     "range-31.yaml": [
       "openapi: 3.1.0",
       "info: {title: T, version: '1'}",
