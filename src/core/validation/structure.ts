@@ -210,15 +210,27 @@ function isObject(value: unknown): value is object {
 function withoutRefusedBranches(group: RawError[], choices: ReadonlyMap<string, Set<object>>): RawError[] {
   const key = (path: readonly string[]) => path.join("\u0000");
   const isChoice = ({ error }: RawError) => error.keyword === "enum" || error.keyword === "const";
-  const refusals = group.filter((entry) => isChoice(entry) && entry.path.length > 0);
-  if (refusals.length === 0) return group;
+  const refusals = new Map<string, RawError[]>();
+  for (const entry of group) {
+    if (!isChoice(entry) || entry.path.length === 0) continue;
+    const at = key(entry.path.slice(0, -1));
+    refusals.set(at, [...(refusals.get(at) ?? []), entry]);
+  }
+  if (refusals.size === 0) return group;
+  // The errors at each node that has refusals, and at its fields: one pass over the group.
+  const within = new Map<string, RawError[]>();
+  for (const entry of group) {
+    for (const at of [key(entry.path), entry.path.length > 0 ? key(entry.path.slice(0, -1)) : undefined]) {
+      if (at === undefined || !refusals.has(at)) continue;
+      within.set(at, [...(within.get(at) ?? []), entry]);
+    }
+  }
   const dropped = new Set<RawError>();
-  const nodes = new Set(refusals.map(({ path }) => key(path.slice(0, -1))));
-  for (const at of nodes) {
-    const here = refusals.filter(({ path }) => key(path.slice(0, -1)) === at);
+  for (const [at, here] of refusals) {
+    const near = within.get(at) ?? [];
     const refusedSchemas = new Set(here.map(({ error }) => error.parentSchema));
     const candidates = new Set(choices.get(at) ?? []);
-    for (const entry of group)
+    for (const entry of near)
       if (key(entry.path) === at && isObject(entry.error.parentSchema))
         candidates.add(entry.error.parentSchema);
     const refused = new Set<unknown>();
@@ -236,14 +248,13 @@ function withoutRefusedBranches(group: RawError[], choices: ReadonlyMap<string, 
       }
     }
     if (!accepted) continue;
-    for (const entry of group) {
-      const within = key(entry.path) === at || key(entry.path.slice(0, -1)) === at;
-      if (within && refused.has(entry.error.parentSchema)) dropped.add(entry);
-    }
+    const gone = near.filter((entry) => refused.has(entry.error.parentSchema));
+    // Something of the meant branch must be left, not only the Reference branch's: else the refusals stand.
+    const left = near.filter((entry) => !gone.includes(entry));
+    if (left.some((entry) => !(isRequired(entry) && missingOf(entry) === "$ref")))
+      for (const entry of gone) dropped.add(entry);
   }
-  const rest = group.filter((entry) => !dropped.has(entry));
-  // Something must be left that is not the Reference branch's: else the refusals stand.
-  return rest.some((entry) => !(isRequired(entry) && missingOf(entry) === "$ref")) ? rest : group;
+  return dropped.size === 0 ? group : group.filter((entry) => !dropped.has(entry));
 }
 
 /**
