@@ -197,7 +197,11 @@ async function prepareLoaded(
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
-  const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
+  const base: Pick<PreparedSpec, "file" | "slug" | "specVersion" | "warnings"> = {
+    file: spec.path,
+    slug,
+    ...(specVersion !== undefined ? { specVersion } : {}),
+  };
   // The findings logged as warnings (GitBook takes them; `strict` would refuse the spec): counted in the
   // spec's result, for the summary, the comment and JUnit.
   const warned: ValidationProblem[] = [];
@@ -245,8 +249,7 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
-  if (warned.length > 0 && options.fileWarnings !== false)
-    Object.assign(base, { warnings: validationWarnings(warned) });
+  if (warned.length > 0 && options.fileWarnings !== false) base.warnings = validationWarnings(warned);
   if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
   if (options.shaping) {
     const { workspace, owner, commit } = options;
