@@ -152,6 +152,23 @@ describe("gitbook-openapi validate", () => {
     }
   });
 
+  it("counts the warnings a capped list left out too", async () => {
+    // 56 tags with OpenAPI 3.2's `parent` in a 3.1 document: always warnings; 50 listed, 6 counted.
+    const tags = Array.from({ length: 56 }, (_, i) => `  - {name: t${i}, parent: root}`);
+    const text = `openapi: 3.1.0\ninfo: {title: T, version: '1'}\ntags:\n  - name: root\n${tags.join("\n")}\npaths: {}\n`;
+    const parents = await emptyWorkspace({ "tags.yaml": text });
+    try {
+      const json = await runCli(["validate", "tags.yaml", "--json"], { cwd: parents });
+      expect(json.code).toBe(0);
+      const report = JSON.parse(json.stdout) as { warnings: number; truncated: number; problems: unknown[] };
+      expect([report.warnings, report.truncated, report.problems.length]).toEqual([56, 6, 50]);
+      const lines = await runCli(["validate", "tags.yaml"], { cwd: parents });
+      expect(lines.stdout.trimEnd().split("\n").at(-1)).toBe("1 file checked: valid, 56 warnings.");
+    } finally {
+      await removeWorkspace(parents);
+    }
+  });
+
   it("refuses a file that is not a spec (exit 2)", async () => {
     const notSpec = await runCli(["validate", "deploy/deployment.yaml"], { cwd: workspace });
     expect(notSpec.code).toBe(2);

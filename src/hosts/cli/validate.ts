@@ -163,8 +163,8 @@ export async function runValidateCommand(
 
   let invalid = 0;
   // Problems left out of a capped list (a file's "and N more" line), counted but not listed.
-  let truncated = 0;
   for (const target of targets) {
+    const logged = found.length;
     const prepared = await prepareFile(
       target,
       "",
@@ -176,10 +176,10 @@ export async function runValidateCommand(
       },
       logger,
     );
+    countLeftOutWarnings(found.slice(logged), prepared.warnings);
     if (prepared.problems.length === 0) continue;
     invalid += 1;
     for (const { message, location, more } of prepared.problems) {
-      if (more !== undefined) truncated += more;
       found.push({
         severity: "error",
         ...location,
@@ -188,17 +188,19 @@ export async function runValidateCommand(
       });
     }
   }
-  const errors = found.filter(({ severity, more }) => severity === "error" && more === undefined).length;
-  const warnings = found.filter(({ severity }) => severity === "warning").length;
+  // A line that counts what a capped list left out stands for that many.
+  const counted = (severity: Problem["severity"]) =>
+    found.filter((problem) => problem.severity === severity).reduce((sum, { more }) => sum + (more ?? 1), 0);
+  const errors = counted("error");
+  const warnings = counted("warning");
   if (flags.json) {
-    const listed = found.filter(({ more }) => more === undefined);
     const json = {
       valid: invalid === 0,
       checked: targets.length,
-      errors: errors + truncated,
+      errors,
       warnings,
-      truncated,
-      problems: listed,
+      truncated: found.reduce((sum, { more }) => sum + (more ?? 0), 0),
+      problems: found.filter(({ more }) => more === undefined),
     };
     output.out(`${JSON.stringify(json, null, 2)}\n`);
     return invalid === 0 ? ExitCode.ok : ExitCode.failed;
@@ -209,11 +211,25 @@ export async function runValidateCommand(
   }
   const checked = `${targets.length} file${targets.length === 1 ? "" : "s"} checked`;
   const warned = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : "";
-  const total = errors + truncated;
   if (invalid === 0) line(`${checked}: valid${warned}.`);
   else
     line(
-      `${checked}: ${total} problem${total === 1 ? "" : "s"} in ${invalid} file${invalid === 1 ? "" : "s"}${warned}.`,
+      `${checked}: ${errors} problem${errors === 1 ? "" : "s"} in ${invalid} file${invalid === 1 ? "" : "s"}${warned}.`,
     );
   return invalid === 0 ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * The warning line that counts the findings a capped list of warnings left out ("and N more structural
+ * warnings"): marked with how many it stands for, as a problem's is.
+ */
+function countLeftOutWarnings(
+  logged: Problem[],
+  warned: { count: number; lines: string[] } | undefined,
+): void {
+  if (!warned || warned.count === warned.lines.length) return;
+  const line = logged.findLast(
+    ({ severity, message }) => severity === "warning" && /^and \d+ more structural warnings? /.test(message),
+  );
+  if (line) line.more = warned.count - (warned.lines.length - 1);
 }
