@@ -3,7 +3,6 @@ import { parseSlugMapping } from "../core/slugs/mapping.ts";
 import { InputError } from "../core/sync/input-error.ts";
 import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";
 import { Redactor } from "../core/text/redact.ts";
-import { RULE_FAMILIES } from "../core/validation/rule-families.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
 import { readShapingValue, SHAPING_INPUT } from "./shaping-value.ts";
 
@@ -105,11 +104,7 @@ export function readConfig(
     failOnUnreviewed: readBoolean("fail-on-unreviewed", readInput("fail-on-unreviewed")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
     shaping: readShapingValue(readInput(SHAPING_INPUT)),
-    validationWarnings: new Set(
-      (readLines(readInput("validation-warnings")) ?? []).map((family) =>
-        oneOf("validation-warnings", family, RULE_FAMILIES),
-      ),
-    ),
+    strict: readBoolean("strict", readInput("strict")),
   };
 }
 

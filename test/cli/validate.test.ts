@@ -47,7 +47,7 @@ describe("gitbook-openapi validate", () => {
     expect(run.stdout.split("\n")).toEqual([
       'broken/orders.yaml:8:7: `responses` must be a mapping of status codes (`200`, `4XX`, `default`) to responses; it is the string "not an object".',
       "broken/stock.json:3:53: `$ref` must be a string: a URI reference such as `#/components/schemas/Pet`; it is the number 7.",
-      "2 files checked: 2 invalid (2 problems).",
+      "2 files checked: 2 problems in 2 files.",
       "",
     ]);
   });
@@ -81,34 +81,33 @@ describe("gitbook-openapi validate", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^broken\/orders\.yaml:8:7: /m);
     expect(run.stdout).toMatch(/^broken\/stock\.json:3:53: /m);
-    const checked = /^(\d+) files checked: 2 invalid \(2 problems\)\.$/m.exec(run.stdout);
+    const checked = /^(\d+) files checked: 2 problems in 2 files\.$/m.exec(run.stdout);
     expect(Number(checked?.[1])).toBeGreaterThan(4);
   });
 
-  it("turns a rule family down to warnings with --validation-warnings", async () => {
-    const run = await runCli(["validate", "broken/orders.yaml", "--validation-warnings", "schema"], {
-      cwd: workspace,
-    });
-    expect(run.code).toBe(0);
+  it("reports every finding as an error, as sync does with strict: true; the old family flag is gone", async () => {
+    const run = await runCli(["validate", "broken/orders.yaml"], { cwd: workspace });
+    expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      'broken/orders.yaml:8:7: warning: `responses` must be a mapping of status codes (`200`, `4XX`, `default`) to responses; it is the string "not an object".\n1 file checked: valid, 1 warning.\n',
+      'broken/orders.yaml:8:7: `responses` must be a mapping of status codes (`200`, `4XX`, `default`) to responses; it is the string "not an object".\n1 file checked: 1 problem in 1 file.\n',
     );
-    const refs = await runCli(["validate", "broken/stock.json"], {
+    const old = await runCli(["validate", "broken/orders.yaml", "--validation-warnings", "schema"], {
       cwd: workspace,
-      env: { GITBOOK_VALIDATION_WARNINGS: "refs" },
     });
-    expect(refs.code).toBe(0);
+    expect(old.code).toBe(2);
   });
 
-  it("prints the same as JSON with --json, warnings with their severity", async () => {
-    const run = await runCli(
-      ["validate", "broken/orders.yaml", "broken/stock.json", "--json", "--validation-warnings", "refs"],
-      { cwd: workspace },
-    );
+  it("prints the same as JSON with --json, with the counts", async () => {
+    const run = await runCli(["validate", "broken/orders.yaml", "broken/stock.json", "--json"], {
+      cwd: workspace,
+    });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
       valid: false,
       checked: 2,
+      errors: 2,
+      warnings: 0,
+      truncated: 0,
       problems: [
         {
           severity: "error",
@@ -118,7 +117,7 @@ describe("gitbook-openapi validate", () => {
           message: expect.stringMatching(/^`responses` must be a mapping/),
         },
         {
-          severity: "warning",
+          severity: "error",
           file: "broken/stock.json",
           line: 3,
           column: 53,
@@ -128,41 +127,197 @@ describe("gitbook-openapi validate", () => {
     });
   });
 
-  it("refuses a family it does not know, and a file that is not a spec (exit 2)", async () => {
-    const family = await runCli(["validate", "broken/orders.yaml", "--validation-warnings", "style"], {
-      cwd: workspace,
-    });
-    expect(family.code).toBe(2);
-    expect(family.stderr).toContain(`--validation-warnings: "style" is not one of 'schema', 'refs', 'info'.`);
+  it("counts every problem of a file whose list is capped, in JSON and in the summary line", async () => {
+    // 57 operations whose `responses` is a number: 50 listed, 7 counted.
+    const paths = Array.from({ length: 57 }, (_, i) => `  /p${i}:\n    get: {responses: 1}`);
+    const many = `openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n${paths.join("\n")}\n`;
+    const crowded = await emptyWorkspace({ "many.yaml": many, "one.yaml": BAD_RESPONSES });
+    try {
+      const json = await runCli(["validate", "many.yaml", "one.yaml", "--json"], { cwd: crowded });
+      expect(json.code).toBe(1);
+      const report = JSON.parse(json.stdout) as {
+        errors: number;
+        truncated: number;
+        problems: { file: string; message: string }[];
+      };
+      expect(report.errors).toBe(58);
+      expect(report.truncated).toBe(7);
+      expect(report.problems).toHaveLength(51);
+      expect(report.problems.every(({ message }) => !/more structural problems/.test(message))).toBe(true);
+      const text = await runCli(["validate", "many.yaml", "one.yaml"], { cwd: crowded });
+      expect(text.stdout).toMatch(/^many\.yaml: and 7 more structural problems/m);
+      expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("2 files checked: 58 problems in 2 files.");
+    } finally {
+      await removeWorkspace(crowded);
+    }
+  });
+
+  it("counts the warnings a capped list left out too", async () => {
+    // 56 tags with OpenAPI 3.2's `parent` in a 3.1 document: always warnings; 50 listed, 6 counted.
+    const tags = Array.from({ length: 56 }, (_, i) => `  - {name: t${i}, parent: root}`);
+    const text = `openapi: 3.1.0\ninfo: {title: T, version: '1'}\ntags:\n  - name: root\n${tags.join("\n")}\npaths: {}\n`;
+    const parents = await emptyWorkspace({ "tags.yaml": text });
+    try {
+      const json = await runCli(["validate", "tags.yaml", "--json"], { cwd: parents });
+      expect(json.code).toBe(0);
+      const report = JSON.parse(json.stdout) as { warnings: number; truncated: number; problems: unknown[] };
+      expect([report.warnings, report.truncated, report.problems.length]).toEqual([56, 6, 50]);
+      const lines = await runCli(["validate", "tags.yaml"], { cwd: parents });
+      expect(lines.stdout.trimEnd().split("\n").at(-1)).toBe("1 file checked: valid, 56 warnings.");
+    } finally {
+      await removeWorkspace(parents);
+    }
+  });
+
+  it("refuses a file that is not a spec (exit 2)", async () => {
     const notSpec = await runCli(["validate", "deploy/deployment.yaml"], { cwd: workspace });
     expect(notSpec.code).toBe(2);
     expect(notSpec.stderr).toContain("deploy/deployment.yaml is not an OpenAPI document");
   });
 });
 
-describe("sync and a structurally invalid spec", () => {
-  it("fails it in check mode, with no token, at its location", async () => {
-    const run = await runCli(["sync", "--mode", "check", "--workspace", workspace], { cwd: workspace });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^ *error: broken\/orders\.yaml:8:7: `responses` must be a mapping/m);
-    expect(run.stderr).toMatch(/^ *error: broken\/stock\.json:3:53: `\$ref` must be a string/m);
+describe("messages that name the fix, from the branch the value was meant for (issue 27, item 4)", () => {
+  /** A path parameter `{id}` without `required: true`, as `version` writes it. */
+  const pathParameter = (version: string, parameter: string) =>
+    [
+      version,
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets/{id}:",
+      "    get:",
+      "      parameters:",
+      `        - {name: id, in: path, ${parameter}}`,
+      "      responses: {'200': {description: ok}}",
+      "",
+    ].join("\n");
+  const specs = {
+    // 3.0, 2.0 and 3.1 write a path parameter's rule three ways (a oneOf on `in`, a oneOf of
+    // definitions, an if/then): each says the same.
+    "path-30.yaml": pathParameter("openapi: 3.0.3", "schema: {type: string}"),
+    "path-20.yaml": pathParameter("swagger: '2.0'", "type: string"),
+    "path-31.yaml": pathParameter("openapi: 3.1.0", "schema: {type: string}"),
+    "range-31.yaml": [
+      "openapi: 3.1.0",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '2xx': {description: ok}",
+      "",
+    ].join("\n"),
+    "items-20.yaml": [
+      "swagger: '2.0'",
+      "info: {title: T, version: '1'}",
+      "paths:",
+      "  /pets:",
+      "    get:",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          schema:",
+      "            type: array",
+      "            items:",
+      "              anyOf: [{type: string}, {type: integer}]",
+      "",
+    ].join("\n"),
+  };
+  let messages: string;
+  beforeAll(async () => {
+    messages = await emptyWorkspace(specs);
+  });
+  afterAll(async () => {
+    await removeWorkspace(messages);
+  });
+  const validate = (file: string) => runCli(["validate", file], { cwd: messages });
+
+  it("a path parameter without `required: true` is told it needs `required: true`, not where `in` may be", async () => {
+    for (const [file, place] of [
+      ["path-30.yaml", "7:11"],
+      ["path-20.yaml", "7:11"],
+      ["path-31.yaml", "7:11"],
+    ]) {
+      const run = await validate(file as string);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(
+        `${file}:${place}: \`parameters[0]\` is a path parameter (\`in: path\`): it needs \`required: true\`.\n1 file checked: 1 problem in 1 file.\n`,
+      );
+    }
   });
 
-  it("fails it at its location and never uploads it; the valid specs are published", async () => {
-    const run = await runCli(["sync", "--workspace", workspace, "--slug-prefix", "shop"], {
+  it("a lowercase `2xx` response key is told to be written `2XX`, with no companion about `default`", async () => {
+    const run = await validate("range-31.yaml");
+    expect(run.stdout).toBe(
+      "range-31.yaml:7:9: `responses` has the key `2xx`, which is not a status code: a range of status codes is written in capitals, `2XX`.\n1 file checked: 1 problem in 1 file.\n",
+    );
+  });
+
+  it("a Swagger 2.0 `items` holding `anyOf` is told 2.0 has no `anyOf`, not that `items` must be a list", async () => {
+    const run = await validate("items-20.yaml");
+    expect(run.stdout).toBe(
+      "items-20.yaml:12:15: `items` has an unknown field `anyOf` (a Swagger 2.0 schema has no `anyOf`, `oneOf` or `not`: use `allOf`, or declare OpenAPI 3).\n1 file checked: 1 problem in 1 file.\n",
+    );
+  });
+});
+
+describe("sync and a structurally invalid spec", () => {
+  const env = () => ({
+    GITBOOK_TOKEN: TOKEN,
+    GITBOOK_API_URL: emulator.baseUrl,
+    GITBOOK_ORGANIZATION: "demo-org",
+  });
+
+  it("by default, in check mode: a finding GitBook takes is a warning, a $ref that names nothing fails", async () => {
+    const run = await runCli(["sync", "--mode", "check", "--workspace", workspace], { cwd: workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^ *warning: broken\/orders\.yaml:8:7: `responses` must be a mapping/m);
+    expect(run.stderr).not.toMatch(/^ *error: broken\/orders\.yaml/m);
+    expect(run.stderr).toMatch(/^ *error: broken\/stock\.json:3:53: `\$ref` must be a string/m);
+    expect(run.stderr).toMatch(/^1 of \d+ specs did not publish:\n- broken\/stock\.json /m);
+  });
+
+  it("by default publishes a spec whose findings GitBook takes, with each as a warning at its place", async () => {
+    const run = await runCli(["sync", "--workspace", workspace, "--slug-prefix", "lenient"], {
       cwd: workspace,
-      env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: "demo-org" },
+      env: env(),
     });
     expect(run.code).toBe(1);
-    // Once, with its place once.
     const lines = run.stderr.split("\n").filter((line) => line.includes("must be a mapping of status codes"));
-    expect(lines).toHaveLength(2); // the log line, and the summary's
-    expect(lines[0]?.trim()).toMatch(/^error: broken\/orders\.yaml:8:7: `responses` must be/);
+    expect(lines.map((line) => line.trim())).toEqual([
+      expect.stringMatching(/^warning: broken\/orders\.yaml:8:7: `responses` must be/),
+    ]);
+    const slugs = emulator.listSpecs("demo-org").map((spec) => spec.slug);
+    expect(slugs).toContain("lenient-broken-orders");
+    expect(slugs.some((slug) => slug.startsWith("lenient") && slug.includes("stock"))).toBe(false);
+  });
+
+  it("with --strict, refuses it at its location, the first line naming the setting, and never uploads it", async () => {
+    const run = await runCli(["sync", "--workspace", workspace, "--slug-prefix", "shop", "--strict"], {
+      cwd: workspace,
+      env: env(),
+    });
+    expect(run.code).toBe(1);
+    const orders = run.stderr.split("\n").filter((line) => /^ *error: broken\/orders\.yaml/.test(line));
+    expect(orders.map((line) => line.trim())).toEqual([
+      "error: broken/orders.yaml: refused by `strict: true`: 1 finding of the official OpenAPI schema, which GitBook accepts; without `strict` it is a warning and the spec publishes.",
+      expect.stringMatching(/^error: broken\/orders\.yaml:8:7: `responses` must be/),
+    ]);
+    expect(run.stderr).toMatch(
+      /- broken\/orders\.yaml \(shop-broken-orders\): failed, INVALID_SPEC: broken\/orders\.yaml: refused by `strict: true`/,
+    );
     expect(run.stderr).not.toMatch(/orders\.yaml:8:7: broken\/orders\.yaml/);
 
     const slugs = emulator.listSpecs("demo-org").map((spec) => spec.slug);
     expect(slugs).toContain("shop-api-petstore");
     expect(slugs).toContain("shop-specs-billing");
-    expect(slugs.some((slug) => slug.includes("orders") || slug.includes("stock"))).toBe(false);
+    expect(
+      slugs.some((slug) => slug.startsWith("shop") && (slug.includes("orders") || slug.includes("stock"))),
+    ).toBe(false);
+    // The variable does the same.
+    const byEnv = await runCli(["sync", "--mode", "check", "--workspace", workspace], {
+      cwd: workspace,
+      env: { GITBOOK_STRICT: "true" },
+    });
+    expect(byEnv.stderr).toMatch(/^ *error: broken\/orders\.yaml: refused by `strict: true`/m);
   });
 });

@@ -120,7 +120,7 @@ describe("a setting that holds a token (issue 16, item 12)", () => {
       "fail-on-breaking": secret,
       "fail-on-unreviewed": secret,
       "breaking-allowed": `GET /${piece}`,
-      "validation-warnings": secret,
+      strict: secret,
       source: secret,
       mode: secret,
       wait: secret,

@@ -72,6 +72,23 @@ describe("renderPullRequestComment", () => {
     ).toBe("### ⚠️ 1 of 2 preview specs of #12 could not be deleted");
   });
 
+  it("counts the validation findings a spec published with as warnings", () => {
+    const body = renderPullRequestComment(
+      input({
+        results: [
+          result({
+            file: "a.yaml",
+            warnings: { count: 298, lines: ["a.yaml:7:9: `responses` has the key `2xx`"] },
+          }),
+          result({ file: "b.yaml" }),
+        ],
+      }),
+    );
+    const [a, b] = rows(body);
+    expect(a).toMatch(/published, 298 warnings \|/);
+    expect(b).not.toMatch(/warning/);
+  });
+
   it("links the latest version, falling back to the app URL, and shows errors", () => {
     const body = renderPullRequestComment(
       input({

@@ -122,6 +122,7 @@ const full: Required<SpecResult> = {
     allowed: [{ kind: "path-removed", operation: "/a", message: "removed" }],
   },
   durationMs: 1234,
+  warnings: { count: 1, lines: ["api/pets.yaml:3:1: `responses` must be a mapping"] },
 };
 
 /** One record of every kind the run makes. */

@@ -38,9 +38,8 @@ actions:
       x-page-icon: cloud
 `;
 
-// DigitalOcean's own files have structural slips (a \`properties\` holding a \`$ref\`): warnings here.
-const CONFIG = `validation-warnings: [schema, refs]
-specs:
+// DigitalOcean's own files have structural slips (a \`properties\` holding a \`$ref\`): warnings by default.
+const CONFIG = `specs:
   ${SPEC}:
     overlays: [overlays/gitbook.yaml]
     audiences:

@@ -1,7 +1,8 @@
 /**
- * The Action, run as the GitHub runner runs it against the emulator: a structurally invalid spec fails
- * with one error annotation at its file, line and column (never uploaded), the valid ones publish, and
- * `validation-warnings` turns the problem into a warning annotation at the same place.
+ * The Action, run as the GitHub runner runs it against the emulator: by default a structurally invalid
+ * spec that GitBook can take publishes with a warning annotation at its file, line and column; with
+ * `strict: true` it fails with error annotations at the same place, the first naming the setting
+ * (never uploaded), and the valid ones publish.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
@@ -41,12 +42,19 @@ const inputs = (extra: Record<string, string> = {}) => ({
 });
 
 describe("the Action and a structurally invalid spec", () => {
-  it("annotates the problem once at file:line:col and uploads only the valid spec", async () => {
-    const run = await runActionLikeRunner({ workspace, inputs: inputs(), env: repo });
+  it("with strict: true, annotates the problem once at file:line:col and uploads only the valid spec", async () => {
+    const run = await runActionLikeRunner({ workspace, inputs: inputs({ strict: "true" }), env: repo });
     expect(run.exitCode).toBe(1);
     const located = run.annotations.filter((a) => a.file === "orders.yaml");
     const at = { level: "error", file: "orders.yaml", line: 7, column: 11 };
     expect(located).toEqual([
+      expect.objectContaining({
+        level: "error",
+        file: "orders.yaml",
+        message: expect.stringMatching(
+          /^refused by `strict: true`: 2 findings of the official OpenAPI schema/,
+        ),
+      }),
       { ...at, message: "`parameters[0]` must have at least one of `schema`, `content`." },
       { ...at, message: "`parameters[0]` is missing the required field `in`." },
     ]);
@@ -62,13 +70,13 @@ describe("the Action and a structurally invalid spec", () => {
     expect(api.listSpecs("demo-org").map((spec) => spec.slug)).toEqual(["valid"]);
   });
 
-  it("with validation-warnings: schema, warns at the same place and publishes it", async () => {
-    const run = await runActionLikeRunner({
-      workspace,
-      inputs: inputs({ "validation-warnings": "schema" }),
-      env: repo,
-    });
+  it("by default, warns at the same place and publishes it, the summary counting its warnings", async () => {
+    const run = await runActionLikeRunner({ workspace, inputs: inputs(), env: repo });
     expect(run.exitCode).toBe(0);
+    const row = run.summary.split("\n").find((line) => line.includes("`orders.yaml`"));
+    expect(row).toMatch(/published \(new\), 2 warnings \|/);
+    const valid = run.summary.split("\n").find((line) => line.includes("`valid.yaml`"));
+    expect(valid).not.toMatch(/warning/);
     expect(run.annotations.filter((a) => a.file === "orders.yaml")).toEqual([
       expect.objectContaining({ level: "warning", line: 7, column: 11 }),
       expect.objectContaining({ level: "warning", line: 7, column: 11 }),

@@ -2,8 +2,8 @@
  * Real public specs through the structural check, as the run checks them (prepareFile: read, validate,
  * bundle): Stripe (3.0), Kubernetes and Docker Engine (Swagger 2.0), OpenAI (3.1), Redocly's starter
  * (3.1, split) are valid. DigitalOcean's description (3.0, split) is not, per the official schema: three
- * of its schemas write `properties: {$ref: …}` (test/fixtures/REAL-SPECS.md); the check says where, and
- * `validation-warnings: refs` lets it publish.
+ * of its schemas write `properties: {$ref: …}` (test/fixtures/REAL-SPECS.md); the check says where, as
+ * warnings by default (GitBook takes it) and as problems with `strict: true`.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +16,6 @@ import { inspectFile } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { prepareFile } from "../../src/core/sync/prepare.ts";
 import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
-import type { RuleFamily } from "../../src/core/validation/index.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const workspace = mkdtempSync(path.join(tmpdir(), "real-specs-validation-"));
@@ -24,7 +23,7 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 async function prepare(
   file: string,
-  warnings?: RuleFamily[],
+  strict = false,
 ): Promise<{ prepared: PreparedSpec; logger: MemoryLogger }> {
   const inspection = await inspectFile(workspace, file);
   if (inspection.kind !== "spec") throw new Error(`${file}: ${inspection.kind}`);
@@ -35,7 +34,7 @@ async function prepare(
     {
       workspace,
       sourceUrlFor: undefined,
-      ...(warnings ? { validationWarnings: new Set(warnings) } : {}),
+      strict,
     },
     logger,
   );
@@ -67,7 +66,7 @@ describe("a mistake in a real spec is found at its line, and alone", () => {
     const at = lines.indexOf("paths:");
     lines.splice(at + 1, 0, "  /broken:", "    get:", "      responses: 5");
     writeFileSync(path.join(workspace, "stripe-broken.yaml"), lines.join("\n"));
-    const { prepared } = await prepare("stripe-broken.yaml");
+    const { prepared } = await prepare("stripe-broken.yaml", true);
     expect(
       prepared.problems.map(({ location, message }) => [location.line, location.column, message]),
     ).toEqual([
@@ -88,7 +87,7 @@ describe("a mistake in a real spec is found at its line, and alone", () => {
     const index = (paths?.index ?? 0) + (paths?.[0].length ?? 0);
     const broken = text.slice(0, index) + insert + text.slice(index);
     writeFileSync(path.join(workspace, "kubernetes-broken.json"), broken);
-    const { prepared } = await prepare("kubernetes-broken.json");
+    const { prepared } = await prepare("kubernetes-broken.json", true);
     const line = broken.slice(0, index).split("\n").length + 1;
     expect(prepared.problems).toHaveLength(1);
     expect(prepared.problems[0]?.location).toMatchObject({ file: "kubernetes-broken.json", line });
@@ -106,10 +105,10 @@ describe("real split specs", () => {
     expect(prepared.bundledFiles?.length).toBeGreaterThan(1);
   });
 
-  it("DigitalOcean's `properties: {$ref}` fail as refs problems, each in the file that writes it", async () => {
+  it("DigitalOcean's `properties: {$ref}` fail with strict, each in the file that writes it", async () => {
     execFileSync("tar", ["-xzf", path.join(fixtures, "digitalocean-openapi.tar.gz"), "-C", workspace]);
     const root = "specification/DigitalOcean-public.v2.yaml";
-    const { prepared } = await prepare(root);
+    const { prepared } = await prepare(root, true);
     const places = prepared.problems.map(({ code, location }) => [code, location.file, location.line]);
     expect(places).toEqual([
       ["INVALID_SPEC", "specification/resources/load_balancers/loadBalancers_remove_droplets.yml", 27],
@@ -126,7 +125,8 @@ describe("real split specs", () => {
       expect(line?.trim()).toMatch(/^\$ref: /);
     }
 
-    const { prepared: warned, logger } = await prepare(root, ["refs"]);
+    // By default they are warnings, and the spec is ready to publish.
+    const { prepared: warned, logger } = await prepare(root);
     expect(warned.problems).toEqual([]);
     expect(warned.source).toBeDefined();
     expect(logger.entries.filter((entry) => /`properties` holds a `\$ref`/.test(entry.message))).toHaveLength(

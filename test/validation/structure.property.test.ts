@@ -132,7 +132,9 @@ describe("structural issues on documents broken at random", () => {
       fc.property(mutation, ({ document }) => {
         const text = stringify(document);
         const lines = text.split("\n").length;
-        const problems = validateSpecDocument(loadedSpec(text, "yaml", "api/spec.yaml"), new MemoryLogger());
+        const problems = validateSpecDocument(loadedSpec(text, "yaml", "api/spec.yaml"), new MemoryLogger(), {
+          strict: true,
+        });
         for (const problem of problems) {
           expect(problem.file).toBe("api/spec.yaml");
           if (problem.line === undefined) continue;

@@ -4,7 +4,7 @@ import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
-import { isFailure, partialCounts, statusLabel } from "./status.ts";
+import { isFailure, partialCounts, statusLabel, warningsNote } from "./status.ts";
 
 export {
   GITHUB_COMMENT_LIMIT,
@@ -162,7 +162,7 @@ function resultRow(result: SpecResult): string {
     "",
     result.file ? escapeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
     escapeCell(result.slug),
-    statusLabel(result.status),
+    `${statusLabel(result.status)}${warningsNote(result)}`,
     link,
     errorCell(result),
     "",

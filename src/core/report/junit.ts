@@ -77,6 +77,13 @@ function describe(result: SpecResult): string {
   if (result.versionUrl !== undefined) lines.push(`version: ${result.versionUrl}`);
   if (result.appUrl !== undefined) lines.push(`app: ${result.appUrl}`);
   if (result.changes !== undefined) lines.push(`API changes: ${changesHeadline(result.changes)}`);
+  if (result.warnings !== undefined) {
+    const { count, lines: warned } = result.warnings;
+    lines.push(
+      `${count} validation ${count === 1 ? "warning" : "warnings"} (GitBook takes them; \`strict: true\` refuses them):`,
+    );
+    lines.push(...warned.map((line) => `  ${line}`));
+  }
   return lines.join("\n");
 }
 

@@ -28,9 +28,10 @@ export interface ResultRecord {
 /**
  * The fields of {@link SpecResult} that stay out of the record, and why: the time a spec took differs on
  * every run, and a record describes the outcome, which is the same for the same workspace and the same
- * service (the JUnit report and the log carry the times).
+ * service (the JUnit report and the log carry the times); the validation's warnings are the log's
+ * annotations, counted in the summary, the comment and JUnit.
  */
-export const FIELDS_LEFT_OUT: readonly (keyof SpecResult)[] = ["durationMs"];
+export const FIELDS_LEFT_OUT: readonly (keyof SpecResult)[] = ["durationMs", "warnings"];
 
 /** One result as its record. */
 export function toResultRecord(result: SpecResult): ResultRecord {

@@ -63,3 +63,9 @@ export function failureReason(result: SpecResult): string {
   const detail = result.errors.length > 0 ? `: ${result.errors.join("; ")}` : "";
   return `${code}${detail}`;
 }
+
+/** How many validation findings a spec published with as warnings: `, 4 warnings`. */
+export function warningsNote(result: SpecResult): string {
+  const count = result.warnings?.count ?? 0;
+  return count === 0 ? "" : `, ${count} ${count === 1 ? "warning" : "warnings"}`;
+}

@@ -2,7 +2,7 @@ import type { SpecResult } from "../sync/result.ts";
 import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL } from "./markdown.ts";
-import { countBy, failureReason, isFailure, partialCounts, statusLabel } from "./status.ts";
+import { countBy, failureReason, isFailure, partialCounts, statusLabel, warningsNote } from "./status.ts";
 
 export interface SummaryInput {
   mode: string;
@@ -83,7 +83,7 @@ function resultRows(results: readonly SpecResult[]): string[] {
     const cells = [
       result.file ? codeCell(result.file) : escapeCell(REMOVED_FILE_LABEL),
       codeCell(result.slug),
-      `${statusLabel(result.status)}${operationNote(result)}`,
+      `${statusLabel(result.status)}${operationNote(result)}${warningsNote(result)}`,
       ...(showVersion ? [escapeCell(result.specVersion ?? "")] : []),
       markdownLink(result.versionId ?? "open", result.versionUrl) || markdownLink("app", result.appUrl),
       isFailure(result) || result.errors.length > 0 ? escapeCell(truncate(failureReason(result), 500)) : " ",

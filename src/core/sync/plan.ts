@@ -1,5 +1,4 @@
 import type { ShapingConfig } from "../shaping/audiences.ts";
-import type { RuleFamily } from "../validation/index.ts";
 import type { SyncMode } from "./ports.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
 import type { SettingNames } from "./settings.ts";
@@ -73,8 +72,8 @@ export interface SyncPlan {
   names: SettingNames;
   /** Overlays, remove-internal and audiences per spec file (src/core/shaping). */
   shaping?: ShapingConfig;
-  /** Validation rule families reported as warnings (`validation-warnings`). */
-  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /** Every validation finding fails its spec (`strict`); by default only what GitBook cannot take. */
+  strict?: boolean | undefined;
 }
 
 /** What only the host can say: where, in which mode, about which review, and how it names settings. */
@@ -123,6 +122,6 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
         : undefined,
     names: host.names,
     ...(config.shaping?.size ? { shaping: config.shaping } : {}),
-    validationWarnings: config.validationWarnings,
+    strict: config.strict,
   };
 }

@@ -21,7 +21,6 @@ import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import { type BaseFile, readBaseDocument } from "../review/base-document.ts";
 import { NotReviewedError } from "../review/not-reviewed.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
-import type { RuleFamily } from "../validation/index.ts";
 import type { RecordedText } from "./ownership.ts";
 import { type PreparePhase, prepareFile } from "./prepare.ts";
 import type { PreparedSpec } from "./prepared.ts";
@@ -53,7 +52,7 @@ export const PREPARING_WORKERS = 1;
 /** What one spec's preparation needs, as plain data (it crosses to the worker). */
 export interface PrepareJobOptions {
   workspace: string;
-  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  strict?: boolean | undefined;
   keepDocument?: boolean;
   /** `source: url`: the address GitBook fetches, made by the run (a function cannot cross). */
   sourceUrl?: string | undefined;

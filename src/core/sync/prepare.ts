@@ -8,7 +8,6 @@ import {
   type LoadedSpec,
   loadSpec,
 } from "../discovery/index.ts";
-import type { LocatedProblem } from "../discovery/types.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
@@ -19,13 +18,13 @@ import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
   loadStructuralCheck,
-  type RuleFamily,
+  type ValidationProblem,
   validateBundledStructure,
   validateSpecDocument,
 } from "../validation/index.ts";
 import { type RecordedText, withRecord } from "./ownership.ts";
-import type { LocalProblem, PreparedSpec } from "./prepared.ts";
-import { bareMessage } from "./problem-text.ts";
+import type { LocalProblem, PreparedSpec, ValidationWarnings } from "./prepared.ts";
+import { bareMessage, locatedMessage } from "./problem-text.ts";
 import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
@@ -42,8 +41,11 @@ export interface SlugOptions {
 
 export interface PrepareOptions extends SlugOptions {
   workspace: string;
-  /** Validation rule families reported as warnings (`validation-warnings`): the spec goes on. */
-  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /**
+   * Every finding of the validation fails the spec (`strict`); by default only what GitBook cannot
+   * take does, and the rest are warnings.
+   */
+  strict?: boolean | undefined;
   /** Keep the document as it is uploaded (parsed), for comparing it with the review's base. */
   keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
@@ -195,11 +197,21 @@ async function prepareLoaded(
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
   const specVersion = infoVersionOf(spec);
-  const base = { file: spec.path, slug, ...(specVersion !== undefined ? { specVersion } : {}) };
-  const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
+  const base: Pick<PreparedSpec, "file" | "slug" | "specVersion" | "warnings"> = {
+    file: spec.path,
+    slug,
+    ...(specVersion !== undefined ? { specVersion } : {}),
+  };
+  // The findings logged as warnings (GitBook takes them; `strict` would refuse the spec): counted in the
+  // spec's result, for the summary, the comment and JUnit.
+  const warned: ValidationProblem[] = [];
+  const strict = {
+    strict: options.strict === true,
+    onWarnings: (found: readonly ValidationProblem[]) => warned.push(...found),
+  };
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten }),
+    validateSpecDocument(spec, fileLog, { ...strict, structure: asWritten }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -217,7 +229,7 @@ async function prepareLoaded(
         ? { document: bundled.document, referenced: bundled.referenced }
         : undefined;
       phase?.("validating the bundle");
-      const structure = validateBundledStructure(spec, source, fileLog, warnings);
+      const structure = validateBundledStructure(spec, source, fileLog, strict);
       problems.push(...invalidSpecProblems(structure));
     }
   } catch (error) {
@@ -237,6 +249,7 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
+  if (warned.length > 0 && options.fileWarnings !== false) base.warnings = validationWarnings(warned);
   if (!asWritten && !bundled) return { ...base, problems };
   if (problems.length > 0) {
     // The review reads every spec that parses and bundles, whatever validation says: the pull request
@@ -254,7 +267,7 @@ async function prepareLoaded(
       owner,
       commit,
       keepDocument: options.keepDocument === true,
-      validationWarnings: options.validationWarnings,
+      strict: options.strict,
       phase,
     };
     return prepareShaped(
@@ -324,8 +337,8 @@ function reviewedDocument(
     const document = bundled?.bundled ? bundled.document : spec.document;
     return () => document;
   }
-  const { workspace, owner, commit, phase, validationWarnings } = options;
-  const shapedOptions = { workspace, owner, commit, keepDocument: true, validationWarnings, phase };
+  const { workspace, owner, commit, phase, strict } = options;
+  const shapedOptions = { workspace, owner, commit, keepDocument: true, strict, phase };
   return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, logger)
     .document;
 }
@@ -376,11 +389,21 @@ function lazyText(spec: LoadedSpec): { readonly text: string } {
   };
 }
 
-function invalidSpecProblems(located: readonly LocatedProblem[]): LocalProblem[] {
-  return located.map(({ file, line, column, message }) => ({
+/** The findings logged as warnings, as a result carries them: counted, each as a `file:line:col: message` line. */
+function validationWarnings(warned: readonly ValidationProblem[]): ValidationWarnings {
+  return {
+    count: warned.reduce((sum, problem) => sum + (problem.more ?? 1), 0),
+    lines: warned.map(({ message, ...location }) => locatedMessage({ message, location })),
+  };
+}
+
+function invalidSpecProblems(located: readonly ValidationProblem[]): LocalProblem[] {
+  return located.map(({ file, line, column, message, strictOnly, more }) => ({
     code: "INVALID_SPEC",
     message,
     location: { file, ...(line !== undefined ? { line, column } : {}) },
+    ...(strictOnly ? { strictOnly } : {}),
+    ...(more !== undefined ? { more } : {}),
   }));
 }
 

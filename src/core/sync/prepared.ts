@@ -8,6 +8,16 @@ export interface LocalProblem {
   code: "SYNTAX_ERROR" | "FILE_TOO_LARGE" | "INVALID_SPEC" | "BUNDLE_ERROR" | "READ_ERROR" | "SHAPING_ERROR";
   message: string;
   location: SourceLocation;
+  /** An error only because of `strict: true`: without it, a warning and the spec publishes. */
+  strictOnly?: true;
+  /** The line that counts the problems left out of a capped list: how many it stands for. */
+  more?: number;
+}
+
+/** A spec's validation findings given as warnings: how many, and the lines logged (capped, the last counting the rest). */
+export interface ValidationWarnings {
+  count: number;
+  lines: string[];
 }
 
 /** One spec after the local half of the pipeline: discovered, named, validated and bundled. */
@@ -30,6 +40,8 @@ export interface PreparedSpec {
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];
   problems: LocalProblem[];
+  /** Findings of the validation that GitBook takes, logged as warnings (without `strict`). */
+  warnings?: ValidationWarnings;
   /**
    * Not worked on here: its steps are not bounded by its file's size (`PrepareOptions.boundedOnly`), so
    * they run in a worker (prepare-worker.ts).

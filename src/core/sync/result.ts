@@ -1,3 +1,4 @@
+import type { ValidationWarnings } from "./prepared.ts";
 /** What happened to one specification in a run; the `results` output is an array of these. */
 export type SpecStatus =
   /** Processed by the service without error. */
@@ -36,6 +37,8 @@ export interface SpecResult {
   appUrl?: string;
   errorCode?: string;
   errors: string[];
+  /** Findings of the validation GitBook takes, given as warnings (without `strict`). */
+  warnings?: ValidationWarnings;
   /** In a review: how the document differs from the base's (or the published) one. */
   changes?: SpecChanges;
   /** Milliseconds from the start of this spec's work to its end. */

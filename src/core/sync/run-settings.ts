@@ -1,5 +1,4 @@
 import type { ShapingConfig } from "../shaping/audiences.ts";
-import type { RuleFamily } from "../validation/index.ts";
 /** A run's settings, read once (src/settings/inputs.ts) from the Action's inputs or the CLI's flags and variables, over the configuration file; each declared in src/settings/settings-table.ts. */
 export type RequestedMode = "auto" | "publish" | "preview" | "check";
 export type SourceMode = "text" | "url";
@@ -41,6 +40,6 @@ export interface RunSettings {
   readonly breakingAllowed: readonly string[];
   /** Overlays, remove-internal and audiences per spec file, from the configuration file's `specs:`. */
   readonly shaping?: ShapingConfig;
-  /** Validation rule families reported as warnings (`validation-warnings`). */
-  readonly validationWarnings?: ReadonlySet<RuleFamily>;
+  /** Every validation finding fails its spec (`strict`); by default only what GitBook cannot take. */
+  readonly strict?: boolean;
 }

@@ -13,7 +13,7 @@ import {
 import { checkGitBookExtensions, type ExtensionProblem } from "../shaping/extensions/check.ts";
 import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import { type RuleFamily, structuralIssues } from "../validation/index.ts";
+import { structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";
 import { RECORD_KEY, type RecordedText, withRecord } from "./ownership.ts";
 import type { PreparePhase } from "./prepare.ts";
@@ -27,8 +27,8 @@ export interface ShapedOptions {
   /** The run's commit, written into the publish record. */
   commit?: string | undefined;
   keepDocument: boolean;
-  /** Rule families reported as warnings (`validation-warnings`). */
-  validationWarnings?: ReadonlySet<RuleFamily> | undefined;
+  /** Every structural problem shaping brings in fails the spec (`strict`); by default only what GitBook cannot take. */
+  strict?: boolean | undefined;
   /** Told as each step starts (prepare.ts). */
   phase?: ((phase: PreparePhase) => void) | undefined;
   /** Where overlays are read: the workspace by default. */
@@ -91,7 +91,9 @@ export function prepareShaped(
     logger.warning(escapeUntrusted(`after shaping, ${at}: ${added.message}`), { file: spec.path });
   }
   const broken = newIssues(source, document, spec.declaredVersion);
-  const failing = broken.filter((issue) => !options.validationWarnings?.has(issue.family));
+  const failing = broken.filter(
+    (issue) => issue.warningOnly !== true && (options.strict === true || issue.blocking === true),
+  );
   for (const issue of broken.filter((i) => !failing.includes(i)).slice(0, MAX_SHAPING_ISSUES))
     logger.warning(escapeUntrusted(`after shaping, ${describeIssue(issue)}`), { file: spec.path });
   if (failing.length > 0) {
@@ -99,12 +101,17 @@ export function prepareShaped(
       code: "SHAPING_ERROR",
       message: `after shaping, ${describeIssue(issue)} (the file itself does not have this problem: an overlay or remove-internal made it)`,
       location: { file: spec.path },
+      ...(issue.blocking !== true ? { strictOnly: true as const } : {}),
     }));
     if (failing.length > MAX_SHAPING_ISSUES)
       problems.push({
         code: "SHAPING_ERROR",
         message: `after shaping, ${failing.length - MAX_SHAPING_ISSUES} more structural problems`,
         location: { file: spec.path },
+        more: failing.length - MAX_SHAPING_ISSUES,
+        ...(failing.slice(MAX_SHAPING_ISSUES).every((issue) => issue.blocking !== true)
+          ? { strictOnly: true as const }
+          : {}),
       });
     return { ...base, problems };
   }

@@ -147,7 +147,7 @@ async function prepareSpec(
     keepDocument: run.comparing !== undefined,
     owner: run.owner,
     commit: plan.commit,
-    validationWarnings: plan.validationWarnings,
+    strict: plan.strict,
     shaping: target.steps,
     fileWarnings,
   };

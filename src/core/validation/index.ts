@@ -5,10 +5,7 @@ import { type Logger, silentLogger } from "../logger.ts";
 import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
 import { bundledPathSource, type ReferencedSource } from "./bundled-locations.ts";
 import { danglingInternalRefs } from "./internal-refs.ts";
-import type { RuleFamily } from "./rule-families.ts";
 import type { StructuralIssue } from "./structure.ts";
-
-export { RULE_FAMILIES, type RuleFamily } from "./rule-families.ts";
 
 /**
  * The check against the official schemas (structure.ts: ajv and four schemas, about 270 kB) is loaded
@@ -29,9 +26,10 @@ export function structuralIssues(document: unknown, declaredVersion: string): St
 
 /**
  * Checks a document before anything is uploaded: its structure against the official schema of its
- * OpenAPI version (structure.ts; rule families `schema` and `refs`), and what the service needs from it
- * (rule family `info`): `info.title` and
- * `info.version` as strings. A number is accepted as `info.version` (YAML reads `version: 1.0` as a
+ * OpenAPI version (structure.ts), and what the service needs from it: `info.title` and `info.version`
+ * as strings. What GitBook cannot take (no `info.title` or `info.version`, a `$ref` that cannot be
+ * resolved) is always returned; every other finding is returned only with `strict`, and otherwise
+ * logged as a warning at its place. A number is accepted as `info.version` (YAML reads `version: 1.0` as a
  * number) and noted in the debug log; {@link infoVersionOf} gives its text as written.
  * Each problem points at the field, else at `info`, else at line 1.
  *
@@ -43,27 +41,36 @@ export function validateSpecDocument(
   spec: LoadedSpec,
   logger: Logger = silentLogger,
   options: ValidationOptions = {},
-): LocatedProblem[] {
-  const warnings = options.warnings ?? new Set<RuleFamily>();
+): ValidationProblem[] {
   warnAboutGitBookExtensions(spec, logger);
-  const infoProblems = validateInfo(spec, logger);
-  const problems = warnings.has("info") ? [] : infoProblems;
-  if (warnings.has("info")) for (const problem of infoProblems) warnProblem(problem, logger);
+  const problems = validateInfo(spec, logger);
   if (options.structure === false) return problems;
-  const structural = structuralProblems(spec, logger, warnings);
+  const structural = structuralProblems(spec, logger, options.strict === true, undefined, options.onWarnings);
   return [...problems, ...structural];
 }
 
 /** Options of {@link validateSpecDocument}. */
 export interface ValidationOptions {
-  /** Rule families reported as warnings: the spec goes on. */
-  warnings?: ReadonlySet<RuleFamily>;
+  /**
+   * Every finding of the official schema is a problem (`strict: true`, and the `validate` command);
+   * without it only what GitBook cannot take is, and the rest are warnings.
+   */
+  strict?: boolean;
   /** False: only what the service needs (`info`), no check against the official schema. */
   structure?: boolean;
+  /** Told the findings logged as warnings (capped as problems are, the last line counting the rest). */
+  onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
 }
 
-function isWarning(issue: StructuralIssue, warnings: ReadonlySet<RuleFamily>): boolean {
-  return issue.warningOnly === true || warnings.has(issue.family);
+/** A problem found by the validation: `strictOnly` when only `strict` makes it one (a warning otherwise). */
+export interface ValidationProblem extends LocatedProblem {
+  strictOnly?: true;
+  /** The line that counts the problems left out of the list: how many. */
+  more?: number;
+}
+
+function isWarning(issue: StructuralIssue, strict: boolean): boolean {
+  return issue.warningOnly === true || (!strict && issue.blocking !== true);
 }
 
 /** The most problems of one kind (errors, warnings) reported per file; the rest are counted. */
@@ -78,16 +85,17 @@ function judgedElsewhere(spec: LoadedSpec, issue: StructuralIssue): boolean {
 }
 
 /**
- * The document against the official schema of its version, each issue located once; the families in
- * `warnings` are logged as warnings, the others returned. Each list is capped at
- * {@link MAX_PROBLEMS_PER_FILE} with a line counting the rest.
+ * The document against the official schema of its version, each issue located once; the problems
+ * (all with `strict`, else what GitBook cannot take) are returned, the rest logged as warnings. Each
+ * list is capped at {@link MAX_PROBLEMS_PER_FILE} with a line counting the rest.
  */
 function structuralProblems(
   spec: LoadedSpec,
   logger: Logger,
-  warnings: ReadonlySet<RuleFamily>,
+  strict: boolean,
   bundled?: BundledSource,
-): LocatedProblem[] {
+  onWarnings?: ValidationOptions["onWarnings"],
+): ValidationProblem[] {
   if (!structure) throw new Error("The structural check is not loaded: await loadStructuralCheck() first.");
   let issues: StructuralIssue[] | undefined;
   try {
@@ -121,16 +129,19 @@ function structuralProblems(
   const locate = locator(spec, bundled);
   // Capped before they are located: locating costs a scan of the file each in JSON.
   const errors = locatedAndCapped(
-    issues.filter((issue) => !isWarning(issue, warnings)),
+    issues.filter((issue) => !isWarning(issue, strict)),
     locate,
     spec,
+    "problem",
   );
   const warned = locatedAndCapped(
-    issues.filter((issue) => isWarning(issue, warnings)),
+    issues.filter((issue) => isWarning(issue, strict)),
     locate,
     spec,
+    "warning",
   );
   for (const problem of warned) warnProblem(problem, logger);
+  if (warned.length > 0) onWarnings?.(warned);
   return errors;
 }
 
@@ -165,16 +176,16 @@ function locator(
 
 /**
  * The structure of a split spec, checked on its bundle (what is uploaded); each problem points into the
- * file where the offending node is written. Without a bundle, the spec's own document. Rule families
- * and caps as {@link validateSpecDocument}.
+ * file where the offending node is written. Without a bundle, the spec's own document. `strict` and
+ * caps as {@link validateSpecDocument}.
  */
 export function validateBundledStructure(
   spec: LoadedSpec,
   bundled: BundledSource | undefined,
   logger: Logger = silentLogger,
-  options: Pick<ValidationOptions, "warnings"> = {},
-): LocatedProblem[] {
-  return structuralProblems(spec, logger, options.warnings ?? new Set(), bundled);
+  options: Pick<ValidationOptions, "strict" | "onWarnings"> = {},
+): ValidationProblem[] {
+  return structuralProblems(spec, logger, options.strict === true, bundled, options.onWarnings);
 }
 
 /** The `openapi`/`swagger` value as discovery read it, else as the document has it. */
@@ -186,16 +197,21 @@ function declaredVersionOf(spec: LoadedSpec): string {
 
 /**
  * The first {@link MAX_PROBLEMS_PER_FILE} issues (in the order the schema met them), located and in
- * file order, and a line counting the rest.
+ * file order, and a line counting the rest (its `more`).
  */
 function locatedAndCapped(
   issues: readonly StructuralIssue[],
   locate: ReturnType<typeof locator>,
   spec: LoadedSpec,
-): LocatedProblem[] {
-  const located = issues
+  noun: "problem" | "warning",
+): ValidationProblem[] {
+  const located: ValidationProblem[] = issues
     .slice(0, MAX_PROBLEMS_PER_FILE)
-    .map((issue) => ({ ...locate(issue.keyPath), message: issue.message }))
+    .map((issue) => ({
+      ...locate(issue.keyPath),
+      message: issue.message,
+      ...(issue.blocking !== true && issue.warningOnly !== true ? { strictOnly: true as const } : {}),
+    }))
     .sort(
       (a, b) =>
         (a.file === spec.path ? 0 : 1) - (b.file === spec.path ? 0 : 1) ||
@@ -205,11 +221,14 @@ function locatedAndCapped(
     );
   const rest = issues.length - located.length;
   if (rest === 0) return located;
+  const strictOnly = issues.slice(MAX_PROBLEMS_PER_FILE).every((issue) => issue.blocking !== true);
   return [
     ...located,
     {
       file: spec.path,
-      message: `and ${rest} more structural problem${rest === 1 ? "" : "s"} (fix these and run again to see them).`,
+      message: `and ${rest} more structural ${noun}${rest === 1 ? "" : "s"} (fix these and run again to see them).`,
+      more: rest,
+      ...(strictOnly ? { strictOnly: true as const } : {}),
     },
   ];
 }

@@ -2,7 +2,7 @@
  * `$ref`s inside the document (`#/components/schemas/Pet`) that point to nothing in it: the schema
  * cannot see them, bundling only follows references to other files, and GitBook would render a hole.
  * Found with the bundler's own walk (references everywhere but in literal data: `example`, `default`,
- * `enum`, …), in the `refs` family.
+ * `enum`, …). GitBook cannot resolve them: they fail the spec whatever `strict` says.
  */
 import { specVersion, typesFor } from "../bundling/openapi-types.ts";
 import { walkReferences } from "../bundling/walk.ts";
@@ -24,13 +24,13 @@ export function danglingInternalRefs(document: unknown): StructuralIssue[] {
       const quoted = JSON.stringify(truncate(ref, 200));
       if (target === MISSING) {
         issues.push({
-          family: "refs",
+          blocking: true,
           keyPath: [...tokens(), "$ref"],
           message: `\`$ref\` ${quoted} points to nothing in this document.`,
         });
       } else if (leadsBack(document, node, target)) {
         issues.push({
-          family: "refs",
+          blocking: true,
           keyPath: [...tokens(), "$ref"],
           message: `\`$ref\` ${quoted} leads back to itself through \`$ref\`s only: it stands for no object.`,
         });

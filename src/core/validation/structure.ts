@@ -19,14 +19,17 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
 import { truncate } from "../text/truncate.ts";
-import type { RuleFamily } from "./rule-families.ts";
 
 export interface StructuralIssue {
-  family: RuleFamily;
   /** The offending node's keys from the document's root (array indexes as decimal text). */
   keyPath: string[];
   message: string;
-  /** A problem GitBook itself does not mind: always a warning, whatever the rule families say. */
+  /**
+   * What GitBook cannot take (a `$ref` that cannot be resolved): an error whatever `strict` says. Any
+   * other issue is an error only with `strict`.
+   */
+  blocking?: true;
+  /** A problem GitBook itself does not mind: always a warning, even with `strict`. */
   warningOnly?: true;
 }
 
@@ -42,6 +45,12 @@ type Constructor = new (
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
 
 const compiled = new Map<SchemaVersion, ValidateFunction>();
+const SCHEMAS: Readonly<Record<SchemaVersion, unknown>> = {
+  "2.0": schema20,
+  "3.0": schema30,
+  "3.1": schema31,
+  "3.2": schema32,
+};
 
 /** The schema's version for a declared `openapi`/`swagger` value; undefined for one not known. */
 function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
@@ -60,8 +69,7 @@ function validatorFor(version: SchemaVersion): ValidateFunction {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   unwrap<(ajv: unknown) => void>(addFormatsModule)(ajv);
   ajv.addFormat("media-range", true);
-  const schema = { "2.0": schema20, "3.0": schema30, "3.1": schema31, "3.2": schema32 }[version];
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(SCHEMAS[version]);
   compiled.set(version, validate);
   return validate;
 }
@@ -138,6 +146,7 @@ export function summarize(
   }
   const kept: RawError[] = [];
   const branches = branchesAt(raw);
+  const choices = alternativesAt(raw, SCHEMAS[version]);
   for (const [owner, group] of groups) {
     if (owner === undefined) kept.push(...group);
     else if (
@@ -145,15 +154,145 @@ export function summarize(
       group.every((e) => isRequired(e) && e.path.length === owner.path.length)
     )
       kept.push(oneOfFields(owner, group));
-    else kept.push(...bestOf(group, version, branches));
+    else kept.push(...bestOf(withoutRefusedBranches(group, choices), version, branches));
   }
   const issues = new Map<string, StructuralIssue>();
-  for (const { path, error } of mergeAlternativeFields(kept)) {
-    const issue = describe(path, error, document);
+  for (const { path, error } of mergeAlternativeFields(withoutStatusCompanions(kept))) {
+    const issue = describe(path, error, document, version);
     const key = `${issue.keyPath.join("\u0000")}\u0001${issue.message}`;
     if (!issues.has(key)) issues.set(key, issue);
   }
   return [...issues.values()];
+}
+
+/** Every branch schema of the `oneOf`s/`anyOf`s that failed at each node, `$ref`s into the root followed. */
+function alternativesAt(raw: readonly RawError[], root: unknown): Map<string, Set<object>> {
+  const found = new Map<string, Set<object>>();
+  for (const { path, error } of raw) {
+    if ((error.keyword !== "oneOf" && error.keyword !== "anyOf") || !Array.isArray(error.schema)) continue;
+    const at = path.join("\u0000");
+    const set = found.get(at) ?? new Set<object>();
+    for (const branch of error.schema as unknown[]) {
+      const resolved = resolveLocal(root, branch);
+      if (resolved) set.add(resolved);
+    }
+    found.set(at, set);
+  }
+  return found;
+}
+
+/** A branch schema, its `$ref` into the root schema followed (a few hops at most). */
+function resolveLocal(root: unknown, branch: unknown): object | undefined {
+  let node = branch;
+  for (let hops = 0; hops < 8; hops++) {
+    if (!isObject(node)) return undefined;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/")) return node;
+    let target: unknown = root;
+    for (const key of pointerKeys(ref.slice(1)))
+      target = isObject(target) ? (target as Record<string, unknown>)[key] : undefined;
+    node = target;
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The errors of the branches a value was not meant for, taken out: where branches are told apart by a
+ * discriminating field (`in` for parameters, `type` for a 2.0 file schema), a branch whose `enum` or
+ * `const` refused the field's value was not meant, and neither its refusal nor anything else it says
+ * about the node is the problem (a path parameter without `required: true` is not "`in` must be one of
+ * query, header, cookie"). Unchanged when no branch accepted the value: then the refusal is the problem.
+ */
+function withoutRefusedBranches(group: RawError[], choices: ReadonlyMap<string, Set<object>>): RawError[] {
+  const key = (path: readonly string[]) => path.join("\u0000");
+  const isChoice = ({ error }: RawError) => error.keyword === "enum" || error.keyword === "const";
+  const refusals = new Map<string, RawError[]>();
+  for (const entry of group) {
+    if (!isChoice(entry) || entry.path.length === 0) continue;
+    const at = key(entry.path.slice(0, -1));
+    refusals.set(at, [...(refusals.get(at) ?? []), entry]);
+  }
+  if (refusals.size === 0) return group;
+  // The errors at each node that has refusals, and at its fields: one pass over the group.
+  const within = new Map<string, RawError[]>();
+  for (const entry of group) {
+    for (const at of [key(entry.path), entry.path.length > 0 ? key(entry.path.slice(0, -1)) : undefined]) {
+      if (at === undefined || !refusals.has(at)) continue;
+      within.set(at, [...(within.get(at) ?? []), entry]);
+    }
+  }
+  const dropped = new Set<RawError>();
+  for (const [at, here] of refusals) {
+    const near = within.get(at) ?? [];
+    const refusedSchemas = new Set(here.map(({ error }) => error.parentSchema));
+    const candidates = new Set(choices.get(at) ?? []);
+    for (const entry of near)
+      if (key(entry.path) === at && isObject(entry.error.parentSchema))
+        candidates.add(entry.error.parentSchema);
+    const refused = new Set<unknown>();
+    let accepted = false;
+    for (const branch of candidates) {
+      const properties = (branch as { properties?: unknown }).properties;
+      if (!isObject(properties)) continue;
+      for (const { path } of here) {
+        const selector = (properties as Record<string, unknown>)[path.at(-1) as string];
+        if (!isObject(selector) || !("enum" in selector || "const" in selector)) continue;
+        if (refusedSchemas.has(selector)) {
+          refused.add(branch);
+          for (const property of Object.values(properties)) refused.add(property);
+        } else accepted = true;
+      }
+    }
+    if (!accepted) continue;
+    const gone = near.filter((entry) => refused.has(entry.error.parentSchema));
+    // Something of the meant branch must be left, not only the Reference branch's: else the refusals stand.
+    const left = near.filter((entry) => !gone.includes(entry));
+    if (left.some((entry) => !(isRequired(entry) && missingOf(entry) === "$ref")))
+      for (const entry of gone) dropped.add(entry);
+  }
+  return dropped.size === 0 ? group : group.filter((entry) => !dropped.has(entry));
+}
+
+/**
+ * A lowercase range (`2xx`) in `responses` also makes 3.1's "at least one status code, else `default`"
+ * rule fail: that `default` is missing is no problem of its own once the key is written `2XX`.
+ */
+function withoutStatusCompanions(errors: RawError[]): RawError[] {
+  const ranged = new Set(
+    errors
+      .filter(({ error }) => {
+        const params = error.params as { additionalProperty?: unknown; unevaluatedProperty?: unknown };
+        const extra = params.additionalProperty ?? params.unevaluatedProperty;
+        return typeof extra === "string" && isLowercaseRange(extra);
+      })
+      .map(({ path }) => path.join("\u0000")),
+  );
+  if (ranged.size === 0) return errors;
+  return errors.filter(
+    (entry) =>
+      !(
+        isRequired(entry) &&
+        missingOf(entry) === "default" &&
+        entry.error.schemaPath.endsWith("/then/required") &&
+        ranged.has(entry.path.join("\u0000"))
+      ),
+  );
+}
+
+/** `2xx`, `4Xx`: a range of status codes not written in capitals. */
+function isLowercaseRange(key: string): boolean {
+  return /^[1-5]xx$/i.test(key) && key !== key.toUpperCase();
+}
+
+/** Keywords of a schema that Swagger 2.0 does not have. */
+const SCHEMA_COMBINATORS = new Set(["anyOf", "oneOf", "not"]);
+
+function isPathParameter(value: unknown): boolean {
+  return isObject(value) && (value as { in?: unknown }).in === "path";
 }
 
 /**
@@ -273,12 +412,11 @@ function bestOf(
   let deepest = pool.filter(({ path }) => path.length === depth);
   // An `enum` says more than the `type` of another branch at the same node (2.0's `type: strin`).
   if (deepest.some(isChoice)) deepest = deepest.filter(({ error }) => error.keyword !== "type");
-  // When every branch failed at the node itself on its type, one type message is enough.
+  // The value's own type chose the branch (a mapping is a schema, not the list of schemas 2.0's `items`
+  // also takes): when one branch took the value as it is and says what it lacks, another branch's
+  // "must be a list" is not the problem.
   const notType = deepest.filter(({ error }) => error.keyword !== "type");
-  const types = deepest.filter(({ error }) => error.keyword === "type");
-  return notType.length > 0 && types.length > 0 && depth === Math.min(...group.map((e) => e.path.length))
-    ? [...types.slice(0, 1), ...notType]
-    : deepest;
+  return notType.length > 0 ? notType : deepest;
 }
 
 const isRequired = ({ error }: RawError) => error.keyword === "required";
@@ -373,13 +511,12 @@ function needsQuotes(key: string): boolean {
   return key === "" || /[`\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(key);
 }
 
-function familyOf(path: readonly string[], extraKey?: string): RuleFamily {
-  if (path.includes("$ref") || extraKey === "$ref") return "refs";
-  if (path[0] === "info") return "info";
-  return "schema";
-}
-
-function describe(path: string[], error: ErrorObject, document: unknown): StructuralIssue {
+function describe(
+  path: string[],
+  error: ErrorObject,
+  document: unknown,
+  version: SchemaVersion,
+): StructuralIssue {
   const params = error.params as Record<string, unknown>;
   const name = nameOf(path);
   const value = valueAt(document, path);
@@ -399,7 +536,10 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
         .join(" or ");
       const holds = WHAT_IT_HOLDS[last];
       const wanted = holds?.startsWith(expected) ? holds : expected;
-      return issue(path, `${name} must be ${wanted}; it is ${kindOf(value)}.`);
+      const message = `${name} must be ${wanted}; it is ${kindOf(value)}.`;
+      // A `$ref` that is not a text names nothing: no tool can resolve it.
+      if (last === "$ref" && typeof value !== "string") return { keyPath: path, message, blocking: true };
+      return issue(path, message);
     }
     case "requiredOneOf": {
       const fields = (params.fields as string[]).map((field) => `\`${field}\``).join(", ");
@@ -407,6 +547,8 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
     }
     case "required": {
       const field = String(params.missingProperty);
+      if (field === "required" && isPathParameter(value))
+        return issue(path, `${name} is a path parameter (\`in: path\`): it needs \`required: true\`.`);
       return issue(path, `${name} is missing the required field \`${field}\`.`);
     }
     case "additionalProperties":
@@ -415,11 +557,16 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
       if (key === "parent" && path.length === 2 && path[0] === "tags") {
         // OpenAPI 3.2's `parent`, which GitBook reads in any version (docs/gitbook-extensions.md).
         return {
-          family: "schema",
           keyPath: [...path, key],
           message:
             "This tag's `parent` is a field of OpenAPI 3.2: GitBook reads it, other tools refuse it before 3.2. Write `x-parent`, or declare `openapi: 3.2.0`.",
           warningOnly: true,
+        };
+      }
+      if (last === "responses" && version !== "2.0" && isLowercaseRange(key)) {
+        return {
+          keyPath: [...path, key],
+          message: `${name} has the key \`${plain(key)}\`, which is not a status code: a range of status codes is written in capitals, \`${key.toUpperCase()}\`.`,
         };
       }
       const rule = KEY_RULES[last];
@@ -427,15 +574,26 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
         ? ` (${rule})`
         : key === "$ref"
           ? " (a `$ref` stands for a whole object, not for one of its fields)"
-          : " (extensions start with `x-`)";
+          : version === "2.0" && SCHEMA_COMBINATORS.has(key)
+            ? " (a Swagger 2.0 schema has no `anyOf`, `oneOf` or `not`: use `allOf`, or declare OpenAPI 3)"
+            : " (extensions start with `x-`)";
       return {
-        family: familyOf(path, key),
         keyPath: [...path, key],
         message: `${name} has an unknown field \`${plain(key)}\`${hint}.`,
       };
     }
     case "enum": {
       const allowed = params.allowedValues as unknown[];
+      if (
+        last === "required" &&
+        allowed.length === 1 &&
+        allowed[0] === true &&
+        isPathParameter(valueAt(document, path.slice(0, -1)))
+      )
+        return issue(
+          path,
+          `a path parameter (\`in: path\`) needs \`required: true\`; it is ${kindOf(value)}.`,
+        );
       const wanted =
         allowed.length === 1
           ? JSON.stringify(allowed[0])
@@ -468,5 +626,5 @@ function describe(path: string[], error: ErrorObject, document: unknown): Struct
 }
 
 function issue(keyPath: string[], message: string): StructuralIssue {
-  return { family: familyOf(keyPath), keyPath, message };
+  return { keyPath, message };
 }

@@ -76,7 +76,7 @@ export async function runBundleCommand(
       owner: ownerKey({ repository: ci.repositoryIdentity, slugPrefix: config.slugPrefix }),
       commit: await runCommit(io.env, ci, settings.workspace),
       shaping: steps,
-      validationWarnings: config.validationWarnings,
+      strict: config.strict,
     },
     warningsTo(output),
   );

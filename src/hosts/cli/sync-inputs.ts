@@ -49,8 +49,8 @@ export interface SyncFlags {
   config?: string;
   /** `--exclude GLOB`, repeatable. */
   exclude?: readonly string[];
-  /** `--validation-warnings FAMILY`, repeatable. */
-  validationWarnings?: readonly string[];
+  /** `--strict`. */
+  strict?: boolean;
 }
 
 /** The API token, once read, with where it came from. */
@@ -116,7 +116,7 @@ const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">
   "fail-on-unreviewed": { fromFlag: (f) => (f.failOnUnreviewed ? "true" : undefined) },
   "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
   exclude: { fromFlag: (f) => f.exclude?.join("\n") },
-  "validation-warnings": { fromFlag: (f) => f.validationWarnings?.join("\n") },
+  strict: { fromFlag: (f) => (f.strict ? "true" : undefined) },
 };
 
 export { longFlag, TOKEN_SETTINGS };

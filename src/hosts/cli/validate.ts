@@ -17,7 +17,6 @@ export interface ValidateFlags {
   json?: boolean;
   workspace?: string;
   config?: string;
-  validationWarnings?: string[];
 }
 
 export const VALIDATE_EXIT_CODES_HELP = `Exit codes:
@@ -31,13 +30,14 @@ document's version (2.0, 3.0, 3.1, 3.2), info.title and info.version, and every 
 bundled). Nothing is sent and no token is needed. Without files, the specs sync would publish are found
 as sync finds them (files, exclude and the configuration file apply).
 
-Rule families (--validation-warnings, or validation-warnings in gitbook-openapi.yaml) turn a kind of
-problem into a warning: schema (types, required and unknown fields), refs (the shape of $refs), info.
+Every finding is an error here, as sync reports it with strict: true. By default sync refuses a spec
+only for what GitBook cannot take (a syntax error, a $ref that cannot be resolved, no info.title or
+info.version) and publishes it with the other findings as warnings.
 
 Examples:
   $ gitbook-openapi validate                        # every spec of the current folder
   $ gitbook-openapi validate api/openapi.yaml
-  $ gitbook-openapi validate --validation-warnings schema
+  $ gitbook-openapi validate --json | jq '.problems[] | select(.severity == "error")'
 
 ${VALIDATE_EXIT_CODES_HELP}`;
 
@@ -48,10 +48,8 @@ interface Problem {
   line?: number;
   column?: number;
   message: string;
-}
-
-function repeatable(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
+  /** The line that counts a file's problems left out of its list ("and N more"): how many. Not printed in JSON. */
+  more?: number;
 }
 
 export function addValidateCommand(
@@ -66,11 +64,9 @@ export function addValidateCommand(
     .argument("[files...]", "spec files of the workspace (default: every spec sync would publish)")
     .option("--workspace <dir>", "the folder sync publishes from (default: the current directory)")
     .option("--config <file>", "as sync's --config")
-    .option("--json", "print { valid, checked, problems: [{ severity, file, line, column, message }] }")
     .option(
-      "--validation-warnings <family>",
-      "report a rule family (schema, refs, info) as warnings; repeatable",
-      repeatable,
+      "--json",
+      "print { valid, checked, errors, warnings, truncated, problems: [{ severity, file, line, column, message }] }",
     )
     .addHelpText("after", HELP)
     .action(async (files: string[], _options: unknown, cmd: Command) => {
@@ -107,7 +103,6 @@ export async function runValidateCommand(
   const syncFlags: SyncFlags = {
     ...(flags.workspace ? { workspace: flags.workspace } : {}),
     ...(flags.config ? { config: flags.config } : {}),
-    ...(flags.validationWarnings ? { validationWarnings: flags.validationWarnings } : {}),
   };
   const settings = buildSyncSettings(syncFlags, io.env, { cwd: io.cwd });
   // `mode: check` so that no token is asked for.
@@ -167,38 +162,74 @@ export async function runValidateCommand(
   }
 
   let invalid = 0;
-  let problems = 0;
+  // Problems left out of a capped list (a file's "and N more" line), counted but not listed.
   for (const target of targets) {
+    const logged = found.length;
     const prepared = await prepareFile(
       target,
       "",
       {
         workspace: settings.workspace,
         sourceUrlFor: undefined,
-        validationWarnings: config.validationWarnings,
+        // The linter: every finding is an error, as `strict: true` makes it in sync.
+        strict: true,
       },
       logger,
     );
+    countLeftOutWarnings(found.slice(logged), prepared.warnings);
     if (prepared.problems.length === 0) continue;
     invalid += 1;
-    problems += prepared.problems.length;
-    for (const { message, location } of prepared.problems) {
-      found.push({ severity: "error", ...location, message: bareMessage(message, location.file) });
+    for (const { message, location, more } of prepared.problems) {
+      found.push({
+        severity: "error",
+        ...location,
+        message: bareMessage(message, location.file),
+        ...(more !== undefined ? { more } : {}),
+      });
     }
   }
+  // A line that counts what a capped list left out stands for that many.
+  const counted = (severity: Problem["severity"]) =>
+    found.filter((problem) => problem.severity === severity).reduce((sum, { more }) => sum + (more ?? 1), 0);
+  const errors = counted("error");
+  const warnings = counted("warning");
   if (flags.json) {
-    const json = { valid: invalid === 0, checked: targets.length, problems: found };
+    const json = {
+      valid: invalid === 0,
+      checked: targets.length,
+      errors,
+      warnings,
+      truncated: found.reduce((sum, { more }) => sum + (more ?? 0), 0),
+      problems: found.filter(({ more }) => more === undefined),
+    };
     output.out(`${JSON.stringify(json, null, 2)}\n`);
     return invalid === 0 ? ExitCode.ok : ExitCode.failed;
   }
-  for (const { severity, message, ...location } of found) {
+  for (const { severity, message, more: _more, ...location } of found) {
     const label = severity === "error" ? "" : `${severity}: `;
     line(location.file ? locatedMessage({ message: `${label}${message}`, location }) : `${label}${message}`);
   }
-  const warnings = found.filter(({ severity }) => severity === "warning").length;
   const checked = `${targets.length} file${targets.length === 1 ? "" : "s"} checked`;
   const warned = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : "";
   if (invalid === 0) line(`${checked}: valid${warned}.`);
-  else line(`${checked}: ${invalid} invalid (${problems} problem${problems === 1 ? "" : "s"})${warned}.`);
+  else
+    line(
+      `${checked}: ${errors} problem${errors === 1 ? "" : "s"} in ${invalid} file${invalid === 1 ? "" : "s"}${warned}.`,
+    );
   return invalid === 0 ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * The warning line that counts the findings a capped list of warnings left out ("and N more structural
+ * warnings"): marked with how many it stands for, as a problem's is.
+ */
+function countLeftOutWarnings(
+  logged: Problem[],
+  warned: { count: number; lines: string[] } | undefined,
+): void {
+  if (!warned || warned.count === warned.lines.length) return;
+  const line = logged.findLast(
+    ({ severity, message }) => severity === "warning" && /^and \d+ more structural warnings? /.test(message),
+  );
+  if (line) line.more = warned.count - (warned.lines.length - 1);
 }
