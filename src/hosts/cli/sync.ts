@@ -88,8 +88,9 @@ export async function runSyncCommand(
   const plan = planOf(config, {
     workspace: settings.workspace,
     mode,
-    repositoryName: ci.repositoryName,
-    repositoryIdentity: ci.repositoryIdentity,
+    repositoryName: ci.repository.name,
+    repositoryNameGuess: ci.repository.guessedName,
+    repositoryIdentity: ci.repository.identity,
     commit: await runCommit(env, ci, settings.workspace),
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
@@ -131,7 +132,7 @@ export async function runSyncCommand(
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
   if (report.slugCollisions) return ExitCode.usage;
-  if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
+  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
 
@@ -149,7 +150,9 @@ function printReport(
   const collisions =
     report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet);
   const failures =
-    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
+    report.stoppedReason ??
+    joined(finalFailureMessage(report.results), report.pruneFailure) ??
+    report.changeReview?.failure;
   const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
   // A run that stopped says why as the command's error; failed specs are the run's own outcome.
   if (report.stoppedBy instanceof Interrupted) {
@@ -166,6 +169,12 @@ function printReport(
     output.err(
       `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
     );
+}
+
+/** The texts given, a blank line between them; undefined when none is. */
+function joined(...texts: (string | undefined)[]): string | undefined {
+  const given = texts.filter((text) => text);
+  return given.length > 0 ? given.join("\n\n") : undefined;
 }
 
 function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
