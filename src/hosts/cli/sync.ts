@@ -21,7 +21,7 @@ import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { InputError } from "../../core/sync/input-error.ts";
-import { OrganizationLookupError } from "../../core/sync/organization.ts";
+import { OrganizationLookupError, UnknownOrganizationError } from "../../core/sync/organization.ts";
 import { planOf } from "../../core/sync/plan.ts";
 import { type SyncMode, systemClock } from "../../core/sync/ports.ts";
 import { redactedReview } from "../../core/sync/redacted-review.ts";
@@ -256,7 +256,11 @@ function stopExitCode(error: unknown): number {
 }
 
 function isRefusal(error: unknown): boolean {
-  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+  return (
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError ||
+    error instanceof UnknownOrganizationError
+  );
 }
 
 /** Every failure is the service refusing the token or the organization (401/403). */
