@@ -16,6 +16,7 @@ import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-ser
 import { bundleSpec } from "../../src/core/bundling/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import {
+  bundledExtensionWarnings,
   checkGitBookExtensions,
   gitBookExtensionWarnings,
   MAX_WARNINGS_PER_FILE,
@@ -662,6 +663,21 @@ describe("real public specs", () => {
           message: expect.stringContaining('`x-stability` of the operation is the text "Beta"'),
         },
       ]);
+      // Checked on the bundle, as sync does: the same place, through DigitalOcean's chains of $ref.
+      const rootFile = "specification/DigitalOcean-public.v2.yaml";
+      const rootText = await readFile(path.join(workspace, rootFile), "utf8");
+      const onBundle = bundledExtensionWarnings(
+        loadedSpec(rootText, "yaml", rootFile),
+        bundled.document,
+        bundled.referenced ?? [],
+      );
+      expect(onBundle).toEqual([
+        {
+          file,
+          ...where(broken, "x-stability: Beta"),
+          message: expect.stringContaining('`x-stability` of POST /v2/volumes/actions is the text "Beta"'),
+        },
+      ]);
     } finally {
       await writeFile(path.join(workspace, file), text);
     }
@@ -757,8 +773,52 @@ describe("the command line in check mode", () => {
       expect(run.code).toBe(0);
       const { line, column } = where(pets, "x-internal");
       expect(run.stderr).toContain(
-        `warning: specs/paths/pets.yaml:${line}:${column}: \`x-internal\` of the GET operation is the text "true"`,
+        // Checked on the bundle, so the operation is named by its path, located in the file that writes it.
+        `warning: specs/paths/pets.yaml:${line}:${column}: \`x-internal\` of GET /pets is the text "true"`,
       );
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a code sample whose `source` is a $ref to a code file", () => {
+  it("is judged as the text the bundle inlines: no warning for it, and a wrong sample beside it still located", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-sample-ref-"));
+    try {
+      await mkdir(path.join(workspace, "code"));
+      const root = [
+        "openapi: 3.1.0",
+        "info: {title: Samples, version: 1.0.0}",
+        "paths:",
+        "  /pets:",
+        "    get:",
+        "      x-codeSamples:",
+        "        - lang: Shell",
+        "          label: curl",
+        "          source:",
+        "            $ref: code/list-pets.sh",
+        "        - lang: JavaScript",
+        "          source: 42",
+        "      responses:",
+        '        "200": {description: OK}',
+        "",
+      ].join("\n");
+      await writeFile(path.join(workspace, "openapi.yaml"), root);
+      await writeFile(path.join(workspace, "code", "list-pets.sh"), "curl https://api.example.com/pets\n");
+      for (const args of [
+        ["sync", "--workspace", workspace, "--mode", "check"],
+        ["validate", "--workspace", workspace],
+      ]) {
+        const run = await runCli(args);
+        expect(run.code, run.stderr).toBe(0);
+        // `validate` reports on stdout, `sync` on stderr.
+        const output = `${run.stdout}${run.stderr}`;
+        const warnings = output.split("\n").filter((line) => line.includes("x-codeSamples"));
+        const { line } = where(root, "- lang: JavaScript");
+        expect(warnings, args[0]).toEqual([expect.stringContaining(`openapi.yaml:${line}:`)]);
+        expect(warnings[0]).toContain("sample 2 of `x-codeSamples` of GET /pets needs text in `source`");
+      }
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

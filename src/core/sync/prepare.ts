@@ -14,7 +14,10 @@ import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
-import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
+import {
+  warnAboutGitBookExtensions,
+  warnAboutGitBookExtensionsInBundle,
+} from "../shaping/extensions/check.ts";
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
@@ -199,7 +202,7 @@ async function prepareLoaded(
   const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten }),
+    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten, extensions: asWritten }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -223,10 +226,13 @@ async function prepareLoaded(
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
-  // GitBook's extensions in the files a split spec references (the spec's own file: validateSpecDocument).
-  if (bundled?.referenced) {
+  // GitBook's extensions, on what GitBook receives: a split spec's bundle, each warning in the file that
+  // writes the key; a spec sent as written was checked by validateSpecDocument.
+  if (!asWritten) {
     phase?.("checking extensions");
-    warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, fileLog);
+    if (bundled?.bundled && bundled.document !== undefined && bundled.referenced)
+      warnAboutGitBookExtensionsInBundle(spec, bundled.document, bundled.referenced, fileLog);
+    else warnAboutGitBookExtensions(spec, fileLog);
   }
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {

@@ -45,7 +45,7 @@ export function validateSpecDocument(
   options: ValidationOptions = {},
 ): LocatedProblem[] {
   const warnings = options.warnings ?? new Set<RuleFamily>();
-  warnAboutGitBookExtensions(spec, logger);
+  if (options.extensions !== false) warnAboutGitBookExtensions(spec, logger);
   const infoProblems = validateInfo(spec, logger);
   const problems = warnings.has("info") ? [] : infoProblems;
   if (warnings.has("info")) for (const problem of infoProblems) warnProblem(problem, logger);
@@ -60,6 +60,8 @@ export interface ValidationOptions {
   warnings?: ReadonlySet<RuleFamily>;
   /** False: only what the service needs (`info`), no check against the official schema. */
   structure?: boolean;
+  /** False: GitBook's extensions are left to the caller, who checks the bundle (sync/prepare.ts). */
+  extensions?: boolean;
 }
 
 function isWarning(issue: StructuralIssue, warnings: ReadonlySet<RuleFamily>): boolean {
