@@ -55,9 +55,11 @@ export const CI_REPOSITORY_VARIABLES: readonly CiRepositoryVariables[] = [
   },
   {
     ci: "Azure Pipelines",
-    url: (env) => env.BUILD_REPOSITORY_URI,
+    // For TFVC the URI is the collection's (`https://dev.azure.com/fabrikam/`), shared by every project.
+    url: (env) =>
+      env.BUILD_REPOSITORY_PROVIDER === "TfsVersionControl" ? undefined : env.BUILD_REPOSITORY_URI,
     name: (env) => env.BUILD_REPOSITORY_NAME,
-    variables: "BUILD_REPOSITORY_URI, BUILD_REPOSITORY_NAME",
+    variables: "BUILD_REPOSITORY_URI, BUILD_REPOSITORY_NAME (not for TFVC)",
   },
   {
     ci: "CircleCI",
