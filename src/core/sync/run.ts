@@ -184,7 +184,10 @@ async function runSteps(
       ports.clock,
     );
     // The plan once GitBook has accepted the token and the organization: a refusal is said alone.
-    if (plan.mode !== "cleanup") logPlan(ports.logger, plan.mode, found.targets);
+    if (plan.mode !== "cleanup") {
+      warnOfRepository(plan, ports.logger, found.allFiles);
+      logPlan(ports.logger, plan.mode, found.targets);
+    }
     const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
     let results: SpecResult[];
     if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
@@ -259,7 +262,6 @@ async function discover(
   const files = allFiles.filter((file) => !failedFiles.has(file.path));
   const paths = allFiles.map((file) => file.path);
   const targets = runTargets(discovery, paths, slugs, plan);
-  if (plan.mode !== "cleanup") warnOfRepository(plan, logger, paths);
   return { discovery, allFiles, slugs, collisions, collided, files, targets };
 }
 
@@ -267,9 +269,9 @@ async function discover(
  * Said once, before the plan: a spec named after a repository that nothing names (the checkout folder's
  * name stands in), and a publish whose records no later run can prove are this repository's.
  */
-function warnOfRepository(plan: SyncPlan, logger: Logger, paths: readonly string[]): void {
+function warnOfRepository(plan: SyncPlan, logger: Logger, files: readonly SpecFile[]): void {
   if (plan.repositoryNameGuess) {
-    const named = paths.filter((file) => !plan.slugMapping.has(file) && namedAfterRepository(file));
+    const named = files.filter(({ path }) => !plan.slugMapping.has(path) && namedAfterRepository(path));
     if (named.length > 0) logger.warning(escapeUntrusted(plan.repositoryNameGuess));
   }
   if (plan.repositoryIdentity === undefined && plan.mode === "publish" && plan.slugPrefix !== undefined) {
