@@ -287,6 +287,7 @@ describe("prune", () => {
           a.level === "error" && a.message.includes("Nothing was pruned: slug collisions leave in doubt"),
       ),
     ).toBe(true);
+    expect(result.summary).toContain("Nothing was pruned: slug collisions leave in doubt");
     expect(slugsOf(api)).toEqual(["acme-old-orders", "acme-stores"]);
   });
 
