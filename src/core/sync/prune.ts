@@ -70,7 +70,7 @@ export function pruneCandidates(
  */
 export interface PruneOutcome {
   results: SpecResult[];
-  failure?: { code: string; message: string };
+  failure?: string;
 }
 
 type Verdict =
@@ -93,17 +93,16 @@ export async function pruneSpecs(options: PruneOptions): Promise<PruneOutcome> {
     listed = [];
     for await (const spec of options.lister.iterateSpecs(options.orgId)) listed.push(spec);
   } catch (error) {
-    const { code, message } = describeServiceError(error);
-    const failure = `Nothing was pruned: listing the organization's specs failed: ${message}`;
+    const failure = `Nothing was pruned: listing the organization's specs failed: ${describeServiceError(error).message}`;
     logger.error(failure);
-    return { results: [], failure: { code, message: failure } };
+    return { results: [], failure };
   }
   const bySlug = new Map(listed.map((spec) => [spec.slug, spec]));
   const candidates = pruneCandidates([...bySlug.keys()], options.prefix, options.keep);
   if (candidates.length > 0 && options.blocked) {
     const reason = `Nothing was pruned: ${options.blocked}.`;
     logger.error(`${reason}\n${candidates.map((slug) => `  ${escapeUntrusted(slug)}`).join("\n")}`);
-    return { results: [], failure: { code: "PRUNE_BLOCKED", message: reason } };
+    return { results: [], failure: reason };
   }
   const verdicts = await Promise.all(candidates.map((slug) => verdictOn(bySlug.get(slug) as Spec, options)));
   const failed = verdicts.flatMap((verdict) => (verdict.kind === "failed" ? [verdict.result] : []));

@@ -199,7 +199,7 @@ async function runSteps(
     if (!ports.stop?.aborted) {
       const pruned = await prune(plan, ports, found, link, { owner, published: results }, timings);
       results = [...results, ...pruned.results];
-      pruneFailure = pruned.failure?.message;
+      pruneFailure = pruned.failure;
     }
     if (ports.stop?.aborted) return await stoppedByHost(plan, ports, ports.stop, link, results);
     const report = await finish(plan, ports, found, link, baseSide, results, timings);
