@@ -42,6 +42,7 @@ export const CI_REPOSITORY_VARIABLES: readonly CiRepositoryVariables[] = [
       /^[\w.-]+\/[\w.-]+$/.test(env.GITHUB_REPOSITORY ?? "")
         ? `${(env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}`
         : undefined,
+    name: (env) => env.GITHUB_REPOSITORY,
     variables: "GITHUB_SERVER_URL and GITHUB_REPOSITORY",
   },
   {
@@ -50,7 +51,7 @@ export const CI_REPOSITORY_VARIABLES: readonly CiRepositoryVariables[] = [
     url: (env) =>
       env.CI_PROJECT_URL ||
       (env.CI_SERVER_URL && env.CI_PROJECT_PATH ? `${env.CI_SERVER_URL}/${env.CI_PROJECT_PATH}` : undefined),
-    name: (env) => env.CI_PROJECT_NAME,
+    name: (env) => env.CI_PROJECT_NAME || env.CI_PROJECT_PATH,
     variables: "CI_PROJECT_URL (else CI_SERVER_URL and CI_PROJECT_PATH), CI_PROJECT_NAME",
   },
   {
@@ -110,8 +111,21 @@ export function runRepository(
       source: `${row.variables} (${row.ci})`,
     };
   }
+  // A CI that names the repository but gives no URL we can read (GitLab without CI_PROJECT_URL): its
+  // name, with the origin remote's identity.
+  const named = CI_REPOSITORY_VARIABLES.find(
+    (row) => (!row.detect || row.detect(env)) && lastPart(row.name?.(env)),
+  );
   const identity = repositoryIdentity(origin(workspace));
-  if (identity) return { name: lastPart(identity) ?? identity, identity, source: "the origin remote" };
+  const name = lastPart(named?.name?.(env)) ?? (identity && lastPart(identity));
+  if (identity || name) {
+    const from = named ? `the ${named.ci} variables` : "the origin remote";
+    return {
+      name: name ?? identity ?? "",
+      identity,
+      source: identity && named ? `${from} and the origin remote` : from,
+    };
+  }
   const folder = path.basename(path.resolve(workspace));
   return {
     name: folder,

@@ -62,6 +62,15 @@ describe("runRepository", () => {
     expect(of({ GIT_URL: "https://example.com/team/from-ci.git" }, origin).name).toBe("from-ci");
   });
 
+  it("takes the CI's name of the repository when its URL is missing, and the identity from origin", () => {
+    const gitlab = { GITLAB_CI: "true", CI_PROJECT_PATH: "group/sub/widgets" };
+    expect(of(gitlab)).toMatchObject({ name: "widgets", identity: undefined });
+    expect(of(gitlab, () => "git@gitlab.example.com:group/sub/widgets.git")).toMatchObject({
+      name: "widgets",
+      identity: "gitlab.example.com/group/sub/widgets",
+    });
+  });
+
   it("falls back to the folder's name, saying why, when nothing names the repository", () => {
     // Azure Pipelines on TFVC: the URI is the collection's, shared by every project in it.
     const repository = of({
