@@ -79,6 +79,7 @@ describe("a misconfigured sync stops at its first request", () => {
     // One sentence, once: neither the service's words nor the client's advice repeat it.
     expect(count(run.stderr, /[Cc]heck the organization id/)).toBe(1);
     expect(run.stderr).not.toContain("Plan (");
+    expect(run.stderr).not.toContain("skipped");
     expect(run.results.every((r) => r.status === "skipped")).toBe(true);
     // The run's first request, and nothing after it.
     expect(emulator.requests.slice(before).map((r) => r.method)).toEqual(["GET"]);

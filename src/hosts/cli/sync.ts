@@ -146,7 +146,8 @@ function printReport(
   options: { filesSet: boolean; quiet: boolean },
 ): void {
   const palette = output.errorPalette;
-  if (!options.quiet) printSpecLines(report, output, palette);
+  // A run GitBook refused (the token, the organization) says so alone: no spec was planned or started.
+  if (!options.quiet && !isRefusal(report.stoppedBy)) printSpecLines(report, output, palette);
   const collisions =
     report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet);
   const failures =
