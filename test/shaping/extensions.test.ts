@@ -601,6 +601,17 @@ components:
       expect(warnings[3]?.message).toContain(
         "item 3 of `x-codeSamples` that reaches it by $ref) needs text in `source`",
       );
+      // The check sync runs, on the bundle: the same places, each in the file that writes it.
+      const onBundle = bundledExtensionWarnings(
+        loadedSpec(root, "yaml", "openapi.yaml"),
+        bundled.document,
+        bundled.referenced ?? [],
+      );
+      const inOrder = (list: { file: string; line?: number; column?: number }[]) =>
+        list
+          .map(({ file, line, column }) => `${file}:${line}:${column}`)
+          .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+      expect(inOrder(onBundle)).toEqual(inOrder(placed));
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

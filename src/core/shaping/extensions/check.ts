@@ -236,7 +236,9 @@ export function bundledExtensionWarnings(
   const rootSource = { file: root.path, text: root.text, format: root.format, document: root.document };
   const byFile = new Map<string, { text: string; format: TextFormat; problems: ExtensionProblem[] }>();
   for (const { path, message } of problems) {
-    const source = bundledPathSource(rootSource, referenced, path.map(String));
+    // A key no node has, last: a value written as a `$ref` (a code sample brought from its own file) is
+    // followed to where it is written, and the path ends there.
+    const source = bundledPathSource(rootSource, referenced, [...path.map(String), "\u0000"]);
     const entry = byFile.get(source.file) ?? { text: source.text, format: source.format, problems: [] };
     byFile.set(source.file, entry);
     entry.problems.push({ path: source.keyPath, message });
