@@ -836,6 +836,33 @@ describe("a code sample whose `source` is a $ref to a code file", () => {
   });
 });
 
+describe("a shaped spec", () => {
+  it("is checked as shaped: a misuse an overlay fixes is not warned, one it keeps is, at its line", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-shaped-"));
+    try {
+      await mkdir(path.join(workspace, "specs"));
+      const text =
+        'openapi: 3.0.3\ninfo:\n  title: Pets\n  version: "1"\ntags:\n  - name: pets\n    x-page-icon: fa-dog\n  - name: stores\n    x-page-icon: fa-store\npaths: {}\n';
+      await writeFile(path.join(workspace, "specs", "pets.yaml"), text);
+      await writeFile(
+        path.join(workspace, "fix.overlay.yaml"),
+        "overlay: 1.0.0\ninfo: {title: Icons, version: 1.0.0}\nactions:\n  - target: $.tags[0]\n    update: {x-page-icon: dog}\n",
+      );
+      await writeFile(
+        path.join(workspace, "gitbook-openapi.yaml"),
+        "specs:\n  specs/pets.yaml:\n    overlays: [fix.overlay.yaml]\n",
+      );
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.stderr.split("\n").filter((line) => line.includes("x-page-icon"));
+      const { line, column } = where(text, "x-page-icon: fa-store");
+      expect(warnings).toEqual([expect.stringContaining(`specs/pets.yaml:${line}:${column}: `)]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("an overlay that adds a misuse of GitBook's extensions", () => {
   it("is warned about after shaping, naming the path in the shaped document, and the spec still checks", async () => {
     const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-overlay-"));

@@ -15,6 +15,7 @@ import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
 import {
+  locateInSpecFiles,
   warnAboutGitBookExtensions,
   warnAboutGitBookExtensionsInBundle,
 } from "../shaping/extensions/check.ts";
@@ -202,7 +203,11 @@ async function prepareLoaded(
   const warnings = options.validationWarnings ? { warnings: options.validationWarnings } : {};
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, fileLog, { ...warnings, structure: asWritten, extensions: asWritten }),
+    validateSpecDocument(spec, fileLog, {
+      ...warnings,
+      structure: asWritten,
+      extensions: asWritten && !options.shaping,
+    }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -227,13 +232,15 @@ async function prepareLoaded(
     problems.push(...bundleProblems(spec, error));
   }
   // GitBook's extensions, on what GitBook receives: a split spec's bundle, each warning in the file that
-  // writes the key; a spec sent as written was checked by validateSpecDocument.
-  if (!asWritten) {
+  // writes the key (a spec sent as written was checked by validateSpecDocument); a shaped spec's shaped
+  // document (shaped.ts), unless it stops before shaping.
+  const unshapedExtensions = () => {
     phase?.("checking extensions");
     if (bundled?.bundled && bundled.document !== undefined && bundled.referenced)
       warnAboutGitBookExtensionsInBundle(spec, bundled.document, bundled.referenced, fileLog);
     else warnAboutGitBookExtensions(spec, fileLog);
-  }
+  };
+  if (!asWritten && !options.shaping) unshapedExtensions();
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);
@@ -243,7 +250,10 @@ async function prepareLoaded(
       location: { file: spec.path },
     });
   }
-  if (problems.length > 0 || (!asWritten && !bundled)) return { ...base, problems };
+  if (problems.length > 0 || (!asWritten && !bundled)) {
+    if (options.shaping) unshapedExtensions();
+    return { ...base, problems };
+  }
   if (options.shaping) {
     const { workspace, owner, commit } = options;
     const shapedOptions = {
@@ -259,7 +269,15 @@ async function prepareLoaded(
       bundled,
       options.shaping,
       base,
-      { ...shapedOptions, sourceUrl: !!options.sourceUrlFor },
+      {
+        ...shapedOptions,
+        sourceUrl: !!options.sourceUrlFor,
+        extensions: {
+          fileLog,
+          locate: (found) =>
+            locateInSpecFiles(spec, bundled?.bundled ? bundled.referenced : undefined, found),
+        },
+      },
       logger,
     );
   }

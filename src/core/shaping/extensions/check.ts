@@ -231,8 +231,20 @@ export function bundledExtensionWarnings(
 ): LocatedProblem[] {
   const texts = new Set([root.text, ...referenced.map((entry) => entry.text)]);
   if (![...texts].some(mayUseGitBookExtensions)) return [];
-  const problems = checkGitBookExtensions(bundled);
+  return locateInSpecFiles(root, referenced, checkGitBookExtensions(bundled));
+}
+
+/**
+ * Problems found on a spec's document (bundled when `referenced` is given), each located where its key
+ * is written: in the root file, or in the file a `$ref` led to.
+ */
+export function locateInSpecFiles(
+  root: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+  referenced: readonly ReferencedNode[] | undefined,
+  problems: readonly ExtensionProblem[],
+): LocatedProblem[] {
   if (problems.length === 0) return [];
+  if (!referenced) return locateProblems(root.path, root.text, root.format, problems);
   const rootSource = { file: root.path, text: root.text, format: root.format, document: root.document };
   const byFile = new Map<string, { text: string; format: TextFormat; problems: ExtensionProblem[] }>();
   for (const { path, message } of problems) {
@@ -249,6 +261,11 @@ export function bundledExtensionWarnings(
   return rootFirst.flatMap(([file, { text, format, problems: inFile }]) =>
     locateProblems(file, text, format, inFile),
   );
+}
+
+/** Warns about located problems, as {@link warnAboutGitBookExtensions} does. */
+export function warnAboutLocated(problems: readonly LocatedProblem[], logger: Logger): void {
+  for (const problem of problems) warn(problem, logger);
 }
 
 /** Warns about what {@link bundledExtensionWarnings} finds, as {@link warnAboutGitBookExtensions} does. */
