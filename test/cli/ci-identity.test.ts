@@ -125,9 +125,12 @@ describe("the repository's identity from every CI", () => {
     const dir = await checkout("workspace-of-origin");
     git(dir, "init", "-q");
     git(dir, "remote", "add", "origin", "git@github.com:acme/sprockets.git");
-    const run = await sync(dir, {});
+    const run = await sync(dir, { GITBOOK_DEBUG: "1" });
     expect(run.code, run.stderr).toBe(0);
     expect(rows(run)).toEqual([["openapi.yaml", "sprockets", "published"]]);
+    expect(run.stderr).toContain(
+      "Repository: github.com/acme/sprockets, named 'sprockets', from the origin remote.",
+    );
     expect(run.stderr).not.toContain("checkout folder");
   });
 

@@ -30,6 +30,7 @@ import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
+import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
@@ -77,6 +78,12 @@ export async function runSyncCommand(
     palette: output.errorPalette,
   });
   for (const warning of warnings) logger.warning(warning);
+  const { repository } = ci;
+  logger.debug(
+    escapeUntrusted(
+      `Repository: ${repository.identity ?? "unknown"}, named '${repository.name}', from ${repository.source}.`,
+    ),
+  );
   const sourceUrlFor =
     config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
   if (config.source === "url" && !sourceUrlFor) {
