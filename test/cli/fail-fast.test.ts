@@ -1,6 +1,6 @@
 /**
  * A misconfigured run ends at its first request, said once, with the documented exit code: a wrong
- * token (3), an organization GitBook does not know (2), an API URL nothing answers on (1, after a short
+ * token (3), an organization GitBook does not know (3), an API URL nothing answers on (1, after a short
  * bounded retry, not the run's whole deadline). `gitbook-openapi sync` in process against the emulator
  * over loopback.
  */
@@ -69,13 +69,20 @@ describe("a misconfigured sync stops at its first request", () => {
     expect(await emulator.listSpecs("demo-org")).toEqual([]);
   });
 
-  it("an unknown organization: exit 2 (configuration), one message naming the setting", async () => {
+  it("an unknown organization: exit 3 (refused), said once, before any spec is planned", async () => {
+    const before = emulator.requests.length;
     const run = await sync({ GITBOOK_ORGANIZATION: "no-such-org" });
-    expect(run.code).toBe(2);
-    expect(count(run.stderr, /no-such-org/)).toBeGreaterThanOrEqual(1);
-    expect(count(run.stderr, /GitBook knows no organization/)).toBe(1);
-    expect(run.stderr).toMatch(/GITBOOK_ORGANIZATION: GitBook knows no organization "no-such-org"/);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(
+      /^gitbook-openapi: error: GITBOOK_ORGANIZATION: GitBook knows no organization "no-such-org" that this token can see \(GET \S+ answered 404\)\. Check the organization id, or that the token belongs to a member of it\.$/m,
+    );
+    // One sentence, once: neither the service's words nor the client's advice repeat it.
+    expect(count(run.stderr, /[Cc]heck the organization id/)).toBe(1);
+    expect(run.stderr).not.toContain("Plan (");
+    expect(run.stderr).not.toContain("skipped");
     expect(run.results.every((r) => r.status === "skipped")).toBe(true);
+    // The run's first request, and nothing after it.
+    expect(emulator.requests.slice(before).map((r) => r.method)).toEqual(["GET"]);
   });
 
   it(`an API URL nothing answers on: ${FIRST_CONTACT_RETRIES} retries, one message naming the host, exit 1`, async () => {

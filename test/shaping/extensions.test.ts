@@ -16,6 +16,7 @@ import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-ser
 import { bundleSpec } from "../../src/core/bundling/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import {
+  bundledExtensionWarnings,
   checkGitBookExtensions,
   gitBookExtensionWarnings,
   MAX_WARNINGS_PER_FILE,
@@ -603,6 +604,17 @@ components:
       expect(warnings[3]?.message).toContain(
         "item 3 of `x-codeSamples` that reaches it by $ref) needs text in `source`",
       );
+      // The check sync runs, on the bundle: the same places, each in the file that writes it.
+      const onBundle = bundledExtensionWarnings(
+        loadedSpec(root, "yaml", "openapi.yaml"),
+        bundled.document,
+        bundled.referenced ?? [],
+      );
+      const inOrder = (list: { file: string; line?: number; column?: number }[]) =>
+        list
+          .map(({ file, line, column }) => `${file}:${line}:${column}`)
+          .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+      expect(inOrder(onBundle)).toEqual(inOrder(placed));
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }
@@ -663,6 +675,21 @@ describe("real public specs", () => {
           file,
           ...where(broken, "x-stability: Beta"),
           message: expect.stringContaining('`x-stability` of the operation is the text "Beta"'),
+        },
+      ]);
+      // Checked on the bundle, as sync does: the same place, through DigitalOcean's chains of $ref.
+      const rootFile = "specification/DigitalOcean-public.v2.yaml";
+      const rootText = await readFile(path.join(workspace, rootFile), "utf8");
+      const onBundle = bundledExtensionWarnings(
+        loadedSpec(rootText, "yaml", rootFile),
+        bundled.document,
+        bundled.referenced ?? [],
+      );
+      expect(onBundle).toEqual([
+        {
+          file,
+          ...where(broken, "x-stability: Beta"),
+          message: expect.stringContaining('`x-stability` of POST /v2/volumes/actions is the text "Beta"'),
         },
       ]);
     } finally {
@@ -760,8 +787,79 @@ describe("the command line in check mode", () => {
       expect(run.code).toBe(0);
       const { line, column } = where(pets, "x-internal");
       expect(run.stderr).toContain(
-        `warning: specs/paths/pets.yaml:${line}:${column}: \`x-internal\` of the GET operation is the text "true"`,
+        // Checked on the bundle, so the operation is named by its path, located in the file that writes it.
+        `warning: specs/paths/pets.yaml:${line}:${column}: \`x-internal\` of GET /pets is the text "true"`,
       );
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a code sample whose `source` is a $ref to a code file", () => {
+  it("is judged as the text the bundle inlines: no warning for it, and a wrong sample beside it still located", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-sample-ref-"));
+    try {
+      await mkdir(path.join(workspace, "code"));
+      const root = [
+        "openapi: 3.1.0",
+        "info: {title: Samples, version: 1.0.0}",
+        "paths:",
+        "  /pets:",
+        "    get:",
+        "      x-codeSamples:",
+        "        - lang: Shell",
+        "          label: curl",
+        "          source:",
+        "            $ref: code/list-pets.sh",
+        "        - lang: JavaScript",
+        "          source: 42",
+        "      responses:",
+        '        "200": {description: OK}',
+        "",
+      ].join("\n");
+      await writeFile(path.join(workspace, "openapi.yaml"), root);
+      await writeFile(path.join(workspace, "code", "list-pets.sh"), "curl https://api.example.com/pets\n");
+      for (const args of [
+        ["sync", "--workspace", workspace, "--mode", "check"],
+        ["validate", "--workspace", workspace],
+      ]) {
+        const run = await runCli(args);
+        expect(run.code, run.stderr).toBe(0);
+        // `validate` reports on stdout, `sync` on stderr.
+        const output = `${run.stdout}${run.stderr}`;
+        const warnings = output.split("\n").filter((line) => line.includes("x-codeSamples"));
+        const { line } = where(root, "- lang: JavaScript");
+        expect(warnings, args[0]).toEqual([expect.stringContaining(`openapi.yaml:${line}:`)]);
+        expect(warnings[0]).toContain("sample 2 of `x-codeSamples` of GET /pets needs text in `source`");
+      }
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a shaped spec", () => {
+  it("is checked as shaped: a misuse an overlay fixes is not warned, one it keeps is, at its line", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "gitbook-extensions-shaped-"));
+    try {
+      await mkdir(path.join(workspace, "specs"));
+      const text =
+        'openapi: 3.0.3\ninfo:\n  title: Pets\n  version: "1"\ntags:\n  - name: pets\n    x-page-icon: fa-dog\n  - name: stores\n    x-page-icon: fa-store\npaths: {}\n';
+      await writeFile(path.join(workspace, "specs", "pets.yaml"), text);
+      await writeFile(
+        path.join(workspace, "fix.overlay.yaml"),
+        "overlay: 1.0.0\ninfo: {title: Icons, version: 1.0.0}\nactions:\n  - target: $.tags[0]\n    update: {x-page-icon: dog}\n",
+      );
+      await writeFile(
+        path.join(workspace, "gitbook-openapi.yaml"),
+        "specs:\n  specs/pets.yaml:\n    overlays: [fix.overlay.yaml]\n",
+      );
+      const run = await runCli(["sync", "--workspace", workspace, "--mode", "check"]);
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.stderr.split("\n").filter((line) => line.includes("x-page-icon"));
+      const { line, column } = where(text, "x-page-icon: fa-store");
+      expect(warnings).toEqual([expect.stringContaining(`specs/pets.yaml:${line}:${column}: `)]);
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

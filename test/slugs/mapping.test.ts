@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { assignSlugs } from "../../src/core/slugs/assign.ts";
 import { DuplicateSlugError, SlugInputError } from "../../src/core/slugs/errors.ts";
 import { parseSlugMapping } from "../../src/core/slugs/mapping.ts";
-import { repositoryNameFrom } from "../../src/core/slugs/repository.ts";
 
 describe("parseSlugMapping", () => {
   it("reads path: slug lines, skipping blanks and comments, normalizing paths", () => {
@@ -84,13 +83,5 @@ describe("assignSlugs", () => {
     expect(() =>
       assignSlugs(["api/openapi.yaml"], { repositoryName, mapping: new Map([["api/openapi.yml", "x"]]) }),
     ).toThrow(/maps "api\/openapi.yml".*api\/openapi.yaml.*typo/);
-  });
-});
-
-describe("repositoryNameFrom", () => {
-  it("takes the name after '/' in GITHUB_REPOSITORY, else the workspace folder", () => {
-    expect(repositoryNameFrom("acme/widgets", "/tmp/x")).toBe("widgets");
-    expect(repositoryNameFrom(undefined, "/home/runner/work/gadgets/")).toBe("gadgets");
-    expect(repositoryNameFrom("", "/w/tools")).toBe("tools");
   });
 });

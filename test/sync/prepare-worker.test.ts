@@ -67,7 +67,7 @@ describe("the preparation's workers", () => {
       expect(log.entries.filter((entry) => entry.level === "warning")).toEqual([
         {
           level: "warning",
-          message: expect.stringMatching(/^`x-codeSamples` of the GET operation is the number 5/),
+          message: expect.stringMatching(/^`x-codeSamples` of GET \/a is the number 5/),
           location: { file: "path.yaml", line: 2, column: 3 },
         },
       ]);

@@ -19,6 +19,8 @@ export interface SummaryInput {
   slugCollisions?: string;
   /** In a review: spec files the base had and the head no longer has. */
   removedSpecs?: readonly string[];
+  /** Why pruning could not run (the run failed; every spec's row may be fine). */
+  pruneFailure?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export function renderJobSummary(input: SummaryInput): string {
     );
   if (input.slugCollisions)
     lines.push("The colliding specs were not published:", "", codeBlock(input.slugCollisions), "");
+  if (input.pruneFailure) lines.push(codeBlock(input.pruneFailure), "");
   const org = input.organizationId ? ` · organization ${codeCell(input.organizationId)}` : "";
   const footer = [`<sub>mode \`${input.mode}\`${org} · ${(input.durationMs / 1000).toFixed(1)} s</sub>`, ""];
 

@@ -20,15 +20,24 @@ const HASH_TAIL_LENGTH = 9;
  * repository name, put the prefix in front, then normalize with {@link slugify}.
  */
 export function deriveSlug(relativePath: string, options: DeriveSlugOptions): string {
+  let name = pathName(relativePath);
+  if (name === "") name = options.repositoryName;
+  if (options.prefix) name = `${options.prefix}-${name}`;
+  return slugify(name) || fallbackSlug(relativePath);
+}
+
+/** Whether a path's derived slug is the repository's name (a root `openapi.yaml`). */
+export function namedAfterRepository(relativePath: string): boolean {
+  return pathName(relativePath) === "";
+}
+
+/** What the path says of a slug: its folders and its base name less the extension and a generic name. */
+function pathName(relativePath: string): string {
   const segments = relativePath.replaceAll("\\", "/").split("/").filter(Boolean);
   const fileName = segments.pop() ?? "";
   let base = fileName.replace(/\.[^.]*$/, "").replace(/\.(openapi|swagger)$/i, "");
   if (GENERIC_BASE_NAMES.has(base.toLowerCase())) base = "";
-  const parts = [...segments, base].filter((part) => part !== "");
-  let name = parts.join("-");
-  if (name === "") name = options.repositoryName;
-  if (options.prefix) name = `${options.prefix}-${name}`;
-  return slugify(name) || fallbackSlug(relativePath);
+  return [...segments, base].filter((part) => part !== "").join("-");
 }
 
 /**

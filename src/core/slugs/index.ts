@@ -12,5 +12,4 @@ export {
   type ReviewKind,
   refusePreviewFormLiveSlugs,
 } from "./preview.ts";
-export { repositoryNameFrom } from "./repository.ts";
 export { explainInvalidSlug, isValidSlug, SLUG_MAX_LENGTH, SLUG_PATTERN } from "./rule.ts";

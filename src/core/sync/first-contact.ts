@@ -14,8 +14,9 @@ import {
   PermissionDeniedError,
 } from "../service/errors.ts";
 import type { Spec } from "../service/types.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError } from "./describe-error.ts";
-import { OrganizationLookupError } from "./organization.ts";
+import { UnknownOrganizationError } from "./organization.ts";
 import type { SpecLister } from "./prune.ts";
 import type { SettingNames } from "./settings.ts";
 import { LIST_PAGE_LIMIT } from "./state-reads.ts";
@@ -44,8 +45,9 @@ export async function firstContact(
     )
       throw error;
     if (error instanceof NotFoundError)
-      throw new OrganizationLookupError(
-        `${names("organization")}: GitBook knows no organization "${orgId}" that this token can see (${error.message}). Check the organization id, or that the token belongs to a member of it.`,
+      // Said once: the service's own words and the client's advice say the same as this sentence.
+      throw new UnknownOrganizationError(
+        `${names("organization")}: GitBook knows no organization "${escapeUntrusted(orgId)}" that this token can see (${error.method} ${escapeUntrusted(error.path)} answered ${error.status}). Check the organization id, or that the token belongs to a member of it.`,
       );
     logger.debug(
       `Listing the organization's specs failed (${describeServiceError(error).message}); each spec is read on its own.`,

@@ -4,7 +4,15 @@ import type { SettingNames } from "./settings.ts";
 
 /** No single organization matches the `organization-domain` input. */
 export class OrganizationLookupError extends Error {
-  override readonly name = "OrganizationLookupError";
+  override readonly name: string = "OrganizationLookupError";
+}
+
+/**
+ * GitBook knows no such organization that the token can see: the service refused it, as it refuses a
+ * token (the CLI's exit code 3), not a malformed setting.
+ */
+export class UnknownOrganizationError extends OrganizationLookupError {
+  override readonly name = "UnknownOrganizationError";
 }
 
 export interface OrganizationDirectory {
@@ -23,7 +31,7 @@ export async function resolveOrganizationId(
   const [only] = organizations;
   if (organizations.length === 1 && only) return only.id;
   if (organizations.length === 0) {
-    throw new OrganizationLookupError(
+    throw new UnknownOrganizationError(
       `${domainSetting}: no organization the token can see has the email domain "${ref.domain}". Check the domain, or set ${names("organization")} to the organization id.`,
     );
   }

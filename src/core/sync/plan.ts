@@ -31,6 +31,11 @@ export interface SyncPlan {
   /** Names a spec at the workspace's root (see the slug rule). */
   repositoryName: string;
   /**
+   * Set when nothing named the repository, so `repositoryName` is the checkout folder's: the warning the
+   * run gives once when a spec is named after it.
+   */
+  repositoryNameGuess?: string | undefined;
+  /**
    * Which repository this is, as `host/path` (`github.com/acme/widgets`, see `repositoryIdentity`): with
    * the slug prefix, the owner in every publish record. Undefined when the host cannot tell: nothing is
    * then pruned.
@@ -81,6 +86,8 @@ export interface HostFacts {
   workspace: string;
   mode: SyncMode;
   repositoryName: string;
+  /** Why `repositoryName` is only the checkout folder's, when it is. */
+  repositoryNameGuess?: string | undefined;
   repositoryIdentity: string | undefined;
   /** The commit the run publishes from, when the host knows it. */
   commit?: string | undefined;
@@ -101,6 +108,7 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
     slugMapping: config.slugMapping,
     slugPrefix: config.slugPrefix,
     repositoryName: host.repositoryName,
+    ...(host.repositoryNameGuess ? { repositoryNameGuess: host.repositoryNameGuess } : {}),
     repositoryIdentity: host.repositoryIdentity,
     commit: host.commit,
     review: host.review,

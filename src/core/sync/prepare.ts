@@ -13,7 +13,11 @@ import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
-import { warnAboutGitBookExtensionsInReferences } from "../shaping/extensions/check.ts";
+import {
+  locateInSpecFiles,
+  warnAboutGitBookExtensions,
+  warnAboutGitBookExtensionsInBundle,
+} from "../shaping/extensions/check.ts";
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
@@ -211,7 +215,11 @@ async function prepareLoaded(
   };
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
-    validateSpecDocument(spec, fileLog, { ...strict, structure: asWritten }),
+    validateSpecDocument(spec, fileLog, {
+      ...strict,
+      structure: asWritten,
+      extensions: asWritten && !options.shaping,
+    }),
   );
   let bundled: BundledSpec | undefined;
   try {
@@ -235,11 +243,16 @@ async function prepareLoaded(
   } catch (error) {
     problems.push(...bundleProblems(spec, error));
   }
-  // GitBook's extensions in the files a split spec references (the spec's own file: validateSpecDocument).
-  if (bundled?.referenced) {
+  // GitBook's extensions, on what GitBook receives: a split spec's bundle, each warning in the file that
+  // writes the key (a spec sent as written was checked by validateSpecDocument); a shaped spec's shaped
+  // document (shaped.ts), unless it stops before shaping.
+  const unshapedExtensions = () => {
     phase?.("checking extensions");
-    warnAboutGitBookExtensionsInReferences(spec.document, bundled.referenced, fileLog);
-  }
+    if (bundled?.bundled && bundled.document !== undefined && bundled.referenced)
+      warnAboutGitBookExtensionsInBundle(spec, bundled.document, bundled.referenced, fileLog);
+    else warnAboutGitBookExtensions(spec, fileLog);
+  };
+  if (!asWritten && !options.shaping) unshapedExtensions();
   // A file is never read over the limit; only a bundle can grow past it.
   if (bundled?.bundled && Buffer.byteLength(bundled.text) > MAX_SPEC_BYTES) {
     const size = Buffer.byteLength(bundled.text);
@@ -250,6 +263,7 @@ async function prepareLoaded(
     });
   }
   if (warned.length > 0 && options.fileWarnings !== false) base.warnings = validationWarnings(warned);
+  if (options.shaping && (problems.length > 0 || (!asWritten && !bundled))) unshapedExtensions();
   if (!asWritten && !bundled) return { ...base, problems };
   if (problems.length > 0) {
     // The review reads every spec that parses and bundles, whatever validation says: the pull request
@@ -275,7 +289,15 @@ async function prepareLoaded(
       bundled,
       options.shaping,
       base,
-      { ...shapedOptions, sourceUrl: !!options.sourceUrlFor },
+      {
+        ...shapedOptions,
+        sourceUrl: !!options.sourceUrlFor,
+        extensions: {
+          fileLog,
+          locate: (found) =>
+            locateInSpecFiles(spec, bundled?.bundled ? bundled.referenced : undefined, found),
+        },
+      },
       logger,
     );
   }

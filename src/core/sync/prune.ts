@@ -64,6 +64,15 @@ export function pruneCandidates(
     .sort();
 }
 
+/**
+ * What pruning did: a row per spec it deleted, would delete or failed on (each with its slug); and, when
+ * it could not prune at all, why, for the run's report: a failure of the run, not of any one spec.
+ */
+export interface PruneOutcome {
+  results: SpecResult[];
+  failure?: string;
+}
+
 type Verdict =
   | { kind: "delete"; slug: string; why: string }
   /** `history`: kept because git could not tell the commits' order (a shallow clone, no git). */
@@ -77,23 +86,23 @@ type Verdict =
  * record's commit is this run's commit or an ancestor of it. Every other candidate is kept and said
  * why; a recorded file still there but no longer read as a spec fails. Above `limit` nothing is deleted.
  */
-export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
+export async function pruneSpecs(options: PruneOptions): Promise<PruneOutcome> {
   const { logger } = options;
   let listed: Spec[];
   try {
     listed = [];
     for await (const spec of options.lister.iterateSpecs(options.orgId)) listed.push(spec);
   } catch (error) {
-    const { code, message } = describeServiceError(error);
-    logger.error(`Listing the organization's specs to prune failed: ${message}`);
-    return [pruneFailure(code, `Pruning: ${message}`)];
+    const failure = `Nothing was pruned: listing the organization's specs failed: ${describeServiceError(error).message}`;
+    logger.error(failure);
+    return { results: [], failure };
   }
   const bySlug = new Map(listed.map((spec) => [spec.slug, spec]));
   const candidates = pruneCandidates([...bySlug.keys()], options.prefix, options.keep);
   if (candidates.length > 0 && options.blocked) {
     const reason = `Nothing was pruned: ${options.blocked}.`;
     logger.error(`${reason}\n${candidates.map((slug) => `  ${escapeUntrusted(slug)}`).join("\n")}`);
-    return [pruneFailure("PRUNE_BLOCKED", reason)];
+    return { results: [], failure: reason };
   }
   const verdicts = await Promise.all(candidates.map((slug) => verdictOn(bySlug.get(slug) as Spec, options)));
   const failed = verdicts.flatMap((verdict) => (verdict.kind === "failed" ? [verdict.result] : []));
@@ -126,7 +135,7 @@ export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
         errors: [reason],
       }),
     );
-    return [...failed, ...over];
+    return { results: [...failed, ...over] };
   }
   logger.group(
     `Prune${options.dryRun ? " (check)" : ""}: ${plural(doomed.length)} removed from the repository`,
@@ -135,17 +144,19 @@ export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
     },
   );
   if (options.dryRun) {
-    return [
-      ...failed,
-      ...doomed.map(
-        ({ slug, why }): SpecResult => ({
-          ...base,
-          slug,
-          status: "planned",
-          errors: [`Would be pruned: ${why}.`],
-        }),
-      ),
-    ];
+    return {
+      results: [
+        ...failed,
+        ...doomed.map(
+          ({ slug, why }): SpecResult => ({
+            ...base,
+            slug,
+            status: "planned",
+            errors: [`Would be pruned: ${why}.`],
+          }),
+        ),
+      ],
+    };
   }
   const deleted = await Promise.all(
     doomed.map(async ({ slug }): Promise<SpecResult> => {
@@ -160,7 +171,7 @@ export async function pruneSpecs(options: PruneOptions): Promise<SpecResult[]> {
       }
     }),
   );
-  return [...failed, ...deleted];
+  return { results: [...failed, ...deleted] };
 }
 
 /** Reads a candidate's publish record and decides; never throws. */
@@ -248,10 +259,6 @@ async function deleteIfOlder(
     };
   }
   return { kind: "delete", slug, why };
-}
-
-function pruneFailure(code: string, message: string): SpecResult {
-  return { file: "", slug: "", status: "failed", operation: "delete", errorCode: code, errors: [message] };
 }
 
 function plural(count: number): string {

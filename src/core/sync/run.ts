@@ -9,6 +9,7 @@ import {
 } from "../review/change-review.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
+import { namedAfterRepository } from "../slugs/derive.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { deletePreviews, type PreviewToDelete } from "./cleanup.ts";
@@ -20,7 +21,7 @@ import { type ProgressListener, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
 import type { Ancestry, Clock, Git, ReviewThread, RunService, SyncMode } from "./ports.ts";
 import { assignRunSlugs, type SpecFile, specFilesOf } from "./prepare.ts";
-import { pruneSpecs, type SpecLister } from "./prune.ts";
+import { type PruneOutcome, pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration } from "./publish.ts";
 import { recordedFileIn } from "./recorded-file.ts";
 import type { SpecResult } from "./result.ts";
@@ -77,6 +78,11 @@ export interface SyncReport {
   reviewUrl?: string;
   /** The change review, in preview runs that have one. */
   changeReview?: ChangeReviewReport;
+  /**
+   * Why pruning deleted nothing, when it could not run (the repository's identity unknown, slug
+   * collisions, failed specs, a failed listing): the run failed, though every spec's row may be fine.
+   */
+  pruneFailure?: string;
 }
 
 /** How long review calls may go on after the run's deadline, to put the results in the comment. */
@@ -177,6 +183,11 @@ async function runSteps(
       ports.stop,
       ports.clock,
     );
+    // The plan once GitBook has accepted the token and the organization: a refusal is said alone.
+    if (plan.mode !== "cleanup") {
+      warnOfRepository(plan, ports.logger, found.allFiles);
+      logPlan(ports.logger, plan.mode, found.targets);
+    }
     const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
     let results: SpecResult[];
     if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
@@ -184,14 +195,15 @@ async function runSteps(
       baseSide = await orStopAfterGrace(openBase(plan, ports, link), ports.stop, ports.clock);
       results = await publish(plan, ports, found, link, { baseSide, owner }, timings);
     }
+    let pruneFailure: string | undefined;
     if (!ports.stop?.aborted) {
-      results = [
-        ...results,
-        ...(await prune(plan, ports, found, link, { owner, published: results }, timings)),
-      ];
+      const pruned = await prune(plan, ports, found, link, { owner, published: results }, timings);
+      results = [...results, ...pruned.results];
+      pruneFailure = pruned.failure;
     }
     if (ports.stop?.aborted) return await stoppedByHost(plan, ports, ports.stop, link, results);
-    return await finish(plan, ports, found, link, baseSide, results, timings);
+    const report = await finish(plan, ports, found, link, baseSide, results, timings);
+    return pruneFailure ? { ...report, pruneFailure } : report;
   } finally {
     await baseSide?.dispose();
     // After a stop, requests left under way end with the host's process: closing would wait for them.
@@ -250,9 +262,28 @@ async function discover(
   const files = allFiles.filter((file) => !failedFiles.has(file.path));
   const paths = allFiles.map((file) => file.path);
   const targets = runTargets(discovery, paths, slugs, plan);
-  if (plan.mode !== "cleanup") logPlan(logger, plan.mode, targets);
   return { discovery, allFiles, slugs, collisions, collided, files, targets };
 }
+
+/**
+ * Said once, before the plan: a spec named after a repository that nothing names (the checkout folder's
+ * name stands in), and a publish whose records no later run can prove are this repository's.
+ */
+function warnOfRepository(plan: SyncPlan, logger: Logger, files: readonly SpecFile[]): void {
+  if (plan.repositoryNameGuess) {
+    const named = files.filter(({ path }) => !plan.slugMapping.has(path) && namedAfterRepository(path));
+    if (named.length > 0) logger.warning(escapeUntrusted(plan.repositoryNameGuess));
+  }
+  if (plan.repositoryIdentity === undefined && plan.mode === "publish" && plan.slugPrefix !== undefined) {
+    logger.warning(
+      `${noIdentity}. Publishing goes on, but a later run with prune will not be able to prove these specs are this repository's, and will delete none of them.`,
+    );
+  }
+}
+
+/** Why a run has no repository identity, and how to give it one. */
+const noIdentity =
+  'Nothing names the repository: no CI variable of the README\'s "Repository identity" table is set, and the checkout has no `origin` remote (`git remote add origin <url>` sets one)';
 
 /**
  * The organization, the review thread and the run's first request (which stops the run, said once,
@@ -413,10 +444,10 @@ async function prune(
   link: Link,
   { owner, published }: { owner: string; published: readonly SpecResult[] },
   timings: Timings,
-): Promise<SpecResult[]> {
+): Promise<PruneOutcome> {
   const { client, connection } = link;
-  if (!plan.prune || !client || !connection || !plan.slugPrefix) return [];
-  if (plan.mode !== "publish" && plan.mode !== "check") return [];
+  if (!plan.prune || !client || !connection || !plan.slugPrefix) return { results: [] };
+  if (plan.mode !== "publish" && plan.mode !== "check") return { results: [] };
   const prefix = plan.slugPrefix;
   return timings.timed("pruning", () =>
     pruneSpecs({
@@ -536,7 +567,7 @@ function pruneBlockedReason(
   published: readonly SpecResult[],
 ): string | undefined {
   if (plan.repositoryIdentity === undefined) {
-    return "the repository's identity is unknown, so no publish record can prove a spec is this repository's (run from a clone whose `origin` remote is set, or on GitHub Actions or GitLab CI)";
+    return `the repository's identity is unknown, so no publish record can prove a spec is this repository's. ${noIdentity}`;
   }
   if (collisions)
     return "slug collisions leave in doubt which file each colliding slug belongs to; fix them first";

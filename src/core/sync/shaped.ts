@@ -1,5 +1,6 @@
 import type { BundledSpec } from "../bundling/index.ts";
 import type { LoadedSpec } from "../discovery/index.ts";
+import type { LocatedProblem } from "../discovery/types.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import {
@@ -10,7 +11,11 @@ import {
   shapedText,
   workspaceOverlays,
 } from "../shaping/audiences.ts";
-import { checkGitBookExtensions, type ExtensionProblem } from "../shaping/extensions/check.ts";
+import {
+  checkGitBookExtensions,
+  type ExtensionProblem,
+  warnAboutLocated,
+} from "../shaping/extensions/check.ts";
 import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { structuralIssues } from "../validation/index.ts";
@@ -33,6 +38,15 @@ export interface ShapedOptions {
   phase?: ((phase: PreparePhase) => void) | undefined;
   /** Where overlays are read: the workspace by default. */
   readOverlay?: OverlayReader;
+  /**
+   * GitBook's extensions are checked on the shaped document, what GitBook receives: a misuse the file
+   * (or a file it references) writes is warned on `fileLog` where `locate` finds it written; one that
+   * shaping removed is not warned at all.
+   */
+  extensions?: {
+    fileLog: Logger;
+    locate: (problems: readonly ExtensionProblem[]) => LocatedProblem[];
+  };
 }
 
 /** Structural problems shaping brought in, reported at most this many (the rest counted). */
@@ -69,6 +83,8 @@ export function prepareShaped(
     const readOverlay = options.readOverlay ?? workspaceOverlays(options.workspace);
     ({ document, summary } = shapeDocument(source, steps, { readOverlay, logger, specFile: spec.path }));
   } catch (error) {
+    // Not shaped: what the file writes is what there is to warn about.
+    warnLocated(options, checkGitBookExtensions(source));
     if (error instanceof OverlayError) {
       return {
         ...base,
@@ -86,7 +102,9 @@ export function prepareShaped(
   }
   logger.info(escapeUntrusted(`${spec.path}: shaped (${summary}).`));
   phase?.("checking the shaped document");
-  for (const added of newExtensionProblems(source, document).slice(0, MAX_SHAPING_ISSUES)) {
+  const { written, added: brought } = extensionProblems(source, document);
+  warnLocated(options, written);
+  for (const added of brought.slice(0, MAX_SHAPING_ISSUES)) {
     const at = added.path.length === 0 ? "the document" : `\`${added.path.join(".")}\``;
     logger.warning(escapeUntrusted(`after shaping, ${at}: ${added.message}`), { file: spec.path });
   }
@@ -184,15 +202,27 @@ function newIssues(source: unknown, shaped: unknown, declaredVersion: string): S
 }
 
 /**
- * Misuses of GitBook's extensions that shaping brought in (an overlay that adds `x-page-icon: 12`):
- * the file's own were reported where they are written, by its validation.
+ * Misuses of GitBook's extensions in the shaped document: those the file (or a file it references)
+ * writes, located there, and those shaping brought in (an overlay that adds `x-page-icon: 12`), which
+ * have no line of their own. A misuse shaping removed is in neither.
  */
-function newExtensionProblems(source: unknown, shaped: unknown): ExtensionProblem[] {
+function extensionProblems(
+  source: unknown,
+  shaped: unknown,
+): { written: ExtensionProblem[]; added: ExtensionProblem[] } {
   const after = checkGitBookExtensions(shaped);
-  if (after.length === 0) return [];
+  if (after.length === 0) return { written: [], added: [] };
   const key = (problem: ExtensionProblem) => `${problem.path.join("\u0000")}\u0001${problem.message}`;
   const before = new Set(checkGitBookExtensions(source).map(key));
-  return after.filter((problem) => !before.has(key(problem)));
+  return {
+    written: after.filter((problem) => before.has(key(problem))),
+    added: after.filter((problem) => !before.has(key(problem))),
+  };
+}
+
+function warnLocated(options: ShapedOptions, problems: readonly ExtensionProblem[]): void {
+  if (!options.extensions || problems.length === 0) return;
+  warnAboutLocated(options.extensions.locate(problems), options.extensions.fileLog);
 }
 
 function describeIssue(issue: StructuralIssue): string {

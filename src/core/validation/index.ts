@@ -42,7 +42,7 @@ export function validateSpecDocument(
   logger: Logger = silentLogger,
   options: ValidationOptions = {},
 ): ValidationProblem[] {
-  warnAboutGitBookExtensions(spec, logger);
+  if (options.extensions !== false) warnAboutGitBookExtensions(spec, logger);
   const problems = validateInfo(spec, logger);
   if (options.structure === false) return problems;
   const structural = structuralProblems(spec, logger, options.strict === true, undefined, options.onWarnings);
@@ -60,6 +60,8 @@ export interface ValidationOptions {
   structure?: boolean;
   /** Told the findings logged as warnings (capped as problems are, the last line counting the rest). */
   onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
+  /** False: GitBook's extensions are left to the caller, who checks the bundle (sync/prepare.ts). */
+  extensions?: boolean;
 }
 
 /** A problem found by the validation: `strictOnly` when only `strict` makes it one (a warning otherwise). */

@@ -7,8 +7,6 @@ import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts
 import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
 import { apiChangeComparer } from "../../core/review/change-review.ts";
-import { repositoryNameFrom } from "../../core/slugs/index.ts";
-import { repositoryIdentity } from "../../core/sync/ownership.ts";
 import { planOf } from "../../core/sync/plan.ts";
 import type { Clock, Git } from "../../core/sync/ports.ts";
 import { systemClock } from "../../core/sync/ports.ts";
@@ -21,6 +19,7 @@ import { createRedactor, type Redact, redactStrings } from "../../core/text/reda
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
+import { runRepository } from "../repository.ts";
 import type { ActionHost } from "./host.ts";
 import { resolveMode } from "./mode.ts";
 import type { ServiceFactory } from "./service.ts";
@@ -96,12 +95,14 @@ async function runListening(
       return finish(host, redact, { mode, organizationId: undefined, results: [], durationMs: 0 }, reason);
     }
     const pullRequest = mode === "preview" || mode === "cleanup" ? context.pullRequest : undefined;
+    // The action runs on GitHub Actions, whatever GITHUB_ACTIONS says.
+    const repository = runRepository({ ...host.env, GITHUB_ACTIONS: "true" }, context.workspace);
     const plan = planOf(config, {
       workspace: context.workspace,
       mode,
-      repositoryName: repositoryNameFrom(context.repository?.fullName, context.workspace),
-      repositoryIdentity:
-        context.repository && repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`),
+      repositoryName: repository.name,
+      repositoryNameGuess: repository.guessedName,
+      repositoryIdentity: repository.identity,
       commit: /^[0-9a-f]{40,64}$/.test(context.sha) ? context.sha : await headCommit(context.workspace),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
@@ -197,10 +198,14 @@ async function finish(
       ...(interrupted ? { interrupted: interrupted.message } : {}),
       ...(collisions ? { slugCollisions: collisions } : {}),
       ...(report.changeReview ? { removedSpecs: report.changeReview.removedSpecs } : {}),
+      ...(report.pruneFailure ? { pruneFailure: redact(report.pruneFailure) } : {}),
     }),
   );
 
-  const failures = finalFailureMessage(results);
+  const specFailures = finalFailureMessage(results);
+  const pruneFailure = report.pruneFailure && redact(report.pruneFailure);
+  const failures =
+    specFailures && pruneFailure ? `${specFailures}\n\n${pruneFailure}` : (specFailures ?? pruneFailure);
   if (interrupted) {
     const said = `${interrupted.message}: ${partialCounts(results)}.`;
     host.setFailed(failures ? `${said}\n\n${failures}` : said);

@@ -66,14 +66,14 @@ export async function runBundleCommand(
   }
   const steps = bundleSteps(relative, config.shaping?.get(relative), flags.audience);
   const ci = readCiRun(io.env, settings.workspace, undefined);
-  const where = { workspace: settings.workspace, repositoryName: ci.repositoryName };
+  const where = { workspace: settings.workspace, repositoryName: ci.repository.name };
   const prepared = await prepareFile(
     inspection.kind === "spec" ? inspection.spec : inspection.broken,
     await publicationSlug(config, where, relative, flags.audience),
     {
       workspace: settings.workspace,
       sourceUrlFor: undefined,
-      owner: ownerKey({ repository: ci.repositoryIdentity, slugPrefix: config.slugPrefix }),
+      owner: ownerKey({ repository: ci.repository.identity, slugPrefix: config.slugPrefix }),
       commit: await runCommit(io.env, ci, settings.workspace),
       shaping: steps,
       strict: config.strict,

@@ -3,9 +3,7 @@
  * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
  * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
@@ -14,18 +12,16 @@ import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts"
 import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
-import { repositoryNameFrom } from "../../core/slugs/repository.ts";
-import { repositoryIdentity } from "../../core/sync/ownership.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
 import type { RunSettings } from "../../core/sync/run-settings.ts";
+import { type RunRepository, runRepository } from "../repository.ts";
 import type { Env } from "./output.ts";
 
 export interface CiRun {
   /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
   name: string | undefined;
-  repositoryName: string;
-  /** `host/path` of the repository (see `repositoryIdentity`); undefined when nothing says. */
-  repositoryIdentity: string | undefined;
+  /** The repository's name and identity, from the CI's variables or the `origin` remote (../repository.ts). */
+  repository: RunRepository;
   /** The commit the review's changes are compared with, when the CI says. */
   baseCommit: string | undefined;
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
@@ -42,6 +38,7 @@ export interface CiRun {
 /** Reads the CI's context; a malformed CI variable throws an error naming it. */
 export function readCiRun(env: Env, workspace: string, mergeRequest: number | undefined): CiRun {
   const processEnv = env as NodeJS.ProcessEnv;
+  const repository = runRepository(env, workspace);
   if (isGitLabCi(processEnv)) {
     const context = readGitLabContext(processEnv);
     const number = mergeRequest ?? context.mergeRequest?.iid;
@@ -49,8 +46,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     return {
       name: "GitLab CI",
       baseCommit: context.mergeRequest?.diffBaseSha,
-      repositoryName: context.repositoryName,
-      repositoryIdentity: repositoryIdentity(context.projectUrl) ?? originIdentity(env, workspace),
+      repository,
       review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
       openReview: (config, logger, deadline) =>
         number === undefined
@@ -76,10 +72,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     return {
       name: "GitHub Actions",
       baseCommit: pullRequest?.baseSha || undefined,
-      repositoryName: repositoryNameFrom(context.repository?.fullName, workspace),
-      repositoryIdentity: context.repository
-        ? repositoryIdentity(`${context.serverUrl}/${context.repository.fullName}`)
-        : originIdentity(env, workspace),
+      repository,
       review:
         number === undefined
           ? undefined
@@ -103,40 +96,12 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   return {
     name: undefined,
     baseCommit: undefined,
-    repositoryName: path.basename(path.resolve(workspace)),
-    repositoryIdentity: originIdentity(env, workspace),
+    repository,
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
     openReview: () => undefined,
     sourceUrls: () => undefined,
   };
-}
-
-/** Variables other CIs set to the repository's URL, in the order they are tried. */
-const REPOSITORY_URL_VARIABLES = [
-  "GIT_URL", // Jenkins (git plugin)
-  "BITBUCKET_GIT_HTTP_ORIGIN", // Bitbucket Pipelines
-  "CIRCLE_REPOSITORY_URL", // CircleCI
-  "BUILD_REPOSITORY_URI", // Azure Pipelines
-  "BUILDKITE_REPO", // Buildkite
-] as const;
-
-/** The repository's identity from the CI's variables, else from the checkout's `origin` remote. */
-function originIdentity(env: Env, workspace: string): string | undefined {
-  for (const name of REPOSITORY_URL_VARIABLES) {
-    const identity = repositoryIdentity(env[name]);
-    if (identity) return identity;
-  }
-  try {
-    const url = execFileSync("git", ["-C", workspace, "config", "--get", "remote.origin.url"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 10_000,
-    });
-    return repositoryIdentity(url);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */

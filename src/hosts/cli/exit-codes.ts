@@ -10,7 +10,7 @@ export const ExitCode = {
   failed: 1,
   /** A usage or input error: a bad flag, a bad value, a missing setting. Nothing was changed. */
   usage: 2,
-  /** The service refused the token or the organization (401 or 403). */
+  /** The service refused the token or the organization (401 or 403), or knows no such organization (404). */
   refused: 3,
   /**
    * `sync` stopped by Ctrl-C (SIGINT, 130) or SIGTERM (143), as a shell reports a process ended by the
@@ -28,7 +28,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  one or more specs failed or timed out (sync), a breaking change with --fail-on-breaking
      (sync, diff), the operation failed, or a write to stdout or an output file failed
   2  usage or input error (the message names the flag or variable)
-  3  the service refused the token or the organization (401/403)
+  3  the service refused the token or the organization (401/403), or knows no such organization
   130  interrupted (SIGINT, Ctrl-C); in sync: no other spec started, those under way got 2 s (else
        cancelled), and the partial report was printed (a second signal exits at once)
   143  the same, stopped by SIGTERM`;

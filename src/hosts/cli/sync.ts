@@ -21,7 +21,7 @@ import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { InputError } from "../../core/sync/input-error.ts";
-import { OrganizationLookupError } from "../../core/sync/organization.ts";
+import { OrganizationLookupError, UnknownOrganizationError } from "../../core/sync/organization.ts";
 import { planOf } from "../../core/sync/plan.ts";
 import { type SyncMode, systemClock } from "../../core/sync/ports.ts";
 import { redactedReview } from "../../core/sync/redacted-review.ts";
@@ -30,6 +30,7 @@ import { reviewTarget } from "../../core/sync/review-target.ts";
 import { runSync, type SyncReport } from "../../core/sync/run.ts";
 import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
+import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
@@ -77,6 +78,12 @@ export async function runSyncCommand(
     palette: output.errorPalette,
   });
   for (const warning of warnings) logger.warning(warning);
+  const { repository } = ci;
+  logger.debug(
+    escapeUntrusted(
+      `Repository: ${repository.identity ?? "unknown"}, named '${repository.name}', from ${repository.source}.`,
+    ),
+  );
   const sourceUrlFor =
     config.source === "url" ? checkInputs(() => ci.sourceUrls(), settings.settingName) : undefined;
   if (config.source === "url" && !sourceUrlFor) {
@@ -88,8 +95,9 @@ export async function runSyncCommand(
   const plan = planOf(config, {
     workspace: settings.workspace,
     mode,
-    repositoryName: ci.repositoryName,
-    repositoryIdentity: ci.repositoryIdentity,
+    repositoryName: ci.repository.name,
+    repositoryNameGuess: ci.repository.guessedName,
+    repositoryIdentity: ci.repository.identity,
     commit: await runCommit(env, ci, settings.workspace),
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
@@ -131,7 +139,7 @@ export async function runSyncCommand(
   const code = await finishSync(report.results, settings, output);
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
   if (report.slugCollisions) return ExitCode.usage;
-  if (report.changeReview?.failure && code === ExitCode.ok) return ExitCode.failed;
+  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok) return ExitCode.failed;
   return refusedByService(report.results) ? ExitCode.refused : code;
 }
 
@@ -145,11 +153,14 @@ function printReport(
   options: { filesSet: boolean; quiet: boolean },
 ): void {
   const palette = output.errorPalette;
-  if (!options.quiet) printSpecLines(report, output, palette);
+  // A run GitBook refused (the token, the organization) says so alone: no spec was planned or started.
+  if (!options.quiet && !isRefusal(report.stoppedBy)) printSpecLines(report, output, palette);
   const collisions =
     report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet);
   const failures =
-    report.stoppedReason ?? finalFailureMessage(report.results) ?? report.changeReview?.failure;
+    report.stoppedReason ??
+    joined(finalFailureMessage(report.results), report.pruneFailure) ??
+    report.changeReview?.failure;
   const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
   // A run that stopped says why as the command's error; failed specs are the run's own outcome.
   if (report.stoppedBy instanceof Interrupted) {
@@ -166,6 +177,12 @@ function printReport(
     output.err(
       `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
     );
+}
+
+/** The texts given, a blank line between them; undefined when none is. */
+function joined(...texts: (string | undefined)[]): string | undefined {
+  const given = texts.filter((text) => text);
+  return given.length > 0 ? given.join("\n\n") : undefined;
 }
 
 function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
@@ -247,7 +264,11 @@ function stopExitCode(error: unknown): number {
 }
 
 function isRefusal(error: unknown): boolean {
-  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+  return (
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError ||
+    error instanceof UnknownOrganizationError
+  );
 }
 
 /** Every failure is the service refusing the token or the organization (401/403). */

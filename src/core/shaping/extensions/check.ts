@@ -5,6 +5,7 @@ import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { escapeUntrusted } from "../../text/log-protocol.ts";
 import { truncate, truncateMiddle } from "../../text/truncate.ts";
+import { bundledPathSource } from "../../validation/bundled-locations.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
@@ -217,6 +218,66 @@ export function referencedFileWarnings(
   return located;
 }
 
+/**
+ * The warnings of what GitBook receives from a split spec: its bundled document, checked whole (a
+ * `$ref` the bundle inlines is judged as what it brought: a code sample's `source` read from a code file
+ * is text), each warning located where its key is written, in the root file or in the file a `$ref`
+ * brought it from (the structural check's way: validation/bundled-locations.ts).
+ */
+export function bundledExtensionWarnings(
+  root: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+  bundled: unknown,
+  referenced: readonly ReferencedNode[],
+): LocatedProblem[] {
+  const texts = new Set([root.text, ...referenced.map((entry) => entry.text)]);
+  if (![...texts].some(mayUseGitBookExtensions)) return [];
+  return locateInSpecFiles(root, referenced, checkGitBookExtensions(bundled));
+}
+
+/**
+ * Problems found on a spec's document (bundled when `referenced` is given), each located where its key
+ * is written: in the root file, or in the file a `$ref` led to.
+ */
+export function locateInSpecFiles(
+  root: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+  referenced: readonly ReferencedNode[] | undefined,
+  problems: readonly ExtensionProblem[],
+): LocatedProblem[] {
+  if (problems.length === 0) return [];
+  if (!referenced) return locateProblems(root.path, root.text, root.format, problems);
+  const rootSource = { file: root.path, text: root.text, format: root.format, document: root.document };
+  const byFile = new Map<string, { text: string; format: TextFormat; problems: ExtensionProblem[] }>();
+  for (const { path, message } of problems) {
+    // A key no node has, last: a value written as a `$ref` (a code sample brought from its own file) is
+    // followed to where it is written, and the path ends there.
+    const source = bundledPathSource(rootSource, referenced, [...path.map(String), "\u0000"]);
+    const entry = byFile.get(source.file) ?? { text: source.text, format: source.format, problems: [] };
+    byFile.set(source.file, entry);
+    entry.problems.push({ path: source.keyPath, message });
+  }
+  const rootFirst = [...byFile].sort(
+    ([a], [b]) => (a === root.path ? 0 : 1) - (b === root.path ? 0 : 1) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  return rootFirst.flatMap(([file, { text, format, problems: inFile }]) =>
+    locateProblems(file, text, format, inFile),
+  );
+}
+
+/** Warns about located problems, as {@link warnAboutGitBookExtensions} does. */
+export function warnAboutLocated(problems: readonly LocatedProblem[], logger: Logger): void {
+  for (const problem of problems) warn(problem, logger);
+}
+
+/** Warns about what {@link bundledExtensionWarnings} finds, as {@link warnAboutGitBookExtensions} does. */
+export function warnAboutGitBookExtensionsInBundle(
+  root: Pick<LoadedSpec, "path" | "text" | "format" | "document">,
+  bundled: unknown,
+  referenced: readonly ReferencedNode[],
+  logger: Logger,
+): void {
+  for (const problem of bundledExtensionWarnings(root, bundled, referenced)) warn(problem, logger);
+}
+
 /** The code sample list and index of a `$ref` written as an item of `x-codeSamples` (or an alias), if any. */
 function codeSampleSite(from: readonly (readonly string[])[]): { key: string; index: number } | undefined {
   for (const tokens of from) {
@@ -227,15 +288,6 @@ function codeSampleSite(from: readonly (readonly string[])[]): { key: string; in
     }
   }
   return undefined;
-}
-
-/** Warns about what {@link referencedFileWarnings} finds, as {@link warnAboutGitBookExtensions} does. */
-export function warnAboutGitBookExtensionsInReferences(
-  rootDocument: unknown,
-  referenced: readonly ReferencedNode[],
-  logger: Logger,
-): void {
-  for (const problem of referencedFileWarnings(rootDocument, referenced)) warn(problem, logger);
 }
 
 /** How a message names a mapping of a referenced file, whose path in the document is not known here. */
