@@ -16,6 +16,7 @@ const TEXT = readFileSync(path.join(ROOT, FILE), "utf8");
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
   name: string;
   version: string;
+  repository: { url: string };
 };
 
 interface Step {
@@ -161,3 +162,20 @@ describe(`${FILE}`, () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+describe("docs/releasing.md", () => {
+  const text = readFileSync(path.join(ROOT, "docs", "releasing.md"), "utf8");
+
+  it("gives npm's trusted publisher this repository and this workflow's file name", () => {
+    expect(text).toContain(`Workflow filename: \`${path.basename(FILE)}\``);
+    const [, owner, name] = /github\.com[/:]([^/]+)\/([^/.]+)/.exec(PACKAGE.repository.url) ?? [];
+    expect(owner).toBeDefined();
+    expect(text).toContain(`Organization or user: \`${owner}\``);
+    expect(text).toContain(`Repository: \`${name}\``);
+    expect(TEXT).toContain(`keep its name \`${path.basename(FILE)}\``);
+  });
+
+  it("asks for no npm token", () => {
+    expect(text).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|npm token create/);
+  });
+});
