@@ -83,6 +83,12 @@ describe(`${FILE}`, () => {
     expect(TEXT).not.toMatch(/\bsecrets\./);
   });
 
+  it("lets npm reach OIDC: setup-node writes no token line (no registry-url)", () => {
+    const setups = STEPS.filter((step) => step.uses?.startsWith("actions/setup-node@"));
+    expect(setups.length).toBeGreaterThan(0);
+    for (const setup of setups) expect(setup.with?.["registry-url"]).toBeUndefined();
+  });
+
   it("publishes with provenance, public, and only after npm 11.5.1 or later is there", () => {
     const publishes = runLines().filter(({ line }) => /\bnpm publish\b/.test(line));
     expect(publishes.length).toBeGreaterThan(0);
