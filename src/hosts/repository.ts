@@ -1,7 +1,7 @@
 /**
  * Which repository a run publishes from, as the CI it runs in names it: the repository's name (a spec at
  * the workspace's root is named after it, README "Slugs") and its identity (`host/path`, with the slug
- * prefix the owner in every publish record, docs/ownership.md). One table for every CI, read by both
+ * prefix the owner in every publish record, docs/design/ownership.md). One table for every CI, read by both
  * hosts; the README's "Repository identity" table is this one in words.
  *
  * The CI's own variables first, then the checkout's `origin` remote; the checkout folder's name only when

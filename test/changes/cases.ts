@@ -826,7 +826,7 @@ const rules30: ChangeCase[] = [
   }),
 ];
 
-/** Found on real releases (docs/change-review-cases.md), each once a wrong or missed finding. */
+/** Found on real releases (docs/design/change-review-cases.md), each once a wrong or missed finding. */
 const fromRealHistory: ChangeCase[] = [
   c30({
     name: "property deprecated",
