@@ -1,6 +1,6 @@
 /**
  * The classification table: one base document per OpenAPI version and one change per case. Tests assert
- * every row; `scripts/change-table.ts` prints the README's table from the same rows.
+ * every row; `scripts/change-table.ts` prints the change review guide's table from the same rows.
  */
 
 export type Version = "3.0" | "3.1" | "2.0";

@@ -18,7 +18,7 @@
  * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
  * the same bytes, and runs the same rules, can then report it unchanged from the bytes alone.
  *
- * Why this design and what it costs: README "Sync" and docs/design/ownership.md.
+ * Why this design and what it costs: docs/publishing.md and docs/design/ownership.md.
  */
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
