@@ -1,5 +1,5 @@
 /**
- * What the checks of GitBook's extensions (src/core/shaping/extensions, docs/gitbook-extensions.md) cost
+ * What the checks of GitBook's extensions (src/core/shaping/extensions, docs/design/gitbook-extensions.md) cost
  * and say on real public specs, read from the workplace's bare clones (`/work/.mirror/<owner>+<name>/repo`,
  * or `--mirrors <folder>`); a missing one is left out. Per spec: its size, whether the quick look for the
  * table's keys let it through, the median time of the whole check as the pipeline runs it (parse of a

@@ -1,5 +1,5 @@
 /**
- * The engine of `match()` and `search()` in overlay targets (docs/overlays.md, "Patterns: a linear-time
+ * The engine of `match()` and `search()` in overlay targets (docs/design/overlays.md, "Patterns: a linear-time
  * engine"): the chosen one (re2js, through the overlay's own JSONPath environment) against the baseline,
  * JavaScript's RegExp as json-p3 runs it, and against the other candidates when they are installed:
  *

@@ -1,5 +1,5 @@
 /**
- * What the overlay implementation costs and how well it follows RFC 9535 (docs/overlays.md):
+ * What the overlay implementation costs and how well it follows RFC 9535 (docs/design/overlays.md):
  *
  * 1. compliance: the JSONPath Compliance Test Suite (cts.json of jsonpath-standard/jsonpath-compliance-
  *    test-suite, read from a bare clone at `--cts-repo`, default /work/.mirror/…/repo) run against json-p3,
@@ -45,7 +45,7 @@ const implementations: Record<string, { values: (doc: unknown, path: string) => 
     values: (doc, p) => env.query(p, doc as never).values(),
     count: (doc, p) => env.query(p, doc as never).nodes.length,
   },
-  // What overlays run: json-p3 with re2js patterns and a deeper `..` (docs/overlays.md, the end).
+  // What overlays run: json-p3 with re2js patterns and a deeper `..` (docs/design/overlays.md, the end).
   "json-p3, the overlays' environment": {
     values: (doc, p) => JSONPATH.query(p, doc as never).values(),
     count: (doc, p) => JSONPATH.query(p, doc as never).nodes.length,

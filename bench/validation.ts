@@ -1,5 +1,5 @@
 /**
- * The structural validators measured for issue 19 (docs/validation-choice.md): each candidate checks
+ * The structural validators measured for issue 19 (docs/design/validation-choice.md): each candidate checks
  * real public specs (the change review's material, bench/review-material.ts) against the official
  * OpenAPI 2.0, 3.0 and 3.1 JSON Schemas, and a set of broken documents.
  *

@@ -1,4 +1,4 @@
-// `npm run build`: dist/ from src/, with esbuild (docs/build-choice.md says why it replaced ncc).
+// `npm run build`: dist/ from src/, with esbuild (docs/design/build-choice.md says why it replaced ncc).
 //
 // One build for both entries — the Action (src/index.ts → dist/index.js, action.yml's `main`) and the
 // command (src/hosts/cli/main.ts → dist/cli.js, package.json's `bin`) — split into ES module chunks
@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-// `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/build-choice.md).
+// `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/design/build-choice.md).
 const { values: options } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
 const dist = path.resolve(root, options.outdir);
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));

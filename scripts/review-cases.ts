@@ -1,6 +1,6 @@
 /**
  * The API change review's findings on real pairs of releases, written out to be checked by hand
- * (`docs/change-review-cases.md` holds the checks): for each pair of `bench/review-material.ts`, runs
+ * (`docs/design/change-review-cases.md` holds the checks): for each pair of `bench/review-material.ts`, runs
  * `compareApis(base, head)` (in a child process per pair, `--max-old-space-size=4096`, 300 s) and writes
  *
  * - `<out>/<pair>.txt`: every finding, one a line: its id (`B12` breaking, `O7` other), kind, JSON

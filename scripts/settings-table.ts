@@ -1,7 +1,8 @@
 /**
  * Writes what the settings table (`src/settings/settings-table.ts`) declares into the files that show it:
- * action.yml's `inputs:`, the README's tables of the Action's inputs and of the CLI's flags and
- * variables, and the configuration file's JSON Schema (`schema/config.schema.json`, for editors).
+ * action.yml's `inputs:`, the configuration guide's tables of the Action's inputs and of the CLI's flags
+ * and variables (docs/configuration.md), the README's short table of every setting, and the
+ * configuration file's JSON Schema (`schema/config.schema.json`, for editors).
  * Without `--write` it prints them; `test/config/settings-table.test.ts` fails when a file differs from
  * what this writes.
  *
@@ -19,6 +20,15 @@ export const FLAGS_MARKERS = {
   START: "<!-- flags-table:start (npx node scripts/settings-table.ts --write) -->",
   END: "<!-- flags-table:end -->",
 } as const;
+
+export const SHORT_MARKERS = {
+  START: "<!-- settings-short:start (npx node scripts/settings-table.ts --write) -->",
+  END: "<!-- settings-short:end -->",
+} as const;
+
+/** The page that holds the full tables, and the README that holds the short one. */
+export const CONFIGURATION_PAGE = "docs/configuration.md";
+export const README = "README.md";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -41,7 +51,20 @@ export function actionInputs(): string {
   return lines.join("\n");
 }
 
-/** The README's table of the Action's inputs. */
+/** The README's short table: every setting's input, flag, variable and default, one row each. */
+export function shortTable(): string {
+  const rows = ["| Setting (Action input) | CLI flag | Variable | Default |", "| --- | --- | --- | --- |"];
+  for (const setting of SETTINGS) {
+    const input = setting.action ? `\`${setting.name}\`` : `${setting.name} (CLI only)`;
+    const flag = setting.cli ? `\`${cell(setting.cli.flag.replace(/ [<[].*$/, ""))}\`` : "";
+    const env = setting.cli ? `\`${setting.cli.env}\`` : "";
+    const shown = setting.default === "" ? "" : `\`${cell(setting.default)}\``;
+    rows.push(`| ${input} | ${flag} | ${env} | ${shown} |`);
+  }
+  return rows.join("\n");
+}
+
+/** The configuration guide's table of the Action's inputs. */
 export function inputsTable(): string {
   const rows = ["| Input | Default | What it does |", "| --- | --- | --- |"];
   for (const setting of SETTINGS.filter((s) => s.action)) {
@@ -51,7 +74,7 @@ export function inputsTable(): string {
   return rows.join("\n");
 }
 
-/** The README's table of the CLI's setting flags and variables. */
+/** The configuration guide's table of the CLI's setting flags and variables. */
 export function flagsTable(): string {
   const rows = ["| Flag | Variable | Action input | Default |", "| --- | --- | --- | --- |"];
   for (const setting of SETTINGS) {
@@ -170,18 +193,25 @@ export function withInputs(actionYml: string): string {
   return `${actionYml.slice(0, from + 1)}${actionInputs()}\n${actionYml.slice(to)}`;
 }
 
-export function withTables(readme: string): string {
-  const inputs = between(readme, INPUTS_MARKERS.START, INPUTS_MARKERS.END, inputsTable(), "README.md");
-  return between(inputs, FLAGS_MARKERS.START, FLAGS_MARKERS.END, flagsTable(), "README.md");
+/** The configuration guide with its inputs and flags tables replaced. */
+export function withTables(page: string): string {
+  const inputs = between(page, INPUTS_MARKERS.START, INPUTS_MARKERS.END, inputsTable(), CONFIGURATION_PAGE);
+  return between(inputs, FLAGS_MARKERS.START, FLAGS_MARKERS.END, flagsTable(), CONFIGURATION_PAGE);
+}
+
+/** The README with its short settings table replaced. */
+export function withShortTable(readme: string): string {
+  return between(readme, SHORT_MARKERS.START, SHORT_MARKERS.END, shortTable(), README);
 }
 
 function main(): void {
   if (!process.argv.includes("--write")) {
-    console.log(`${actionInputs()}\n\n${inputsTable()}\n\n${flagsTable()}`);
+    console.log(`${actionInputs()}\n\n${inputsTable()}\n\n${flagsTable()}\n\n${shortTable()}`);
     return;
   }
   writeFileSync("action.yml", withInputs(readFileSync("action.yml", "utf8")));
-  writeFileSync("README.md", withTables(readFileSync("README.md", "utf8")));
+  writeFileSync(CONFIGURATION_PAGE, withTables(readFileSync(CONFIGURATION_PAGE, "utf8")));
+  writeFileSync(README, withShortTable(readFileSync(README, "utf8")));
   writeFileSync(CONFIG_SCHEMA_FILE, `${JSON.stringify(configSchema(), null, 2)}\n`);
 }
 

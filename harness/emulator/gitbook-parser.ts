@@ -5,7 +5,7 @@ import { type ParseOutcome, parseSpecText } from "./parse-document.ts";
  * The document GitBook's OpenAPI parser stores for an upload, as `parseOpenAPI` in GitbookIO/gitbook
  * `packages/openapi-parser/src/{parse,v3,v2,filesystem}.ts` builds it (commit 49c993f1, parser 3.0.12,
  * which locks `@scalar/openapi-parser` 0.24.5 and through it `@scalar/openapi-upgrader` 0.1.8 and
- * `@scalar/json-magic` 0.9.4; docs/version-content.md):
+ * `@scalar/json-magic` 0.9.4; docs/design/version-content.md):
  *
  * 1. `validate` (Scalar's `Validator`) sets `info.version` to "0.0.1" when `info` is present and its
  *    `version` is falsy (missing or "").

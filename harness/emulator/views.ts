@@ -57,7 +57,7 @@ export function renderVersion(base: LinkBase, spec: StoredSpec, version: StoredV
 
 /**
  * The filesystem as GitBook's OpenAPI parser builds it (`createFileSystem` in GitbookIO/gitbook
- * packages/openapi-parser/src/filesystem.ts; see docs/version-content.md): a list with one entry, the
+ * packages/openapi-parser/src/filesystem.ts; see docs/design/version-content.md): a list with one entry, the
  * entrypoint, whose `specification` is the parsed document as GitBook's parser stores it
  * (`storedDocument` in gitbook-parser.ts: Swagger 2.0 upgraded to OpenAPI 3.1.1, a missing `info.version`
  * set to "0.0.1", a root `x-ext-urls` dropped). The emulator does not bundle external references, so

@@ -1,8 +1,8 @@
 /**
  * Which repository a run publishes from, as the CI it runs in names it: the repository's name (a spec at
- * the workspace's root is named after it, README "Slugs") and its identity (`host/path`, with the slug
- * prefix the owner in every publish record, docs/ownership.md). One table for every CI, read by both
- * hosts; the README's "Repository identity" table is this one in words.
+ * the workspace's root is named after it, docs/publishing.md "Slugs") and its identity (`host/path`, with the slug
+ * prefix the owner in every publish record, docs/design/ownership.md). One table for every CI, read by both
+ * hosts; docs/publishing.md's "Repository identity" table is this one in words.
  *
  * The CI's own variables first, then the checkout's `origin` remote; the checkout folder's name only when
  * nothing else names the repository, and then with a warning (a folder is named by the CI, not by the
@@ -27,7 +27,7 @@ interface CiRepositoryVariables {
 }
 
 /**
- * In the order they are tried. Each variable as its CI documents it (README, "Repository identity"):
+ * In the order they are tried. Each variable as its CI documents it (docs/publishing.md, "Repository identity"):
  * GitHub Actions (docs.github.com, "Variables reference"), GitLab CI (docs.gitlab.com, "Predefined CI/CD
  * variables reference"), Azure Pipelines (learn.microsoft.com, "Use predefined variables"), CircleCI
  * (circleci.com/docs, "Project values and variables"), Bitbucket Pipelines (support.atlassian.com,
@@ -131,7 +131,7 @@ export function runRepository(
     name: folder,
     identity: undefined,
     source: "the checkout folder's name",
-    guessedName: `No CI variable of the README's "Repository identity" table and no \`origin\` remote names the repository, so a spec at the workspace's root is named after the checkout folder, '${folder}'. Set the \`origin\` remote (\`git remote add origin <url>\`), or give the spec its slug with \`slugs\`.`,
+    guessedName: `No CI variable of the "Repository identity" table (docs/publishing.md) and no \`origin\` remote names the repository, so a spec at the workspace's root is named after the checkout folder, '${folder}'. Set the \`origin\` remote (\`git remote add origin <url>\`), or give the spec its slug with \`slugs\`.`,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The configuration file on a pull or merge request (README "Security", docs/trust.md). The
+ * The configuration file on a pull or merge request (docs/security.md, docs/design/trust.md). The
  * work tree holds the pull request's head, which its author controls, so the head's file never chooses
  * where the token goes or what is written live: a setting whose row says `headFile: "never"` comes from
  * inputs, flags, variables, or the file as the base commit has it (read from git by the host). The head's

@@ -1,6 +1,6 @@
 /**
  * Every setting of a run, declared once: its name (the Action's input), default, one-line doc, and how
- * the command line takes it (flag, environment variable). action.yml's inputs and the README's settings
+ * the command line takes it (flag, environment variable). action.yml's inputs and docs/configuration.md's settings
  * table are written from this table (`npx node scripts/settings-table.ts --write`, checked by a test),
  * and the CLI's `sync` flags and help are built from it.
  */
@@ -30,7 +30,7 @@ export interface SettingDeclaration {
   readonly kind: SettingKind;
   /** As action.yml writes it; "" for none. */
   readonly default: string;
-  /** One line, Markdown: action.yml's description and the README's row. */
+  /** One line, Markdown: action.yml's description and docs/configuration.md's row. */
   readonly doc: string;
   /** An input of the Action. */
   readonly action: boolean;

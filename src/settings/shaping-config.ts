@@ -1,5 +1,5 @@
 /**
- * The shaping fields of a `specs:` entry in the configuration file (src/core/shaping, README "Overlays
+ * The shaping fields of a `specs:` entry in the configuration file (src/core/shaping, docs/overlays-and-audiences.md "Overlays
  * and audiences"): `overlays`, `remove-internal` and `audiences`, read from the entry's YAML nodes with
  * every problem at its `file:line:column`; and their passage to the run as one value of the file's
  * settings ({@link SHAPING_INPUT}), which `readConfig` turns into `RunSettings.shaping`.

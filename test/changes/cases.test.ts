@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { RULES_MARKERS, rulesTable, TABLE_MARKERS, table } from "../../scripts/change-table.ts";
+import {
+  CHANGE_TABLE_PAGE,
+  RULES_MARKERS,
+  rulesTable,
+  TABLE_MARKERS,
+  table,
+} from "../../scripts/change-table.ts";
 import { compareApis } from "../../src/core/changes/index.ts";
 import { RULES } from "../../src/core/changes/rules.ts";
 import { cases, documents } from "./cases.ts";
@@ -34,19 +40,21 @@ describe("compareApis: the classification table", () => {
   });
 });
 
-describe("the README's table", () => {
+describe("the change review guide's tables (docs/pull-requests.md)", () => {
   it("is the one scripts/change-table.ts prints (run it with --write after changing the cases)", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL(`../../${CHANGE_TABLE_PAGE}`, import.meta.url), "utf8");
     const from = readme.indexOf(TABLE_MARKERS.START) + TABLE_MARKERS.START.length;
     const to = readme.indexOf(TABLE_MARKERS.END);
+    expect(readme.indexOf(TABLE_MARKERS.START)).toBeGreaterThanOrEqual(0);
     expect(readme.slice(from, to).trim()).toBe(table());
     expect(table().split("\n").length - 2).toBeGreaterThanOrEqual(20);
   });
 
   it("has the rules table of src/core/changes/rules.ts", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL(`../../${CHANGE_TABLE_PAGE}`, import.meta.url), "utf8");
     const from = readme.indexOf(RULES_MARKERS.START) + RULES_MARKERS.START.length;
     const to = readme.indexOf(RULES_MARKERS.END);
+    expect(readme.indexOf(RULES_MARKERS.START)).toBeGreaterThanOrEqual(0);
     expect(readme.slice(from, to).trim()).toBe(rulesTable());
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The classification table: one base document per OpenAPI version and one change per case. Tests assert
- * every row; `scripts/change-table.ts` prints the README's table from the same rows.
+ * every row; `scripts/change-table.ts` prints the change review guide's table from the same rows.
  */
 
 export type Version = "3.0" | "3.1" | "2.0";
@@ -826,7 +826,7 @@ const rules30: ChangeCase[] = [
   }),
 ];
 
-/** Found on real releases (docs/change-review-cases.md), each once a wrong or missed finding. */
+/** Found on real releases (docs/design/change-review-cases.md), each once a wrong or missed finding. */
 const fromRealHistory: ChangeCase[] = [
   c30({
     name: "property deprecated",

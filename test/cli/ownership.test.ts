@@ -2,7 +2,7 @@
  * What a publish record proves, through `gitbook-openapi sync` against the emulator, with real git
  * repositories (issue 25, items 3 to 6): a record proves ownership of the slug it was written for, in the
  * content it sits in, on the word of a commit the run descends from, and only in a run where every spec
- * went through. docs/ownership.md.
+ * went through. docs/design/ownership.md.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -3,12 +3,17 @@ import { describe, expect, it } from "vitest";
 import {
   actionInputs,
   CONFIG_SCHEMA_FILE,
+  CONFIGURATION_PAGE,
   configSchema,
   FLAGS_MARKERS,
   flagsTable,
   INPUTS_MARKERS,
   inputsTable,
+  README,
+  SHORT_MARKERS,
+  shortTable,
   withInputs,
+  withShortTable,
   withTables,
 } from "../../scripts/settings-table.ts";
 import { runCli } from "../../src/hosts/cli/program.ts";
@@ -24,11 +29,18 @@ describe("the settings table is the one declaration of every setting", () => {
     expect(actionYml).toContain(actionInputs());
   });
 
-  it("the README's inputs and flags tables are the table's", () => {
-    const readme = read("README.md");
-    expect(readme).toBe(withTables(readme));
-    expect(readme).toContain(`${INPUTS_MARKERS.START}\n${inputsTable()}\n${INPUTS_MARKERS.END}`);
-    expect(readme).toContain(`${FLAGS_MARKERS.START}\n${flagsTable()}\n${FLAGS_MARKERS.END}`);
+  it("the configuration guide's inputs and flags tables are the table's", () => {
+    const page = read(CONFIGURATION_PAGE);
+    expect(page).toBe(withTables(page));
+    expect(page).toContain(`${INPUTS_MARKERS.START}\n${inputsTable()}\n${INPUTS_MARKERS.END}`);
+    expect(page).toContain(`${FLAGS_MARKERS.START}\n${flagsTable()}\n${FLAGS_MARKERS.END}`);
+  });
+
+  it("the README's short table names every setting, as the table declares it", () => {
+    const readme = read(README);
+    expect(readme).toBe(withShortTable(readme));
+    expect(readme).toContain(`${SHORT_MARKERS.START}\n${shortTable()}\n${SHORT_MARKERS.END}`);
+    for (const setting of SETTINGS) expect(shortTable()).toContain(setting.name);
   });
 
   it("the configuration file's JSON Schema is the table's", () => {

@@ -47,7 +47,7 @@ async function expectConforming(
 
 /**
  * A version content: the published description types `filesystem` as an object, while GitBook's renderer
- * reads it as its parser's `Filesystem`, a list (docs/version-content.md). The emulator serves the list;
+ * reads it as its parser's `Filesystem`, a list (docs/design/version-content.md). The emulator serves the list;
  * the rest of the answer is checked against the description, the list against the parser's entry shape.
  */
 async function expectContentConforming(template: string, path: string): Promise<void> {

@@ -204,7 +204,7 @@ describe.each(["action", "cli"] as const)("the %s's results", (host) => {
     }
   });
 
-  // The release-notes recipe in the README reads these on a re-run: the version GitBook holds is the one
+  // The release-notes recipe in docs/github-actions.md reads these on a re-run: the version GitBook holds is the one
   // the first run published, with the same links.
   it("give every unchanged spec the id and links of the version GitBook holds, like a published one", () => {
     const published = new Map(runs[host].publish.records.map((record) => [record.file, record]));

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { collectWorkflows, isWorkflow, main, yamlBlocks } from "../../scripts/lint-workflows.ts";
+import {
+  collectWorkflows,
+  isWorkflow,
+  main,
+  markdownPages,
+  yamlBlocks,
+} from "../../scripts/lint-workflows.ts";
 
 const SCRIPT = join(import.meta.dirname, "../../scripts/lint-workflows.ts");
 
@@ -82,6 +88,18 @@ describe("lint-workflows", () => {
       true,
     );
     expect(lines.some((l) => l.startsWith(".github/workflows/ci.yml"))).toBe(false);
+  });
+
+  it("lints the workflows of the guides under docs/, naming the page", async () => {
+    const root = repository(readme(VALID), { "ci.yml": VALID });
+    mkdirSync(join(root, "docs", "ci"), { recursive: true });
+    writeFileSync(join(root, "docs", "ci", "guide.md"), readme(VALID, BROKEN));
+    expect(markdownPages(root)).toEqual(["README.md", "docs/ci/guide.md"]);
+    const lines: string[] = [];
+    const code = await main(root, (l) => lines.push(l));
+    expect(code).toBe(1);
+    expect(lines.some((l) => /^docs\/ci\/guide\.md:25:5: unexpected key "stepz"/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith("README.md"))).toBe(false);
   });
 
   it("exits non-zero from the command line on a broken workflow file", async () => {

@@ -1,5 +1,5 @@
 /**
- * Checks of GitBook's own OpenAPI extensions (issue 20; list and sources in docs/gitbook-extensions.md):
+ * Checks of GitBook's own OpenAPI extensions (issue 20; list and sources in docs/design/gitbook-extensions.md):
  * each kind of mistake is one warning at its file, line and column; correct uses, unknown `x-` keys and
  * real public specs stay silent; a check-mode run of the CLI prints the warning as `file:line:col`.
  */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deriveSlug, slugify } from "../../src/core/slugs/derive.ts";
@@ -5,6 +6,8 @@ import { previewSlug } from "../../src/core/slugs/preview.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 
 const widgets = { repositoryName: "widgets" };
+/** The Slugs table of the publishing guide, whose examples the first test derives. */
+const GUIDE = readFileSync(new URL("../../docs/publishing.md", import.meta.url), "utf8");
 
 describe("deriveSlug", () => {
   it.each([
@@ -14,8 +17,9 @@ describe("deriveSlug", () => {
     ["services/Payments_V2/OpenAPI.yml", "services-payments-v2"],
     ["docs/Café API/spec.yaml", "docs-cafe-api"],
     ["specs/v1.2/billing.openapi.yaml", "specs-v1-2-billing"],
-  ])("derives %s → %s (README examples)", (file, slug) => {
+  ])("derives %s → %s (docs/publishing.md examples)", (file, slug) => {
     expect(deriveSlug(file, widgets)).toBe(slug);
+    expect(GUIDE).toContain(`| \`${file}\` | \`${slug}\` |`);
   });
 
   it("drops a trailing .swagger and generic base names in any case", () => {

@@ -3,7 +3,7 @@
  * `CommentStore` for the host-neutral thread (`review-thread/thread.ts`), which decides what is ours
  * and keeps it single.
  *
- * Facts this relies on (sources in docs/review-comment.md):
+ * Facts this relies on (sources in docs/design/review-comment.md):
  * - GraphQL `viewer` answers for every kind of token, a workflow's `GITHUB_TOKEN` and an app's
  *   installation token included (REST `GET /user` answers those 403). For an installation token it names
  *   the app's bot account: `login` with the `[bot]` suffix (`github-actions[bot]`) and `databaseId`, the

@@ -30,7 +30,7 @@ import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
 import { type AttemptVerdict, isRetryableStatus, type RetryPolicy, withRetries } from "./retry.ts";
 
 // Required, not imported: an `import` of node:http reads every export for the ES module's facade, and
-// its `WebSocket` getter then loads Node's own copy of undici, 45 ms of every start (docs/build-choice.md).
+// its `WebSocket` getter then loads Node's own copy of undici, 45 ms of every start (docs/design/build-choice.md).
 const { STATUS_CODES } = createRequire(import.meta.url)("node:http") as typeof import("node:http");
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";

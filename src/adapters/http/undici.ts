@@ -2,7 +2,7 @@
  * The two parts of undici the clients use, `request` and `EnvHttpProxyAgent`, loaded from undici's own
  * files rather than from its index: the index loads the whole library (fetch, WebSocket, caches, mocks,
  * SOCKS, 730 kB once bundled), and that cost every command that calls GitBook about 30 ms of its start
- * (docs/build-choice.md). `request` does what the index's `request` does (undici/index.js
+ * (docs/design/build-choice.md). `request` does what the index's `request` does (undici/index.js
  * `makeDispatcher`) for the calls made here: a URL, options with a dispatcher or undici's global one.
  * The types are undici's own (./undici-parts.d.ts declares the files).
  */

@@ -1,7 +1,7 @@
 /**
  * What breaks, by direction: the one table every change kind is classified by. A client *sends*
  * parameters and request bodies (the head must accept all it accepted before) and *receives* responses
- * (the head must send nothing a client written for the base cannot read). docs/change-rules.md argues
+ * (the head must send nothing a client written for the base cannot read). docs/design/change-rules.md argues
  * each row against oasdiff's and Optic's rule sets; `scripts/change-table.ts` prints this table.
  */
 

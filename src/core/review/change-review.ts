@@ -343,7 +343,7 @@ export function specChangeLine(change: SpecChange): string {
 
 /**
  * The document GitBook holds in a version's content: its one entrypoint's parsed `specification`, read
- * with the client's `readVersionFiles` (see docs/version-content.md); undefined for any other shape.
+ * with the client's `readVersionFiles` (see docs/design/version-content.md); undefined for any other shape.
  */
 export function entrypointDocument(content: SpecVersionContent): unknown | undefined {
   const files = readVersionFiles(content.filesystem);

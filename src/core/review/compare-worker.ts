@@ -20,7 +20,7 @@ import { isCompareWorker, WORKER_KIND, WORKER_VARIABLE } from "./worker-kind.ts"
 /**
  * The heap of one comparison, in MiB. With the young generation and the code it stays under 1 GiB of
  * resident memory, the bound the change review must hold on a 4 MB spec; the comparison itself needs
- * a few tens of MiB on ordinary specs and about 200 MiB on Stripe's 4 MB spec (docs/change-review.md).
+ * a few tens of MiB on ordinary specs and about 200 MiB on Stripe's 4 MB spec (docs/design/change-review.md).
  */
 export const REVIEW_HEAP_MB = 768;
 

@@ -47,7 +47,7 @@ export interface SpecVersion {
 export interface SpecVersionContent {
   /**
    * The specification's files, as the service sent them. GitBook's renderer reads this as its OpenAPI
-   * parser's `Filesystem`, a list of entries (docs/version-content.md); the published description says
+   * parser's `Filesystem`, a list of entries (docs/design/version-content.md); the published description says
    * only "object". Read it with `readVersionFiles`, which checks the shape.
    */
   filesystem: unknown;

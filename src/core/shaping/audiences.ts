@@ -2,7 +2,7 @@
  * Shaping: what a spec's published document is made of besides its file. Per spec file, in the
  * configuration file (`specs:`): overlays applied to every publication of it, `remove-internal`, and
  * `audiences` — one file published under several slugs, each shaped its own way. Each audience is a spec
- * of its own in the run: its own slug, upload, unchanged check, result and review (README "Overlays and
+ * of its own in the run: its own slug, upload, unchanged check, result and review (docs/overlays-and-audiences.md "Overlays and
  * audiences").
  *
  * The steps, in order: the bundled document → the spec's overlays → the audience's overlays →

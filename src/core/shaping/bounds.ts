@@ -2,7 +2,7 @@
  * What shaping one spec may consume, for the spec as a whole: every overlay of the publication (the
  * entry's and its audience's) draws on one {@link ShapingBudget}, so splitting an overlay into 199 files
  * buys nothing. Past a bound the spec fails with the place (the overlay's file and line, or the document
- * path); the run goes on with the other specs. The numbers and their measurements: docs/overlays.md,
+ * path); the run goes on with the other specs. The numbers and their measurements: docs/design/overlays.md,
  * "Bounds per spec".
  */
 import { MAX_SPEC_BYTES } from "../files/read-regular.ts";

@@ -1,7 +1,7 @@
 /**
  * `remove-internal`: takes out of a (bundled) OpenAPI document — Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2 —
  * every object of the specification that is marked internal, then whatever names or needs what went, so
- * that the result is a whole document (README "Overlays and audiences", docs/overlays.md "What counts as
+ * that the result is a whole document (docs/overlays-and-audiences.md "Overlays and audiences", docs/design/overlays.md "What counts as
  * marked internal" and "remove-internal").
  *
  * The document is walked as OpenAPI, never by key names: {@link fieldsFor} says, for each object of the

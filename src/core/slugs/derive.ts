@@ -15,7 +15,7 @@ const GENERIC_BASE_NAMES = new Set(["openapi", "swagger", "spec", "api", "index"
 const HASH_TAIL_LENGTH = 9;
 
 /**
- * Derives a slug from a workspace-relative path (README: "Slugs"):
+ * Derives a slug from a workspace-relative path (docs/publishing.md: "Slugs"):
  * drop the extension and a trailing `.openapi`/`.swagger`, drop a generic base name, fall back to the
  * repository name, put the prefix in front, then normalize with {@link slugify}.
  */

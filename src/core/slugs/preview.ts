@@ -2,7 +2,7 @@
  * Previews and live specs: the one home of the preview suffix. A review's preview is published under
  * `<slug>-pr-<N>` (a GitHub pull request) or `<slug>-mr-<IID>` (a GitLab merge request); cleanup deletes
  * only those of its review, pruning never touches one, and no live spec may have a slug of that form, so
- * that a preview can never write to a live spec (README "Slugs").
+ * that a preview can never write to a live spec (docs/publishing.md "Slugs").
  */
 import { fitSlug, slugify } from "./derive.ts";
 import { SlugInputError } from "./errors.ts";

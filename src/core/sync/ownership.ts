@@ -18,7 +18,7 @@
  * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
  * the same bytes, and runs the same rules, can then report it unchanged from the bytes alone.
  *
- * Why this design and what it costs: README "Sync" and docs/ownership.md.
+ * Why this design and what it costs: docs/publishing.md and docs/design/ownership.md.
  */
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -177,7 +177,7 @@ export function withRecord(
 }
 
 /**
- * A digest of a document as GitBook's parser stores it (docs/version-content.md, and the emulator's
+ * A digest of a document as GitBook's parser stores it (docs/design/version-content.md, and the emulator's
  * `storedDocument`): without the record itself, `info.version` "0.0.1" when empty, Swagger 2.0 upgraded
  * to OpenAPI 3.1 by the upgrader GitBook's parser pins, without the root `x-ext-urls`, and without an
  * `x-gitbook-description-html` beside a non-empty `description` (what GitBook's enrichment adds); keys in

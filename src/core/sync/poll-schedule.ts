@@ -3,7 +3,7 @@
  * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
  * so that many specs uploaded together do not poll in lockstep. A growth of 1.2 keeps the wait past
  * the end of processing under about a fifth of the time already spent, at a few more reads than
- * 1.5 or 2; `bench/sync.ts` compares the candidates (see README, "Polling schedule").
+ * 1.5 or 2; `bench/sync.ts` compares the candidates (see bench/README.md, "Polling schedule").
  */
 export interface PollSchedule {
   firstDelayMs: number;

@@ -283,7 +283,7 @@ function warnOfRepository(plan: SyncPlan, logger: Logger, files: readonly SpecFi
 
 /** Why a run has no repository identity, and how to give it one. */
 const noIdentity =
-  'Nothing names the repository: no CI variable of the README\'s "Repository identity" table is set, and the checkout has no `origin` remote (`git remote add origin <url>` sets one)';
+  'Nothing names the repository: no CI variable of the "Repository identity" table (docs/publishing.md) is set, and the checkout has no `origin` remote (`git remote add origin <url>` sets one)';
 
 /**
  * The organization, the review thread and the run's first request (which stops the run, said once,

@@ -1,6 +1,6 @@
 /**
  * The stop of a run by its host (a signal), spent within GitHub's cancellation window (stopped.ts
- * {@link STOP_GRACE_MS}, docs/cancellation.md): the specs under way get a short grace to end, then the
+ * {@link STOP_GRACE_MS}, docs/design/cancellation.md): the specs under way get a short grace to end, then the
  * run reports what it knows — each spec ended with its result, each under way `cancelled`, each not
  * started `skipped` — and stops waiting. The work left behind ends with the host's process.
  */

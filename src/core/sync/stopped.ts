@@ -64,7 +64,7 @@ export function cancelledResult(file: string, slug: string, stop: AbortSignal): 
 
 /**
  * How a host's stop is spent, within GitHub's cancellation window: the runner sends SIGINT, then
- * SIGTERM 7.5 s later, then kills the process tree 2.5 s after that (docs/cancellation.md). The specs
+ * SIGTERM 7.5 s later, then kills the process tree 2.5 s after that (docs/design/cancellation.md). The specs
  * under way get {@link STOP_GRACE_MS} to end, then the review's comment {@link STOP_REVIEW_MS} to be
  * written: 5 s in all, leaving the host time for its summary before the SIGTERM.
  */

@@ -7,7 +7,7 @@
  * not know, a failed or unfinished processing, a URL source, no record or another one) says "not same",
  * with a one-line reason for the log, and the run uploads.
  *
- * What the version content holds: docs/version-content.md.
+ * What the version content holds: docs/design/version-content.md.
  */
 import { readVersionFiles } from "../service/parse.ts";
 import type { Spec } from "../service/types.ts";

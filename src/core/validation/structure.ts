@@ -2,7 +2,7 @@
  * Structural validation: a document against the official JSON Schema of its OpenAPI version (2.0, 3.0,
  * 3.1, 3.2), as kept by `@seriousme/openapi-schema-validator` (the OAI's schemas, its 3.1 and 3.2 ones
  * with `$dynamicRef` made plain so that ajv follows them), checked with ajv. The choice and its
- * measurements: docs/validation-choice.md.
+ * measurements: docs/design/validation-choice.md.
  *
  * ajv's raw errors become short issues, each at the key path of the offending node: the branches of a
  * failed `oneOf`/`anyOf` are reduced to the deepest ones (where the document went furthest into a
@@ -555,7 +555,7 @@ function describe(
     case "unevaluatedProperties": {
       const key = String(params.additionalProperty ?? params.unevaluatedProperty);
       if (key === "parent" && path.length === 2 && path[0] === "tags") {
-        // OpenAPI 3.2's `parent`, which GitBook reads in any version (docs/gitbook-extensions.md).
+        // OpenAPI 3.2's `parent`, which GitBook reads in any version (docs/design/gitbook-extensions.md).
         return {
           keyPath: [...path, key],
           message:

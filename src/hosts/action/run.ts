@@ -55,7 +55,7 @@ export async function runAction(
   deps: RunDependencies = defaultDependencies,
 ): Promise<number | undefined> {
   // A cancelled job: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process tree
-  // (docs/cancellation.md). The first signal stops the run; what it knows is still written.
+  // (docs/design/cancellation.md). The first signal stops the run; what it knows is still written.
   const listening = listenForStop(deps.signals, {
     onFirst: (signal) =>
       host.logger.warning(

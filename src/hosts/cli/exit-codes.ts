@@ -1,4 +1,4 @@
-/** The CLI's exit codes; documented in `--help` and the README. */
+/** The CLI's exit codes; documented in `--help`, docs/cli.md and docs/troubleshooting.md. */
 export const ExitCode = {
   /** Everything succeeded. */
   ok: 0,

@@ -10,7 +10,7 @@ import { CLI_VERSION } from "./version.ts";
 
 // V8 keeps the code it compiles for the modules loaded below in a cache on disk (Node's own folder under
 // the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a second run starts without
-// compiling them again (docs/build-choice.md).
+// compiling them again (docs/design/build-choice.md).
 nodeModule.enableCompileCache();
 
 // Everything else loads after the version check, and only what the thread needs: the entry may be the

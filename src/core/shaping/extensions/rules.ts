@@ -1,7 +1,7 @@
 /**
  * The OpenAPI extensions GitBook reads, one row each: the keys, where GitBook reads them, and what is
  * wrong with a value GitBook cannot use. The list, its sources and what GitBook does with each is in
- * docs/gitbook-extensions.md; a row whose `documented` is false is read by GitBook's open-source renderer
+ * docs/design/gitbook-extensions.md; a row whose `documented` is false is read by GitBook's open-source renderer
  * but not in its documentation. Only these keys, in these places, are looked at: any other `x-` key is
  * none of our business, and nothing here is ever an error.
  */
