@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CONFIG_SCHEMA_FILE, CONFIG_SCHEMA_URL } from "../../scripts/settings-table.ts";
-import { DEFAULT_CONFIG_FILES } from "../../src/settings/config-file.ts";
+import { DEFAULT_CONFIG_FILES, parseConfigFile } from "../../src/settings/config-file.ts";
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
 const schema = JSON.parse(read(CONFIG_SCHEMA_FILE)) as Record<string, unknown>;
@@ -60,6 +60,19 @@ describe("editor support for the configuration file", () => {
     const guide = read("docs/editor-support.md");
     expect(guide).toContain(`# yaml-language-server: $schema=${CONFIG_SCHEMA_URL}\n`);
     expect(guide).toContain("(schemastore-catalog-entry.json)");
+  });
+
+  it("docs/editor-support.md shows the message a mistyped key gets, as the reader words it", () => {
+    const typo = () => parseConfigFile("organization: acme\nslug-prefx: x\n", "gitbook-openapi.yaml");
+    expect(typo).toThrow("did you mean 'slug-prefix'?");
+    const message = (() => {
+      try {
+        typo();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(read("docs/editor-support.md")).toContain(`\n${message}\n`);
   });
 
   it("uses only keywords JSON Schema draft-07 knows, so draft-07 editors check all of it", () => {
