@@ -1,5 +1,24 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The tests run on the project's Node.js (the `node` devDependency, node_modules/.bin/node), which
+ * `npm test` and `npx vitest` put first on PATH. Started by an older `node` directly, vitest fails in
+ * its own reporter (Node.js 20: `Map.groupBy is not a function`) and hides why: say it in one line.
+ */
+const projectNode = (
+  JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+    devDependencies: { node: string };
+  }
+).devDependencies.node;
+const wantedMajor = Number(/\d+/.exec(projectNode)?.[0]);
+if (Number(process.versions.node.split(".")[0]) < wantedMajor) {
+  process.stderr.write(
+    `The tests run on the project's Node.js ${wantedMajor} (node_modules/.bin/node), not Node.js ${process.versions.node} (${process.execPath}): use \`npm test\` or \`npx vitest run <file>\`.\n`,
+  );
+  process.exit(1);
+}
 
 /**
  * Vitest's order (the longest first, by the durations it cached; else the largest files first), with the

@@ -166,7 +166,7 @@ export function configSchema(): object {
   };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: "https://github.com/gitbook-openapi/gitbook-openapi/schema/config.schema.json",
+    $id: CONFIG_SCHEMA_URL,
     title: "gitbook-openapi configuration (gitbook-openapi.yaml)",
     description:
       "Read by the GitHub Action and the gitbook-openapi CLI from the workspace's root (or the config setting). Inputs, flags and variables win over it. Generated from src/settings/settings-table.ts.",
@@ -177,6 +177,12 @@ export function configSchema(): object {
 }
 
 export const CONFIG_SCHEMA_FILE = "schema/config.schema.json";
+
+/**
+ * Where editors fetch the schema (its `$id`): the file on the default branch, served raw. Named in
+ * docs/editor-support.md and in the SchemaStore catalog entry (docs/schemastore-catalog-entry.json).
+ */
+export const CONFIG_SCHEMA_URL = `https://raw.githubusercontent.com/gitbook-openapi/gitbook-openapi/main/${CONFIG_SCHEMA_FILE}`;
 
 function between(text: string, start: string, end: string, body: string, file: string): string {
   const from = text.indexOf(start);

@@ -19,6 +19,7 @@ import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
 import { readRegularText } from "../core/files/read-regular.ts";
 import type { SpecShaping } from "../core/shaping/audiences.ts";
+import { unknownName } from "../core/text/closest.ts";
 import { ConfigFileError } from "./config-file-error.ts";
 import { SETTINGS, type SettingDeclaration } from "./settings-table.ts";
 import { readSpecShaping, SHAPING_FIELDS, SHAPING_INPUT, shapingValue } from "./shaping-config.ts";
@@ -100,7 +101,7 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
           ? `${at(keyNode)}: '${key}' is a secret and never belongs in a committed file; pass it as a secret input or variable.`
           : secret?.perRun
             ? `${at(keyNode)}: '${key}' is given per run (an input, a flag or a variable), not in the configuration file.`
-            : `${at(keyNode)}: unknown setting '${key}'. The settings are: ${[...FILE_SETTINGS.keys(), "specs"].join(", ")}.`,
+            : `${at(keyNode)}: ${unknownName(`setting '${key}'`, key, [...FILE_SETTINGS.keys(), "specs"], "settings")}`,
       );
     }
     values.set(key, settingValue(setting, value, at));
@@ -112,6 +113,9 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
   if (shaping.size > 0) values.set(SHAPING_INPUT, shapingValue(shaping));
   return { file, values };
 }
+
+/** The fields of a spec entry under `specs`. */
+const SPEC_FIELDS = ["slug", "exclude", ...SHAPING_FIELDS];
 
 function settingValue(
   setting: SettingDeclaration,
@@ -215,7 +219,7 @@ function readSpecs(
         if (value) excluded.push(where);
       } else {
         throw new ConfigFileError(
-          `${at(field.key as Node)}: unknown field '${name}' of a spec entry; the fields are: slug, exclude, ${SHAPING_FIELDS.join(", ")}.`,
+          `${at(field.key as Node)}: ${unknownName(`field '${name}' of a spec entry`, name, SPEC_FIELDS, "fields")}`,
         );
       }
     }

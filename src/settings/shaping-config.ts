@@ -14,12 +14,15 @@
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";
 import { explainInvalidSlug } from "../core/slugs/rule.ts";
+import { unknownName } from "../core/text/closest.ts";
 import { SHAPING_INPUT, shapingValue } from "./shaping-value.ts";
 
 export { SHAPING_INPUT, shapingValue };
 
 /** The shaping fields of a spec entry. */
 export const SHAPING_FIELDS = ["overlays", "remove-internal", "audiences"] as const;
+/** The fields of an audience under a spec entry's `audiences`. */
+const AUDIENCE_FIELDS = ["slug", "overlays", "remove-internal"];
 
 const AUDIENCE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -115,7 +118,7 @@ function readAudiences(node: Node | null, fail: Fail): AudienceEntry[] {
       else
         throw fail(
           field.key as Node,
-          `unknown field '${key}' of the audience '${name}'; the fields are: slug, overlays, remove-internal.`,
+          unknownName(`field '${key}' of the audience '${name}'`, key, AUDIENCE_FIELDS, "fields"),
         );
     }
     return { name, ...(slug !== undefined ? { slug } : {}), overlays, removeInternal };

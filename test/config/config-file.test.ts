@@ -51,8 +51,11 @@ describe("the configuration file", () => {
   });
 
   it("says what is wrong at its file:line:column", () => {
-    expect(problem("organization: acme\nslug-prefx: x\n")).toMatch(
-      /^gitbook-openapi\.yaml:2:1: unknown setting 'slug-prefx'\. The settings are: /,
+    expect(problem("organization: acme\nslug-prefx: x\n")).toBe(
+      "gitbook-openapi.yaml:2:1: unknown setting 'slug-prefx'; did you mean 'slug-prefix'?",
+    );
+    expect(problem("colour: blue\n")).toMatch(
+      /^gitbook-openapi\.yaml:1:1: unknown setting 'colour'; the settings are: organization, .*, specs\.$/,
     );
     expect(problem("timeout: soon\n")).toBe("gitbook-openapi.yaml:1:10: 'timeout' must be a whole number.");
     expect(problem("wait: 'yes'\n")).toBe("gitbook-openapi.yaml:1:7: 'wait' must be true or false.");

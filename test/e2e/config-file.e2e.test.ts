@@ -86,4 +86,22 @@ describe("the configuration file, for the Action and the CLI", () => {
       await removeWorkspace(broken);
     }
   });
+
+  it("names the setting a mistyped key meant, in both, at the key's line and column", async () => {
+    const typo = await emptyWorkspace({
+      "gitbook-openapi.yaml": "organization: demo-org\nslug-prefx: x\n",
+      "a.yaml": minimalSpec("A"),
+    });
+    const message = "gitbook-openapi.yaml:2:1: unknown setting 'slug-prefx'; did you mean 'slug-prefix'?";
+    try {
+      const cli = await runCli(["sync", "--mode", "check", "--workspace", typo]);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toContain(message);
+      const action = await runActionLikeRunner({ workspace: typo, inputs: { mode: "check" } });
+      expect(action.exitCode).toBe(1);
+      expect(action.annotations.map((a) => a.message)).toContain(message);
+    } finally {
+      await removeWorkspace(typo);
+    }
+  });
 });

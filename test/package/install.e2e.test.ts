@@ -4,10 +4,13 @@
  * command run by its `#!` line with Node.js 24 (this process's) and Node.js 22 first on PATH:
  * `--version`, and a `sync` against the emulator.
  *
- * Node.js 22 is the `node@22` npm package, installed at test time into node_modules/.cache (kept there
- * between runs; `npm ci` starts afresh, so CI fetches it from the registry once per run). It is not a
- * devDependency: an alias (`"node22": "npm:node@^22"`) declares the same `node` bin as `node@24` does,
- * and the two would race for node_modules/.bin/node, which every npm script runs on.
+ * Node.js 22 is the `node22` devDependency (`npm:node@22.19.0`, the floor of `engines.node`), which
+ * `npm ci` installs: this file needs nothing from the network. Every npm it starts runs offline, behind an
+ * unreachable proxy and with an empty cache of its own (a warm ~/.npm would hide a fetch), and the
+ * installed command runs behind the same proxy (the emulator is on loopback, in NO_PROXY): a step that
+ * would reach out fails here rather than quietly depending on the network. Both the `node` and the
+ * `node22` packages declare a `node` bin; npm links bins in the order of their paths, so
+ * node_modules/.bin/node stays Node.js 24 (`node` sorts before `node22`).
  */
 import { type ExecFileOptions, execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -25,12 +28,25 @@ const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")
   name: string;
   version: string;
   files: string[];
+  engines: { node: string };
+  devDependencies: Record<string, string>;
 };
-const NODE22_HOME = path.join(ROOT, "node_modules", ".cache", "gitbook-openapi-node22");
-const NODE22 = path.join(NODE22_HOME, "node_modules", "node", "bin", "node");
+const NODE22 = path.join(ROOT, "node_modules", "node22", "bin", "node");
+/**
+ * Nothing this file starts may reach the network: a proxy nobody listens on (port 9, discard), and npm
+ * told to answer from its cache only (an empty one: see npm()). Loopback (the emulator) is exempt.
+ */
+const UNREACHABLE_NETWORK = {
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  NO_PROXY: "127.0.0.1,localhost,::1",
+  npm_config_proxy: "http://127.0.0.1:9",
+  npm_config_https_proxy: "http://127.0.0.1:9",
+  npm_config_offline: "true",
+} as const;
 const TOKEN = "package-install-token-5b1e9c";
 const ORG = "demo-org";
-/** npm's own work (pack, install, fetching Node 22 on a cold cache) may take a while on a 2-core CI. */
+/** npm's own work (pack, install) may take a while on a 2-core CI. */
 const NPM_TIMEOUT = 180_000;
 
 interface PackResult {
@@ -45,26 +61,30 @@ let installed: string;
 let packed: PackResult;
 let emulator: RunningEmulator;
 
-/** npm with this process's environment minus the `npm_*` variables an npm script running us may set. */
+/**
+ * npm with this process's environment minus the `npm_*` variables an npm script running us may set, and
+ * with the network out of reach: offline, behind the unreachable proxy, with an empty cache in `scratch`.
+ */
 function npm(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+    ...UNREACHABLE_NETWORK,
+    npm_config_cache: path.join(scratch, "npm-cache"),
+  };
   const options: ExecFileOptions = { cwd, env, timeout: NPM_TIMEOUT, maxBuffer: 64 * 1024 * 1024 };
   return run("npm", args, { ...options, encoding: "utf8" });
 }
 
+/** The `node22` devDependency's binary; `npm ci` installs it. */
 async function node22(): Promise<string> {
-  const works = async () =>
-    existsSync(NODE22) &&
-    (await run(NODE22, ["--version"]).then(
-      ({ stdout }) => stdout.startsWith("v22."),
-      () => false,
-    ));
-  if (await works()) return NODE22;
-  await rm(NODE22_HOME, { recursive: true, force: true });
-  await mkdir(NODE22_HOME, { recursive: true });
-  await writeFile(path.join(NODE22_HOME, "package.json"), '{ "private": true }\n');
-  await npm(["install", "node@22", "--no-audit", "--no-fund", "--prefer-offline"], NODE22_HOME);
-  if (!(await works())) throw new Error(`npm install node@22 left no working Node.js 22 at ${NODE22}`);
+  const version = await run(NODE22, ["--version"]).then(
+    ({ stdout }) => stdout.trim(),
+    (error: Error) => error.message,
+  );
+  if (!existsSync(NODE22) || !version.startsWith("v22."))
+    throw new Error(
+      `No Node.js 22 at ${NODE22} (${version}): the node22 devDependency is missing; run npm ci.`,
+    );
   return NODE22;
 }
 
@@ -72,7 +92,11 @@ async function node22(): Promise<string> {
 function gitbookOpenapi(nodeBinary: string, args: string[], env: Record<string, string> = {}) {
   const PATH = `${path.dirname(nodeBinary)}${path.delimiter}${process.env.PATH ?? ""}`;
   const bin = path.join(installed, "node_modules", ".bin", "gitbook-openapi");
-  return run(bin, args, { env: { PATH, NO_COLOR: "1", ...env }, encoding: "utf8", timeout: 60_000 }).then(
+  return run(bin, args, {
+    env: { PATH, NO_COLOR: "1", ...UNREACHABLE_NETWORK, ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+  }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code?: unknown; stdout?: string; stderr?: string }) => ({
       code: error.code,
@@ -153,6 +177,22 @@ describe("the npm package", () => {
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.private).toBeUndefined();
     expect(manifest.bin).toEqual({ "gitbook-openapi": "dist/cli.js" });
+  });
+
+  it("is tried on the Node.js that engines.node names as the floor, a devDependency npm ci installs", async () => {
+    const floor = /^>=(\d+\.\d+\.\d+)$/.exec(PACKAGE.engines.node)?.[1];
+    expect(PACKAGE.devDependencies.node22).toBe(`npm:node@${floor}`);
+    const { stdout } = await run(await node22(), ["--version"], { encoding: "utf8" });
+    expect(stdout.trim()).toBe(`v${floor}`);
+  });
+
+  it("leaves node_modules/.bin/node, which every npm script runs on, to the project's Node.js 24", async () => {
+    const major = /\^(\d+)\./.exec(PACKAGE.devDependencies.node ?? "")?.[1];
+    const { stdout } = await run(path.join(ROOT, "node_modules", ".bin", "node"), ["--version"], {
+      encoding: "utf8",
+    });
+    expect(major).toBe("24");
+    expect(stdout.trim().split(".")[0]).toBe(`v${major}`);
   });
 
   describe.each([

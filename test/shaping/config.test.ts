@@ -113,12 +113,22 @@ describe("shaping in the configuration file", () => {
     [
       "an audience's unknown field",
       "specs:\n  a.yaml:\n    audiences:\n      public: { overlay: o.yaml }\n",
-      "c.yaml:4:17: unknown field 'overlay' of the audience 'public'; the fields are: slug, overlays, remove-internal.",
+      "c.yaml:4:17: unknown field 'overlay' of the audience 'public'; did you mean 'overlays'?",
+    ],
+    [
+      "an audience's unknown field like none",
+      "specs:\n  a.yaml:\n    audiences:\n      public: { title: o.yaml }\n",
+      "c.yaml:4:17: unknown field 'title' of the audience 'public'; the fields are: slug, overlays, remove-internal.",
     ],
     [
       "an unknown entry field",
       "specs:\n  a.yaml: { overlay: o.yaml }\n",
-      "c.yaml:2:13: unknown field 'overlay' of a spec entry; the fields are: slug, exclude, overlays, remove-internal, audiences.",
+      "c.yaml:2:13: unknown field 'overlay' of a spec entry; did you mean 'overlays'?",
+    ],
+    [
+      "an unknown entry field like none",
+      "specs:\n  a.yaml: { title: o.yaml }\n",
+      "c.yaml:2:13: unknown field 'title' of a spec entry; the fields are: slug, exclude, overlays, remove-internal, audiences.",
     ],
   ];
   for (const [name, text, message] of cases) {
