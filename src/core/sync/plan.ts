@@ -60,7 +60,10 @@ export interface SyncPlan {
   skipUnchanged: boolean;
   /** Delete the specs under `slugPrefix` the repository no longer has (publish mode; check mode lists them). */
   prune: { limit: number } | undefined;
-  /** Compare each preview's document with the review's base (preview mode). */
+  /**
+   * Compare each preview's document with the review's base (preview mode; check mode when the host
+   * asks for the review alone, as `diff --base` does).
+   */
   changeReview?:
     | {
         /** The commit the review is based on; undefined: compare with the published versions. */

@@ -334,9 +334,13 @@ async function cleanUp(
   );
 }
 
-/** A preview's base side for the change review: the base commit's specs, or the published versions. */
+/**
+ * The change review's base side: the base commit's specs, or the published versions. A preview has
+ * one; so does a check run its host gave a change review (`diff --base`: the review with no service).
+ */
 async function openBase(plan: SyncPlan, ports: SyncPorts, link: Link): Promise<BaseSide | undefined> {
-  if (plan.mode !== "preview" || !plan.changeReview || !ports.comparer) return undefined;
+  if (plan.mode !== "preview" && plan.mode !== "check") return undefined;
+  if (!plan.changeReview || !ports.comparer) return undefined;
   const { client, connection } = link;
   return openBaseSide({
     workspace: plan.workspace,

@@ -33,10 +33,12 @@ export const EXIT_CODES_HELP = `Exit codes:
        cancelled), and the partial report was printed (a second signal exits at once)
   143  the same, stopped by SIGTERM`;
 
-/** The exit codes of `diff`, which reads two files and sends nothing. */
+/** The exit codes of `diff`, which reads files (two, or the workspace's and a git ref's) and sends nothing. */
 export const DIFF_EXIT_CODES_HELP = `Exit codes:
   0  compared (with --fail-on-breaking: and no breaking change was found)
-  1  --fail-on-breaking and a breaking change was found, or the comparison could not finish within
+  1  --fail-on-breaking and a breaking change was found (with --base: or a spec removed since the ref;
+     with --fail-on-unreviewed: or a spec not reviewed), or the comparison could not finish within
      its budget (memory, time)
   2  usage or input error: a file that cannot be read, is not an OpenAPI document or cannot be bundled
-     (the message names it), or a bad GITBOOK_REVIEW_* value`;
+     (the message names it), a --base ref this checkout does not have (fetch it), or a bad
+     GITBOOK_REVIEW_* value`;

@@ -15,6 +15,7 @@ import { type CliForm, SETTINGS, type SettingDeclaration } from "../../settings/
 import type { BundleFlags } from "./bundle.ts";
 import type { ConnectionFlags } from "./connection.ts";
 import type { DiffFlags } from "./diff.ts";
+
 import { UsageError } from "./errors.ts";
 import { DIFF_EXIT_CODES_HELP, EXIT_CODES_HELP, ExitCode } from "./exit-codes.ts";
 import { longFlag } from "./flag-names.ts";
@@ -295,7 +296,15 @@ Each file is read as sync reads a spec, and bundled when it references other fil
 anywhere in the git work tree it is in (else in the current directory when it is inside it, else in its
 own folder). The comparison runs under the change review's budget, as in sync.
 
+With --base, every spec of the workspace (its working tree, uncommitted changes included) is reviewed
+against that commit as a pull request's review does: the same discovery, slugs, bundling, configuration
+file (specs: overlays and audiences, each audience compared with itself), breaking-allowed and verdicts,
+and specs removed since the ref reported as breaking. No token, no network. --json prints
+{ base, specs: [{ file, slug, against, breaking, other, allowed, notReviewed? }], removedSpecs }.
+
 Examples:
+  $ ${NAME} diff --base origin/main              # what the pull request's review will say
+  $ ${NAME} diff --base origin/main --fail-on-breaking
   $ git worktree add ../base origin/main        # the base, checked out beside this one
   $ ${NAME} diff ../base/api/openapi.yaml api/openapi.yaml
   $ ${NAME} diff old.json new.json --json | jq '.breaking[] | .operation + ": " + .message'
@@ -329,21 +338,58 @@ function addBundleCommand(program: Command, io: CliIo, output: Output, state: { 
     });
 }
 
+/** The flags of `diff --base <ref>`, beside the two-file form's. */
+interface DiffBaseOptions {
+  base?: string;
+  failOnUnreviewed?: boolean;
+  workspace?: string;
+  config?: string;
+}
+
 function addDiffCommand(program: Command, io: CliIo, output: Output, state: { exitCode: number }): void {
   program
     .command("diff")
-    .description("list the API changes between two OpenAPI files: breaking first, grouped by operation")
-    .argument("<base>", "the spec as it was (any path: another checkout, a worktree, an export)")
-    .argument("<head>", "the spec as it is now")
+    .description(
+      "list the API changes between two OpenAPI files, or of every spec since a git ref: breaking first",
+    )
+    .usage("[options] <base> <head>  |  diff [options] --base <git ref>")
+    .argument("[base]", "the spec as it was (any path: another checkout, a worktree, an export)")
+    .argument("[head]", "the spec as it is now")
+    .option(
+      "--base <ref>",
+      "instead of two files: review every spec of the workspace against this git ref, as a pull request's review does",
+    )
     .option(
       "--json",
       "print { breaking, other } for scripts, each change as in the results: stdout holds only JSON",
     )
     .option("--fail-on-breaking", "exit with 1 when a breaking change is found")
+    .option("--fail-on-unreviewed", "with --base and --fail-on-breaking: a spec not reviewed fails too")
+    .option(
+      "--workspace <dir>",
+      "with --base: the folder sync publishes from (default: the current directory)",
+    )
+    .option("--config <file>", "with --base: as sync's --config")
     .addHelpText("after", DIFF_HELP)
-    .action(async (base: string, head: string, _options: unknown, cmd: Command) => {
+    .action(async (base: string | undefined, head: string | undefined, _options: unknown, cmd: Command) => {
+      const flags = cmd.opts<DiffFlags & DiffBaseOptions>();
+      if (flags.base !== undefined) {
+        if (base !== undefined)
+          throw new UsageError("--base", "compares the workspace with a ref: give it no file arguments.");
+        const { runDiffBaseCommand } = await import("./diff-base.ts");
+        state.exitCode = await runDiffBaseCommand({ ...flags, base: flags.base }, io, output);
+        return;
+      }
+      for (const [name, value] of [
+        ["--fail-on-unreviewed", flags.failOnUnreviewed],
+        ["--workspace", flags.workspace],
+        ["--config", flags.config],
+      ] as const)
+        if (value !== undefined) throw new UsageError(name, "is for diff --base <ref> only.");
+      if (base === undefined || head === undefined)
+        throw new UsageError("diff", "needs two spec files (diff <base> <head>), or --base <git ref>.");
       const { runDiffCommand } = await import("./diff.ts");
-      state.exitCode = await runDiffCommand({ base, head }, cmd.opts<DiffFlags>(), io, output);
+      state.exitCode = await runDiffCommand({ base, head }, flags, io, output);
     });
 }
 
