@@ -143,12 +143,13 @@ describe("gitbook-openapi diff --base", () => {
   it("exits with 1 with --fail-on-breaking, naming each breaking change and the removed spec", async () => {
     const run = await runCli(["diff", "--base", "main", "--fail-on-breaking"], { cwd: repo });
     expect(run.code).toBe(1);
+    expect(run.stderr.match(/breaking API changes/g)).toHaveLength(1);
     expect(run.stderr).toContain("3 breaking API changes");
     expect(run.stderr).toContain("- api/old.yaml: the spec was removed");
     expect(run.stderr).toContain("- api/shop.yaml → shop-internal: DELETE /admin/audit");
   });
 
-  it("honours breaking-allowed: an accepted change does not fail the run", async () => {
+  it("honours breaking-allowed: an accepted change is listed as allowed, not as breaking", async () => {
     const run = await runCli(["diff", "--base", "main", "--fail-on-breaking", "--json"], {
       cwd: repo,
       env: { GITBOOK_BREAKING_ALLOWED: "/owners\nclearAudit" },
@@ -160,6 +161,23 @@ describe("gitbook-openapi diff --base", () => {
     // The removed spec is still breaking: no allow-list entry names a whole file.
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("1 breaking API change ");
+  });
+
+  it("takes breaking-allowed from the base's configuration file, as the pull request does, saying so", async () => {
+    const head = path.join(repo, "gitbook-openapi.yaml");
+    await writeFile(head, `${CONFIG}breaking-allowed: [/owners]\n`);
+    try {
+      const run = await runCli(["diff", "--base", "main", "--json"], { cwd: repo });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(
+        "warning: gitbook-openapi.yaml: 'breaking-allowed' differs from the base commit's file and was ignored",
+      );
+      const result = JSON.parse(run.stdout) as DiffBaseResult;
+      const pets = result.specs.find((spec) => spec.slug === "api-pets");
+      expect(pets?.breaking.map((change) => change.operation)).toEqual(["/owners"]);
+    } finally {
+      await writeFile(head, CONFIG);
+    }
   });
 
   it("says how to fetch a ref the checkout does not have, with exit code 2", async () => {

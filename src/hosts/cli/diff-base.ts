@@ -19,6 +19,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
+import { settingsOfReview } from "./sync.ts";
 import { buildSyncSettings } from "./sync-settings.ts";
 
 export interface DiffBaseFlags {
@@ -58,7 +59,7 @@ const REV_PARSE_BUDGET_MS = 15_000;
 
 /** Reviews the workspace's specs against `flags.base` and prints the review; the exit code. */
 export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output: Output): Promise<number> {
-  const settings = buildSyncSettings(
+  const given = buildSyncSettings(
     {
       ...(flags.workspace ? { workspace: flags.workspace } : {}),
       ...(flags.config ? { config: flags.config } : {}),
@@ -66,10 +67,14 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
     io.env,
     { cwd: io.cwd },
   );
+  const commit = await resolveRef(given.workspace, flags.base);
+  // As on the pull request: what it must not steer comes from the configuration file at the base.
+  const { settings, warnings } = await settingsOfReview(given, commit);
+  for (const warning of warnings)
+    output.err(`${output.errorPalette.yellow("warning:")} ${printable(warning)}\n`);
   // Check mode: nothing is sent, so no token, organization or network is needed.
   const readInput = (name: string) => (name === "mode" ? "check" : settings.readInput(name));
   const config = checkInputs(() => readConfig(readInput, { tokenOptional: true }), settings.settingName);
-  const commit = await resolveRef(settings.workspace, flags.base);
   const repository = runRepository(io.env, settings.workspace);
   const plan = planOf(
     { ...config, token: undefined },
@@ -97,8 +102,8 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
       prune: undefined,
       changeReview: {
         baseCommit: commit,
-        failOnBreaking: flags.failOnBreaking === true,
-        failOnUnreviewed: flags.failOnUnreviewed === true,
+        failOnBreaking: flags.failOnBreaking === true || config.failOnBreaking,
+        failOnUnreviewed: flags.failOnUnreviewed === true || config.failOnUnreviewed,
         allowed: config.breakingAllowed,
       },
     },
@@ -123,7 +128,7 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
       ...(spec.changes?.omitted ? { omitted: spec.changes.omitted } : {}),
       ...(spec.changes?.notReviewed !== undefined
         ? { notReviewed: spec.changes.notReviewed }
-        : spec.status === "failed"
+        : spec.changes === undefined && spec.status === "failed"
           ? { notReviewed: `it fails its checks: ${(spec.errors ?? []).join("; ")}` }
           : {}),
     })),
@@ -131,12 +136,8 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
   };
   if (flags.json) output.json(result);
   else output.out(renderDiffBase(result));
-  const failure = report.changeReview?.failure;
-  if (failure) {
-    output.err(`${printable(failure, true)}\n`);
-    return ExitCode.failed;
-  }
-  return ExitCode.ok;
+  // The run has said why it fails (its logger's error): the review's verdict, as on the pull request.
+  return report.changeReview?.failure ? ExitCode.failed : ExitCode.ok;
 }
 
 /**

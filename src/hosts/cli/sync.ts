@@ -213,11 +213,24 @@ async function reviewSettings(
   settings: SyncSettings,
   ci: CiRun,
 ): Promise<{ settings: SyncSettings; warnings: readonly string[] }> {
+  if (ci.review === undefined) return { settings, warnings: [] };
+  return settingsOfReview(settings, settings.readInput("base-commit") || ci.baseCommit);
+}
+
+/**
+ * The settings of a review based on `commit`: what the pull or merge request must not steer (the
+ * allow-list, fail-on-breaking…) from the configuration file as that commit has it, the rest from the
+ * head's. `diff --base` reads them so, to say what the review will.
+ */
+export async function settingsOfReview(
+  settings: SyncSettings,
+  commit: string | undefined,
+): Promise<{ settings: SyncSettings; warnings: readonly string[] }> {
   const config = settings.config;
-  if (ci.review === undefined || config === undefined) return { settings, warnings: [] };
+  if (config === undefined) return { settings, warnings: [] };
   const { fileName, base } = await readBaseConfig(commandLineGit, {
     folder: config.folder,
-    commit: settings.readInput("base-commit") || ci.baseCommit,
+    commit,
     named: config.named,
   });
   const review = pullRequestConfig({
