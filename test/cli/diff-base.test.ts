@@ -14,60 +14,31 @@ import type { DiffBaseResult } from "../../src/hosts/cli/diff-base.ts";
 import { git } from "../support/git.ts";
 import { CLI_SOURCE, runCli } from "./run-cli.ts";
 
-const PETS = `openapi: 3.0.3
-info: {title: Pets, version: "1"}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200": {description: ok}
-  /owners:
-    get:
-      operationId: listOwners
-      responses:
-        "200": {description: ok}
-`;
+/** A spec titled `title` whose operations are `GET <path>` (with an `operationId` when given), in flow style. */
+function spec(title: string, operations: [path: string, operationId?: string][], extra = ""): string {
+  const paths = operations.map(
+    ([route, id]) =>
+      `  ${route}:\n    get: {${id ? ` operationId: ${id},` : ""} responses: {"200": {description: ok}}}\n`,
+  );
+  return `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n${paths.join("")}${extra}`;
+}
 
-const OLD = `openapi: 3.0.3
-info: {title: Old, version: "1"}
-paths:
-  /old:
-    get:
-      responses:
-        "200": {description: ok}
-`;
-
-const NEW = `openapi: 3.0.3
-info: {title: New, version: "1"}
-paths:
-  /new:
-    get:
-      responses:
-        "200": {description: ok}
-`;
+const PETS = spec("Pets", [
+  ["/pets", "listPets"],
+  ["/owners", "listOwners"],
+]);
+const OLD = spec("Old", [["/old"]]);
+const NEW = spec("New", [["/new"]]);
 
 /** Published twice: `public` without what is marked internal, `internal` whole. */
-const SHOP = `openapi: 3.0.3
-info: {title: Shop, version: "1"}
-paths:
-  /orders:
-    get:
-      operationId: listOrders
-      responses:
-        "200": {description: ok}
-  /admin/audit:
-    get:
-      operationId: audit
-      x-internal: true
-      responses:
-        "200": {description: ok}
-    delete:
-      operationId: clearAudit
-      x-internal: true
-      responses:
-        "204": {description: cleared}
-`;
+const SHOP = spec(
+  "Shop",
+  [["/orders", "listOrders"]],
+  `  /admin/audit:
+    get: {operationId: audit, x-internal: true, responses: {"200": {description: ok}}}
+    delete: {operationId: clearAudit, x-internal: true, responses: {"204": {description: cleared}}}
+`,
+);
 
 const CONFIG = `specs:
   api/shop.yaml:
@@ -94,12 +65,12 @@ beforeAll(async () => {
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "base");
   // The working tree, uncommitted, as a developer has it before pushing.
-  await writeFile(path.join(repo, "api/pets.yaml"), PETS.replace(/ {2}\/owners:[\s\S]*$/, ""));
+  await writeFile(path.join(repo, "api/pets.yaml"), PETS.replace(/ {2}\/owners:\n.*\n/, ""));
   await rm(path.join(repo, "api/old.yaml"));
   await writeFile(path.join(repo, "api/new.yaml"), NEW);
   await writeFile(
     path.join(repo, "api/shop.yaml"),
-    SHOP.replace(/ {4}delete:[\s\S]*$/, ""), // the internal-only DELETE /admin/audit is gone
+    SHOP.replace(/ {4}delete:.*\n/, ""), // the internal-only DELETE /admin/audit is gone
   );
 });
 
