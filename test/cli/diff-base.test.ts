@@ -159,6 +159,18 @@ describe("gitbook-openapi diff --base", () => {
     expect(run.stderr).toContain("(git fetch origin release-9)");
   });
 
+  it("refuses a workspace outside git, and a bad budget, with exit code 2", async () => {
+    const outside = await runCli(["diff", "--base", "main"], { cwd: tmp });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain(`--base: ${tmp} is not in a git repository`);
+    const budget = await runCli(["diff", "--base", "main"], {
+      cwd: repo,
+      env: { GITBOOK_REVIEW_HEAP_MB: "lots" },
+    });
+    expect(budget.code).toBe(2);
+    expect(budget.stderr).toContain("GITBOOK_REVIEW_HEAP_MB:");
+  });
+
   it("refuses file arguments beside --base, and the --base flags without it", async () => {
     const both = await runCli(["diff", "--base", "main", "a.yaml", "b.yaml"], { cwd: repo });
     expect(both.code).toBe(2);

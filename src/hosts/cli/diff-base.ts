@@ -15,6 +15,7 @@ import { runSync } from "../../core/sync/run.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { runRepository } from "../repository.ts";
 import { checkInputs } from "./connection.ts";
+import { checkBudget } from "./diff.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { createCliLog } from "./log.ts";
@@ -67,6 +68,7 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
     io.env,
     { cwd: io.cwd },
   );
+  checkBudget(io.env);
   const commit = await resolveRef(given.workspace, flags.base);
   // As on the pull request: what it must not steer comes from the configuration file at the base.
   const { settings, warnings } = await settingsOfReview(given, commit);
@@ -195,6 +197,11 @@ async function resolveRef(workspace: string, ref: string): Promise<string> {
   if (run.code === 0 && /^[0-9a-f]{40,64}$/.test(commit)) return commit;
   if (run.code === undefined)
     throw new UsageError("--base", `git could not resolve '${ref}': ${gitProblem(run)}.`);
+  if (/not a git repository/i.test(run.stderr))
+    throw new UsageError(
+      "--base",
+      `${workspace} is not in a git repository: diff --base compares its specs with a commit of one (diff <base> <head> compares two files).`,
+    );
   throw new UsageError(
     "--base",
     `'${ref}' is not a commit of the repository at ${workspace}. If it is a branch or tag of the remote, fetch it first (git fetch origin ${ref.replace(/^origin\//, "")}), or name a commit this checkout has.`,

@@ -100,7 +100,7 @@ export function renderDiff(result: DiffResult): string {
 }
 
 /** The review's budget variables, checked before any file is read: a bad value is a usage error. */
-function checkBudget(env: CliIo["env"]): void {
+export function checkBudget(env: CliIo["env"]): void {
   try {
     budgetFromEnv(env);
   } catch (error) {
