@@ -8,7 +8,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
-import { discoverSpecs, inspectFile } from "../discovery/index.ts";
+import { discoverSpecs, inspectFile, NO_GIT_LISTING } from "../discovery/index.ts";
 import { readPatternLines } from "../discovery/patterns.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
@@ -178,6 +178,8 @@ async function baseSpecFiles(
   if (positive(lines.map((line) => line.text)) && !positive(kept)) return [];
   const discovery = await discoverSpecs({
     workspace: root,
+    // Written out from the commit's tree: not a work tree, and nothing in it is ignored.
+    git: NO_GIT_LISTING,
     ...(kept.length > 0 ? { patterns: kept } : {}),
     ...(exclude ? { exclude } : {}),
     logger: silentLogger,

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { DiscoveryError, type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import { DiscoveryError, type DiscoveryResult, discoverSpecs, NO_GIT_LISTING } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import {
   type BaseSide,
@@ -171,7 +171,7 @@ async function runSteps(
   slugsByFile: Map<string, string>,
 ): Promise<Omit<SyncReport, "mode" | "durationMs">> {
   const timings = new Timings(ports.clock);
-  const found = await discover(plan, ports.logger, slugsByFile, timings);
+  const found = await discover(plan, ports, slugsByFile, timings);
   // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
   // review comment gets a few seconds more to report the results.
   const deadline = ports.clock.now() + plan.timeoutSeconds * 1000;
@@ -239,13 +239,15 @@ async function stoppedByHost(
 /** Discovery and slugs: the files the run knows of, each with its slug; collisions fail their own files. */
 async function discover(
   plan: SyncPlan,
-  logger: Logger,
+  ports: Pick<SyncPorts, "git" | "logger">,
   slugsByFile: Map<string, string>,
   timings: Timings,
 ): Promise<Found> {
+  const { logger } = ports;
   const discovery = await timings.timed("discovery", () =>
     discoverSpecs({
       workspace: plan.workspace,
+      git: ports.git ?? NO_GIT_LISTING,
       ...(plan.files ? { patterns: plan.files } : {}),
       ...(plan.exclude ? { exclude: plan.exclude } : {}),
       logger,
