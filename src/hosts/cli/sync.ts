@@ -131,7 +131,7 @@ export async function runSyncCommand(
     clock: systemClock,
     logger,
     progress,
-    comparer: changeComparer(env),
+    comparer: changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
   }).finally(() => listening.dispose());
