@@ -1,5 +1,5 @@
 import type { ReviewBudget } from "../core/review/compare-worker.ts";
-import { pathParameterProblem } from "../core/service/validate.ts";
+import { pathParameterProblem } from "../core/service/path-parameter.ts";
 import { parseSlugMapping } from "../core/slugs/mapping.ts";
 import { InputError } from "../core/sync/input-error.ts";
 import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";

@@ -75,6 +75,15 @@ const HOST_PROBES = {
     "export const used = [run, loaded, runRepository, GitBookClient];",
   ],
 } as const;
+/** The transport importing the comment's domain (refused), then the core's service (allowed). */
+const TRANSPORT_PROBE = "src/adapters/http/comment-probe.ts";
+const TRANSPORT_LINES = [
+  'import type { CommentStore } from "../../core/review-thread/thread.ts";',
+  'import { restCommentStore } from "../review-host/rest-comment-store.ts";',
+  'import { GitBookApiError } from "../../core/service/errors.ts";',
+  "export const used = [restCommentStore, GitBookApiError, {} as CommentStore];",
+];
+
 /** How many of each host probe's first lines import the other host. */
 const HOST_IMPORTS_OF_THE_OTHER = { "src/hosts/action/host-probe.ts": 3, "src/hosts/cli/host-probe.ts": 2 };
 
@@ -112,6 +121,7 @@ beforeAll(async () => {
   const edgeProbe = `${[...CORE_EDGE_LINES, ...CORE_ALLOWED_LINES].join("\n")}\n`;
   const probes: Record<string, string> = { [CORE_EDGE_PROBE]: edgeProbe, [ADAPTER_EDGE_PROBE]: edgeProbe };
   for (const [file, lines] of Object.entries(HOST_PROBES)) probes[file] = `${lines.join("\n")}\n`;
+  probes[TRANSPORT_PROBE] = `${TRANSPORT_LINES.join("\n")}\n`;
   for (const [file, text] of Object.entries(probes)) {
     await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
     await writeFile(path.join(folder, file), text);
@@ -195,4 +205,10 @@ describe("a host never imports the other host", () => {
       expect(restricted(file)).toEqual(firstLines(count));
     },
   );
+});
+
+describe("the transport knows nothing of the comment", () => {
+  it("refuses src/adapters/http's imports of the review thread and the review hosts' client", () => {
+    expect(restricted(TRANSPORT_PROBE)).toEqual([1, 2]);
+  });
 });

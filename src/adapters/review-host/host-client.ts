@@ -8,12 +8,12 @@
 
 import type { Dispatcher } from "undici";
 import { ReviewHostError } from "../../core/review-thread/errors.ts";
-import { formatBytes } from "../../core/service/limits.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { truncate } from "../../core/text/truncate.ts";
-import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
-import { type AttemptVerdict, type RetryPolicy, requestNeverSent, withRetries } from "./retry.ts";
-import { DEFAULT_USER_AGENT } from "./user-agent.ts";
+import { type Exchange, exchange, isSuccess, outcomeOf } from "../http/exchange.ts";
+import { formatBytes } from "../http/limits.ts";
+import { type AttemptVerdict, type RetryPolicy, requestNeverSent, withRetries } from "../http/retry.ts";
+import { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
 
 export type HostMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

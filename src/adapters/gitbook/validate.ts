@@ -1,7 +1,9 @@
 /** Checks of the client's options and arguments, done before anything is sent. */
-import { explainInvalidSlug } from "../slugs/rule.ts";
-import { InvalidArgumentError, InvalidSlugError } from "./errors.ts";
-import type { PageOptions, SpecSource } from "./types.ts";
+
+import { InvalidArgumentError, InvalidSlugError } from "../../core/service/errors.ts";
+import { pathParameterProblem } from "../../core/service/path-parameter.ts";
+import type { PageOptions, SpecSource } from "../../core/service/types.ts";
+import { explainInvalidSlug } from "../../core/slugs/rule.ts";
 
 export const MAX_PAGE_LIMIT = 1000;
 
@@ -27,30 +29,6 @@ export function assertIdentifier(argument: string, value: string): void {
       `The ${argument} ${JSON.stringify(value)} cannot be used in a request path: ${problem}. Nothing was sent.`,
     );
   }
-}
-
-function isControlCharacter(char: string): boolean {
-  const code = char.charCodeAt(0);
-  return code < 0x20 || code === 0x7f;
-}
-
-/** Why `value` would change the request's path, or undefined when it is safe as one path segment. */
-export function pathParameterProblem(value: string): string | undefined {
-  let decoded = value;
-  for (let round = 0; round < 4; round++) {
-    if (decoded === "." || decoded === "..") return "it is, or decodes to, a dot segment (`.` or `..`)";
-    if (/[/\\]/.test(decoded)) return "it contains, or decodes to, a `/` or `\\`";
-    if ([...decoded].some(isControlCharacter)) return "it contains a control character";
-    let next: string;
-    try {
-      next = decodeURIComponent(decoded);
-    } catch {
-      return undefined; // not valid percent-encoding: sent encoded as it is, one literal segment
-    }
-    if (next === decoded) return undefined;
-    decoded = next;
-  }
-  return "it is percent-encoded too many times";
 }
 
 export function assertLimit(limit: number | undefined): void {

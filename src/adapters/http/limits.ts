@@ -5,6 +5,9 @@
  * above what GitBook sends for what we publish, so that only a broken or hostile server meets them; the
  * reasons for each figure are beside it.
  */
+import { KiB, MiB } from "../../core/text/bytes.ts";
+
+export { formatBytes, KiB, MiB } from "../../core/text/bytes.ts";
 
 export interface ResponseCap {
   /** The most bytes of the body that are read. */
@@ -12,9 +15,6 @@ export interface ResponseCap {
   /** What the answer is, for messages: "a version's content". */
   what: string;
 }
-
-export const KiB = 1024;
-export const MiB = 1024 * KiB;
 
 export const RESPONSE_CAPS = {
   /**
@@ -50,19 +50,3 @@ export const RESPONSE_CAPS = {
   /** A success answer whose body the call does not use (DELETE): read up to this, then dropped. */
   unused: { bytes: 64 * KiB, what: "an answer without a body" },
 } as const satisfies Record<string, ResponseCap>;
-
-/** `67108864` → "64 MiB", `1536` → "1.5 KiB", `12` → "12 bytes". */
-export function formatBytes(bytes: number): string {
-  const units: [number, string][] = [
-    [1024 ** 3, "GiB"],
-    [MiB, "MiB"],
-    [KiB, "KiB"],
-  ];
-  for (const [size, unit] of units) {
-    if (bytes >= size) {
-      const value = bytes / size;
-      return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
-    }
-  }
-  return `${bytes} bytes`;
-}
