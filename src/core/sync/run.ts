@@ -46,7 +46,10 @@ export interface SyncPorts {
   progress?: ProgressListener | undefined;
   /** Classifies API changes, for the change review of previews. */
   comparer?: ChangeComparer | undefined;
-  /** Reads the review's base commit; without it, specs are compared with their published versions. */
+  /**
+   * Lists the workspace's files and reads the review's base commit; without it, discovery searches every
+   * folder (what git ignores too) and specs are compared with their published versions.
+   */
   git?: Git | undefined;
   /**
    * The host's stop (SIGINT or SIGTERM): once aborted, no spec starts (each left is skipped, "Not
