@@ -14,12 +14,12 @@ import { changesHeadline, groupByOperation } from "../../core/report/changes.ts"
 import { specChange } from "../../core/review/change-review.ts";
 import { budgetedCompare, type ReviewBudget } from "../../core/review/compare-worker.ts";
 import { NotReviewedError } from "../../core/review/not-reviewed.ts";
-import { InputError } from "../../core/sync/input-error.ts";
 import type { SpecChange } from "../../core/sync/result.ts";
 import { readReviewBudget } from "../../settings/inputs.ts";
 import { setting } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { checkInputs } from "./input-errors.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
 
 export interface DiffFlags {
@@ -103,12 +103,7 @@ export function renderDiff(result: DiffResult): string {
  */
 function reviewBudget(env: CliIo["env"]): ReviewBudget {
   const variable = (name: string) => setting(name).cli?.env ?? name;
-  try {
-    return readReviewBudget((name) => env[variable(name)]?.trim() ?? "");
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    throw new UsageError(variable(error.input), error.message.replace(/^Input '[^']*': /, ""));
-  }
+  return checkInputs(() => readReviewBudget((name) => env[variable(name)]?.trim() ?? ""), variable);
 }
 
 /**

@@ -97,7 +97,7 @@ export async function runValidateCommand(
     import("../../core/text/log-protocol.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),
-      import("./connection.ts"),
+      import("./input-errors.ts"),
       import("./sync-settings.ts"),
     ]),
   ]);
