@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
+import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { discoverSpecs } from "../src/core/discovery/index.ts";
 import { matchPatternFiles, readPatternLines } from "../src/core/discovery/patterns.ts";
 import { silentLogger } from "../src/core/logger.ts";
@@ -140,7 +141,7 @@ function generate(): void {
 
 async function timeDiscovery(): Promise<{ ms: number; found: number }> {
   const start = performance.now();
-  const result = await discoverSpecs({ workspace: ROOT, logger: silentLogger });
+  const result = await discoverSpecs({ workspace: ROOT, git: commandLineGit, logger: silentLogger });
   return { ms: performance.now() - start, found: result.specs.length + result.broken.length };
 }
 

@@ -15,6 +15,7 @@
  *
  * Run with `npx node bench/event-loop.ts [runs]` (default 3; the median of each is printed).
  */
+
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync } from "node:zlib";
+import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { bundleSpec } from "../src/core/bundling/index.ts";
 import {
   type DiscoveredSpec,
@@ -76,7 +78,12 @@ const cases = [
 ];
 
 await loadStructuralCheck();
-const discovered = await discoverSpecs({ workspace: scratch, patterns: cases, logger: silentLogger });
+const discovered = await discoverSpecs({
+  workspace: scratch,
+  git: commandLineGit,
+  patterns: cases,
+  logger: silentLogger,
+});
 const byPath = new Map(discovered.specs.map((spec) => [spec.path, spec]));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

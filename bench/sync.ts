@@ -6,6 +6,7 @@
  *
  * Run with `npx node bench/sync.ts [runs]` (default 3 runs per row; the CLI row runs once per run).
  */
+
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
 import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
 import { limitConcurrency } from "../src/core/sync/limit.ts";
@@ -112,7 +114,7 @@ async function runInProcess(
 ): Promise<Row> {
   const { discoverSpecs } = await import("../src/core/discovery/index.ts");
   const { prepareSpecs } = await import("../src/core/sync/prepare.ts");
-  const discovery = await discoverSpecs({ workspace, logger: silentLogger });
+  const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   const prepared = await prepareSpecs(discovery, {
     workspace,
     slugMapping: new Map(),

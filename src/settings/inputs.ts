@@ -1,4 +1,5 @@
-import { pathParameterProblem } from "../core/service/validate.ts";
+import type { ReviewBudget } from "../core/review/compare-worker.ts";
+import { pathParameterProblem } from "../core/service/path-parameter.ts";
 import { parseSlugMapping } from "../core/slugs/mapping.ts";
 import { InputError } from "../core/sync/input-error.ts";
 import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";
@@ -14,6 +15,10 @@ const SOURCES: readonly SourceMode[] = ["text", "url"];
 const MAX_TIMEOUT_SECONDS = 6 * 60 * 60;
 const MAX_CONCURRENCY = 64;
 const MAX_PRUNE_LIMIT = 10_000;
+/** 64 GiB: more than any runner has, so a typo of a unit is refused rather than tried. */
+const MAX_REVIEW_HEAP_MB = 64 * 1024;
+const MIN_REVIEW_HEAP_MB = 8;
+const MAX_REVIEW_TIMEOUT_MS = MAX_TIMEOUT_SECONDS * 1000;
 
 /** The inputs that hold secrets; every other input is a setting, which must never hold one. */
 const SECRET_INPUTS = SETTINGS.filter((s) => s.action && s.secret).map((s) => s.name);
@@ -105,6 +110,23 @@ export function readConfig(
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
     shaping: readShapingValue(readInput(SHAPING_INPUT)),
     strict: readBoolean("strict", readInput("strict")),
+    reviewBudget: readReviewBudget(readInput),
+  };
+}
+
+/**
+ * The API change review's budget of one comparison (`review-heap-mb`, `review-timeout-ms`), each the
+ * table's default when not given; a value out of range is an {@link InputError} naming the setting.
+ */
+export function readReviewBudget(readInput: InputReader): ReviewBudget {
+  return {
+    heapMb: readInteger(
+      "review-heap-mb",
+      readInput("review-heap-mb"),
+      MIN_REVIEW_HEAP_MB,
+      MAX_REVIEW_HEAP_MB,
+    ),
+    timeoutMs: readInteger("review-timeout-ms", readInput("review-timeout-ms"), 1, MAX_REVIEW_TIMEOUT_MS),
   };
 }
 

@@ -217,7 +217,7 @@ describe("gitbook-openapi diff", () => {
     const bad = await diff([BASE, HEAD], { env: { GITBOOK_REVIEW_TIMEOUT_MS: "soon" } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      'gitbook-openapi: error: GITBOOK_REVIEW_TIMEOUT_MS: must be a whole number, at least 1, not "soon"',
+      'gitbook-openapi: error: GITBOOK_REVIEW_TIMEOUT_MS: "soon" is not a whole number; expected 1 to 21600000.',
     );
   });
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkInputs } from "../../src/hosts/cli/connection.ts";
 import { UsageError } from "../../src/hosts/cli/errors.ts";
+import { checkInputs } from "../../src/hosts/cli/input-errors.ts";
 import { buildSyncSettings, createInputReader } from "../../src/hosts/cli/sync-settings.ts";
 import { readConfig } from "../../src/settings/inputs.ts";
 
@@ -133,6 +133,9 @@ describe("sync flags and variables as the action's inputs", () => {
     );
     expect(bad({ organization: "acme" }, { GITBOOK_CONCURRENCY: "500" })).toMatch(
       /^GITBOOK_CONCURRENCY: 500 is out/,
+    );
+    expect(bad({ organization: "acme" }, { GITBOOK_REVIEW_HEAP_MB: "4" })).toBe(
+      "GITBOOK_REVIEW_HEAP_MB: 4 is out of range; expected 8 to 65536.",
     );
     expect(bad({ organization: "acme", apiUrl: "http://example.com" })).toMatch(/^--api-url: .*plain http/);
     expect(bad({ organization: "acme", organizationDomain: "example.com" })).toBe(

@@ -126,6 +126,8 @@ describe("a setting that holds a token (issue 16, item 12)", () => {
       wait: secret,
       timeout: secret,
       concurrency: secret,
+      "review-heap-mb": secret,
+      "review-timeout-ms": secret,
       "api-url": `https://${piece}.example.com`,
       comment: secret,
       "comment-key": secret,

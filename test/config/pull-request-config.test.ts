@@ -121,6 +121,8 @@ describe("the configuration file on a pull or merge request", () => {
         "organization-domain",
         "prune",
         "prune-limit",
+        "review-heap-mb",
+        "review-timeout-ms",
         "source",
       ].sort(),
     );

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { findExternalRefs } from "../../src/core/bundling/index.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { checkedJsonSpec } from "../../src/core/discovery/load.ts";
@@ -21,7 +22,7 @@ afterEach(async () => {
 async function prepare(files: Record<string, string>, file: string) {
   const workspace = await makeTree(files);
   roots.push(workspace);
-  const discovery = await discoverSpecs({ workspace, logger: silentLogger });
+  const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   const spec = discovery.specs.find((candidate) => candidate.path === file);
   if (!spec) throw new Error(`${file} was not discovered`);
   const parse = vi.spyOn(JSON, "parse");
@@ -92,7 +93,7 @@ describe("a large file judged by its start", () => {
   async function discovered(files: Record<string, string>) {
     const workspace = await makeTree(files);
     roots.push(workspace);
-    return (await discoverSpecs({ workspace, logger: silentLogger })).specs;
+    return (await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger })).specs;
   }
 
   it("is a spec when its start declares one and the rest names no rival version key", async () => {

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import {
   type DiscoveredSpec,
   DiscoveryError,
@@ -48,7 +49,7 @@ describe("discoverSpecs, whole workspace", () => {
       "legacy/store.swagger.json": SWAGGER_JSON,
     });
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
 
     expect(result.specs.map((spec) => spec.path)).toEqual([
       "api/petstore.YAML",
@@ -75,7 +76,7 @@ describe("discoverSpecs, whole workspace", () => {
   it("finds a JSON spec whose openapi key comes after a large info", async () => {
     const bigInfo = { title: "Big", version: "1", description: "x".repeat(200_000) };
     const root = await tree({ "late.json": JSON.stringify({ info: bigInfo, paths: {}, openapi: "3.1.0" }) });
-    const result = await discoverSpecs({ workspace: root, logger: new MemoryLogger() });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger: new MemoryLogger() });
     expect(result.specs.map((spec) => spec.path)).toEqual(["late.json"]);
   });
 
@@ -85,7 +86,7 @@ describe("discoverSpecs, whole workspace", () => {
     );
     const big = JSON.stringify({ openapi: "3.0.3", info: { title: "Big", version: "1" }, paths });
     const root = await tree({ "big.json": big, "bom.json": `\uFEFF${SWAGGER_JSON}` });
-    const result = await discoverSpecs({ workspace: root, logger: new MemoryLogger() });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger: new MemoryLogger() });
     expect(big.length).toBeGreaterThan(10_000_000);
     expect(result.specs.map((spec) => spec.path)).toEqual(["big.json", "bom.json"]);
     expect(loaded(result.specs[0]).text).toBe(big);
@@ -101,7 +102,7 @@ describe("discoverSpecs, whole workspace", () => {
       "nested-key.json": '{ "info": { "openapi": 1 }, oops }',
     });
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
 
     // A file that plainly declares a spec is parsed when its turn comes, with the same outcome: a syntax
     // error at its position.
@@ -127,7 +128,7 @@ describe("discoverSpecs, whole workspace", () => {
   it("warns about a version written as a number and does not publish it", async () => {
     const root = await tree({ "unquoted.yaml": "swagger: 2\ninfo:\n  title: x\n  version: 1\n" });
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
     expect(result.specs).toEqual([]);
     expect(logger.entries.filter((entry) => entry.level === "warning")).toEqual([
       {
@@ -145,7 +146,7 @@ describe("discoverSpecs, whole workspace", () => {
       "packages/a/node_modules/b/spec.json": SWAGGER_JSON,
       ".git/openapi.yaml": OPENAPI_YAML,
     });
-    const result = await discoverSpecs({ workspace: root, logger: new MemoryLogger() });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger: new MemoryLogger() });
     expect(result.specs.map((spec) => spec.path)).toEqual(["openapi.yaml"]);
   });
 
@@ -167,7 +168,7 @@ describe("discoverSpecs, whole workspace", () => {
     await writeFiles(root, { "untracked/swagger.json": SWAGGER_JSON });
 
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
     expect(result.specs.map((spec) => spec.path)).toEqual([
       "pkg/kept.yaml",
       "tracked/openapi.yaml",
@@ -179,7 +180,7 @@ describe("discoverSpecs, whole workspace", () => {
   it("warns and searches every folder when the workspace has a .git that git cannot use", async () => {
     const root = await tree({ ".git": "gitdir: /nonexistent/place\n", "openapi.yaml": OPENAPI_YAML });
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
     expect(result.specs.map((spec) => spec.path)).toEqual(["openapi.yaml"]);
     expect(logger.messages("warning")).toEqual([
       expect.stringMatching(/^git could not list the files .*ignores/),
@@ -192,7 +193,7 @@ describe("discoverSpecs, whole workspace", () => {
     await fs.symlink(path.join(outside, "secret.yaml"), path.join(root, "leak.yaml"));
     await fs.symlink(path.join(root, "real/openapi.yaml"), path.join(root, "alias.yaml"));
     const logger = new MemoryLogger();
-    const result = await discoverSpecs({ workspace: root, logger });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger });
     expect(result.specs.map((spec) => spec.path)).toEqual(["real/openapi.yaml"]);
     expect(logger.messages("warning")).toEqual([
       expect.stringMatching(/^Skipped leak\.yaml: .*outside the workspace/),
@@ -207,15 +208,15 @@ describe("discoverSpecs, whole workspace", () => {
       "a.yaml": `${OPENAPI_YAML.replace("paths: {}", "paths:\n  /x:\n    $ref: './b.yaml#/paths/~1y'")}`,
       "b.yaml": OPENAPI_YAML,
     });
-    const result = await discoverSpecs({ workspace: root, logger: new MemoryLogger() });
+    const result = await discoverSpecs({ workspace: root, git: commandLineGit, logger: new MemoryLogger() });
     expect(result.specs.map((spec) => spec.path)).toEqual(["a.yaml", "b.yaml"]);
   });
 
   it("throws a DiscoveryError for a missing workspace", async () => {
     const missing = path.join(os.tmpdir(), "does-not-exist-discovery-test");
-    await expect(discoverSpecs({ workspace: missing, logger: new MemoryLogger() })).rejects.toThrow(
-      DiscoveryError,
-    );
+    await expect(
+      discoverSpecs({ workspace: missing, git: commandLineGit, logger: new MemoryLogger() }),
+    ).rejects.toThrow(DiscoveryError);
   });
 });
 
@@ -233,6 +234,7 @@ describe("discoverSpecs, with patterns", () => {
     const logger = new MemoryLogger();
     const result = await discoverSpecs({
       workspace: root,
+      git: commandLineGit,
       patterns: ["specs/**/*.yaml\n!specs/drafts/**\n\n# generated\nbuild/*.json", "fragments/*.yaml"],
       logger,
     });
@@ -244,12 +246,14 @@ describe("discoverSpecs, with patterns", () => {
     const root = await tree({ "a/openapi.yaml": OPENAPI_YAML, "node_modules/p/openapi.yaml": OPENAPI_YAML });
     const all = await discoverSpecs({
       workspace: root,
+      git: commandLineGit,
       patterns: ["**/openapi.yaml"],
       logger: new MemoryLogger(),
     });
     expect(all.specs.map((spec) => spec.path)).toEqual(["a/openapi.yaml"]);
     const named = await discoverSpecs({
       workspace: root,
+      git: commandLineGit,
       patterns: ["node_modules/p/*.yaml"],
       logger: new MemoryLogger(),
     });
@@ -259,7 +263,7 @@ describe("discoverSpecs, with patterns", () => {
   it("rejects a literal pattern naming a missing file or a file that is not a spec", async () => {
     const root = await tree({ ...NOT_SPECS, "openapi.yaml": OPENAPI_YAML });
     const run = (patterns: string[]) =>
-      discoverSpecs({ workspace: root, patterns, logger: new MemoryLogger() });
+      discoverSpecs({ workspace: root, git: commandLineGit, patterns, logger: new MemoryLogger() });
 
     await expect(run(["openapi.yaml\napi/missing.yaml"])).rejects.toThrow(
       /The pattern "api\/missing\.yaml" names api\/missing\.yaml, which does not exist/,
@@ -288,6 +292,7 @@ describe("discoverSpecs, with patterns", () => {
     });
     const result = await discoverSpecs({
       workspace: root,
+      git: commandLineGit,
       patterns: ["bad.yaml", "bad.json", "odd.json"],
       logger: new MemoryLogger(),
     });
@@ -297,5 +302,41 @@ describe("discoverSpecs, with patterns", () => {
       expect(loadSpec(spec as DiscoveredSpec)).toMatchObject({ ok: false, code: "SYNTAX_ERROR" });
     }
     expect(result.specs.map((spec) => spec.path)).toEqual(["bad.json", "bad.yaml"]);
+  });
+});
+
+describe("discoverSpecs asks the Git port for the workspace's files", () => {
+  it("searches what the port lists, with the candidate pathspecs, and nothing else", async () => {
+    const root = await tree({ "listed.yaml": OPENAPI_YAML, "unlisted.yaml": OPENAPI_YAML });
+    const asked: (readonly string[])[] = [];
+    const result = await discoverSpecs({
+      workspace: root,
+      git: {
+        listFiles: async (workspace, pathspecs) => {
+          expect(workspace).toBe(root);
+          asked.push(pathspecs);
+          return { ok: true, paths: ["listed.yaml"] };
+        },
+      },
+      logger: new MemoryLogger(),
+    });
+    expect(result.specs.map((spec) => spec.path)).toEqual(["listed.yaml"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.length).toBeGreaterThan(0);
+  });
+
+  it("walks every folder when the port cannot list, warning in a repository", async () => {
+    const root = await tree({ ".git/HEAD": "ref: refs/heads/main\n", "a.yaml": OPENAPI_YAML });
+    const logger = new MemoryLogger();
+    const result = await discoverSpecs({
+      workspace: root,
+      git: { listFiles: async () => ({ ok: false, reason: "git is not installed or not on PATH" }) },
+      logger,
+    });
+    expect(result.specs.map((spec) => spec.path)).toEqual(["a.yaml"]);
+    const warnings = logger.entries
+      .filter((entry) => entry.level === "warning")
+      .map((entry) => entry.message);
+    expect(warnings).toEqual([expect.stringContaining("git could not list the files (git is not installed")]);
   });
 });

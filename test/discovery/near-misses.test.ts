@@ -2,8 +2,10 @@
  * Files meant as specs that cannot be read as they are: each is named with what to do, never skipped in
  * silence (issue 16, item 2). Through discovery, as a run meets them.
  */
+
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { makeTree, OPENAPI_YAML } from "./helpers.ts";
@@ -17,7 +19,10 @@ async function discover(files: Record<string, string | Buffer>) {
   const root = await makeTree(files);
   cleanup.push(root);
   const logger = new MemoryLogger();
-  return { ...(await discoverSpecs({ workspace: root, patterns: ["**"], logger })), logger };
+  return {
+    ...(await discoverSpecs({ workspace: root, git: commandLineGit, patterns: ["**"], logger })),
+    logger,
+  };
 }
 
 function utf32(text: string, littleEndian: boolean): Buffer {

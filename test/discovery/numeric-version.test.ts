@@ -3,8 +3,10 @@
  * their text as written; the file is kept byte for byte. `openapi: 3` and `swagger: 2` state no version
  * plainly and stay skipped, with a warning that quotes them.
  */
+
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { classifyDocument } from "../../src/core/discovery/classify.ts";
 import { numericVersionOf } from "../../src/core/discovery/declares.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
@@ -20,7 +22,7 @@ async function discover(files: Record<string, string>) {
   const root = await makeTree(files);
   cleanup.push(root);
   const logger = new MemoryLogger();
-  return { result: await discoverSpecs({ workspace: root, logger }), logger };
+  return { result: await discoverSpecs({ workspace: root, git: commandLineGit, logger }), logger };
 }
 
 const INFO_YAML = "info:\n  title: T\n  version: '1'\npaths: {}\n";

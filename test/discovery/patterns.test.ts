@@ -3,10 +3,12 @@
  * semantics — lines in order, a folder covering its files, dot files — without following linked
  * folders and without printing anything.
  */
+
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { matchPatternFiles, readPatternLines } from "../../src/core/discovery/patterns.ts";
 import { DiscoveryError } from "../../src/core/discovery/types.ts";
@@ -92,7 +94,12 @@ describe("matchPatternFiles", () => {
     await fs.symlink("missing.yaml", path.join(root, "broken.yaml"));
     expect(await match(root, "**")).toEqual(["link.yaml", "specs/a.yaml"]);
     expect(await match(root, "out/**", "slash/etc", "specs-link/*.yaml", "specs-link")).toEqual([]);
-    const found = await discoverSpecs({ workspace: root, patterns: ["**/*.yaml"], logger: silentLogger });
+    const found = await discoverSpecs({
+      workspace: root,
+      git: commandLineGit,
+      patterns: ["**/*.yaml"],
+      logger: silentLogger,
+    });
     expect(found.specs.map((spec) => spec.path)).toEqual(["specs/a.yaml"]);
   });
 
@@ -103,7 +110,7 @@ describe("matchPatternFiles", () => {
     const stderr = vi.spyOn(process.stderr, "write");
     const log = vi.spyOn(console, "log");
     await match(root, "**/*.yaml\n!**/drafts/**\nnot-there/**\n# comment");
-    await discoverSpecs({ workspace: root, patterns: ["specs"], logger: silentLogger });
+    await discoverSpecs({ workspace: root, git: commandLineGit, patterns: ["specs"], logger: silentLogger });
     expect(stdout).not.toHaveBeenCalled();
     expect(stderr).not.toHaveBeenCalled();
     expect(log).not.toHaveBeenCalled();

@@ -9,7 +9,7 @@ import {
   readCommentState,
   sanitizeCommentKey,
 } from "../../src/adapters/github/comment.ts";
-import { ReviewHostDeadlineError } from "../../src/adapters/http/host-client.ts";
+import { ReviewHostDeadlineError } from "../../src/adapters/review-host/host-client.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { renderCommentState } from "../../src/core/report/comment-state.ts";
 import { findOwnComments } from "../../src/core/review-thread/thread.ts";

@@ -7,7 +7,7 @@ import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient, type GitHubClient } from "../../src/adapters/github/api.ts";
 import { commentMarker, findTokenIdentity, githubCommentStore } from "../../src/adapters/github/comment.ts";
-import { ReviewHostError } from "../../src/adapters/http/host-client.ts";
+import { ReviewHostError } from "../../src/adapters/review-host/host-client.ts";
 import { findOwnComments } from "../../src/core/review-thread/thread.ts";
 
 const API = "https://github.api.test";

@@ -12,7 +12,7 @@ import type { PullRequestComments } from "../../src/adapters/github/pull-request
 import { createGitLabClient } from "../../src/adapters/gitlab/api.ts";
 import type { GitLabContext } from "../../src/adapters/gitlab/context.ts";
 import { createMergeRequestNotes, findTokenUser, gitlabNoteStore } from "../../src/adapters/gitlab/notes.ts";
-import { nextPage } from "../../src/adapters/http/host-client.ts";
+import { nextPage } from "../../src/adapters/review-host/host-client.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { commentMarker, readCommentState, renderCommentState } from "../../src/core/report/comment-state.ts";
 import type { ReviewComments, ReviewRun } from "../../src/core/report/review-comment.ts";

@@ -8,22 +8,20 @@ import { describe, expect, it } from "vitest";
 import { changeLine } from "../../src/core/changes/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import {
-  apiChangeComparer,
   type ChangeComparer,
+  changeComparer,
   specChangeLine,
   specChanges,
 } from "../../src/core/review/change-review.ts";
-import {
-  budgetFromEnv,
-  compareInWorker,
-  REVIEW_HEAP_MB,
-  REVIEW_TIMEOUT_MS,
-} from "../../src/core/review/compare-worker.ts";
+import { compareInWorker } from "../../src/core/review/compare-worker.ts";
 import { NotReviewedError } from "../../src/core/review/not-reviewed.ts";
+import { readReviewBudget } from "../../src/settings/inputs.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const roomy = { heapMb: REVIEW_HEAP_MB, timeoutMs: REVIEW_TIMEOUT_MS };
+/** The settings' default budget. */
+const roomy = readReviewBudget(() => "");
+const apiChangeComparer = changeComparer(roomy);
 
 const pets = (paths: string[]) => ({
   openapi: "3.0.3",
@@ -50,9 +48,7 @@ describe("compareInWorker", () => {
   it("ends a comparison over its heap: not reviewed, out of memory", async () => {
     const before = generatedSpec(1500, "1");
     const after = generatedSpec(1500, "2");
-    const reason = await reasonOf(
-      compareInWorker(before, after, { heapMb: 32, timeoutMs: REVIEW_TIMEOUT_MS }),
-    );
+    const reason = await reasonOf(compareInWorker(before, after, { ...roomy, heapMb: 32 }));
     expect(reason).toBe("the comparison needed more than its 32 MB of memory");
   });
 
@@ -85,20 +81,23 @@ describe("compareInWorker", () => {
   });
 });
 
-describe("budgetFromEnv", () => {
-  it("takes the defaults, or the test and operations knobs", () => {
-    expect(budgetFromEnv({})).toEqual({ heapMb: 768, timeoutMs: 60_000 });
-    expect(budgetFromEnv({ GITBOOK_REVIEW_HEAP_MB: "32", GITBOOK_REVIEW_TIMEOUT_MS: " 200 " })).toEqual({
+describe("readReviewBudget (the settings review-heap-mb and review-timeout-ms)", () => {
+  const inputs = (values: Record<string, string>) => (name: string) => values[name] ?? "";
+
+  it("takes the table's defaults, or the values given", () => {
+    expect(readReviewBudget(inputs({}))).toEqual({ heapMb: 768, timeoutMs: 60_000 });
+    expect(readReviewBudget(inputs({ "review-heap-mb": "32", "review-timeout-ms": "200" }))).toEqual({
       heapMb: 32,
       timeoutMs: 200,
     });
   });
 
-  it("refuses a value that is not a whole number in range, naming the variable", () => {
-    expect(() => budgetFromEnv({ GITBOOK_REVIEW_HEAP_MB: "1e3" })).toThrow(
-      'GITBOOK_REVIEW_HEAP_MB must be a whole number, at least 8, not "1e3"',
+  it("refuses a value that is not a whole number in range, naming the setting", () => {
+    expect(() => readReviewBudget(inputs({ "review-heap-mb": "1e3" }))).toThrow(
+      `Input 'review-heap-mb': "1e3" is not a whole number; expected 8 to 65536.`,
     );
-    expect(() => budgetFromEnv({ GITBOOK_REVIEW_TIMEOUT_MS: "0" })).toThrow(/GITBOOK_REVIEW_TIMEOUT_MS/);
+    expect(() => readReviewBudget(inputs({ "review-heap-mb": "4" }))).toThrow(/review-heap-mb.*out of range/);
+    expect(() => readReviewBudget(inputs({ "review-timeout-ms": "0" }))).toThrow(/review-timeout-ms/);
   });
 });
 

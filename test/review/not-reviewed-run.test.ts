@@ -1,13 +1,13 @@
 /**
  * A whole preview run in this process, through the Action's entry with its real comparer: one spec's
- * comparison exceeds its memory budget (lowered with GITBOOK_REVIEW_HEAP_MB), and that spec is still
+ * comparison exceeds its memory budget (lowered with the `review-heap-mb` input), and that spec is still
  * published, says "not reviewed" in the results, the summary and the log, and does not fail the run
  * with fail-on-breaking; the other spec is reviewed as usual.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { renderChanges } from "../../src/core/report/changes.ts";
@@ -19,7 +19,6 @@ import { generatedSpec } from "./fixtures/generated-spec.ts";
 
 let workspace = "";
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await rm(workspace, { recursive: true, force: true });
 });
 
@@ -39,7 +38,6 @@ describe("a comparison over its budget in a preview run", () => {
     await writeFile(path.join(workspace, "pets.yaml"), PETS.replace(/ {2}\/pets\/\{id\}:[\s\S]*$/, ""));
     git(workspace, "commit", "-q", "-am", "head");
     const head = git(workspace, "rev-parse", "HEAD");
-    vi.stubEnv("GITBOOK_REVIEW_HEAP_MB", "32");
 
     const outputs: Record<string, string> = {};
     const failures: string[] = [];
@@ -56,9 +54,13 @@ describe("a comparison over its budget in a preview run", () => {
     };
     const host: ActionHost = {
       readInput: (name) =>
-        ({ token: "t", organization: "org", "fail-on-breaking": "true", "breaking-allowed": "/pets/{id}" })[
-          name
-        ] ?? "",
+        ({
+          token: "t",
+          organization: "org",
+          "fail-on-breaking": "true",
+          "breaking-allowed": "/pets/{id}",
+          "review-heap-mb": "32",
+        })[name] ?? "",
       setSecret: () => {},
       setOutput: (name, value) => {
         outputs[name] = value;

@@ -226,6 +226,7 @@ describe("a base commit that was read, but not its spec", () => {
         fileAt: () => Promise.reject(new Error("unused")),
         isAncestor: () => Promise.reject(new Error("unused")),
         headCommit: async () => undefined,
+        listFiles: () => Promise.reject(new Error("unused")),
       },
       logger: { info: () => {}, warning: (message) => warnings.push(message) },
     });

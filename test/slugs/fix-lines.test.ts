@@ -3,10 +3,12 @@
  * exactly its file (checked through discovery's own pattern matching on real files), and a `slugs` line
  * reads back as the same path and slug, also once embedded in YAML.
  */
+
 import fs from "node:fs/promises";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { silentLogger } from "../../src/core/logger.ts";
 import { formatExcludeLine } from "../../src/core/slugs/exclusion.ts";
@@ -42,12 +44,22 @@ describe("formatExcludeLine", () => {
     const all = [...names, ...neighbours];
     const root = await makeTree(Object.fromEntries(all.map((name) => [name, OPENAPI_YAML])));
     cleanup.push(root);
-    const everything = await discoverSpecs({ workspace: root, patterns: ["**"], logger: silentLogger });
+    const everything = await discoverSpecs({
+      workspace: root,
+      git: commandLineGit,
+      patterns: ["**"],
+      logger: silentLogger,
+    });
     expect(everything.specs.map((s) => s.path).sort()).toEqual([...all].sort());
     for (const name of names) {
       const line = formatExcludeLine(name);
       expect(line, name).toBeDefined();
-      const found = await discoverSpecs({ workspace: root, patterns: [`**\n${line}`], logger: silentLogger });
+      const found = await discoverSpecs({
+        workspace: root,
+        git: commandLineGit,
+        patterns: [`**\n${line}`],
+        logger: silentLogger,
+      });
       expect(found.specs.map((s) => s.path).sort(), `${name} → ${line}`).toEqual(
         all.filter((other) => other !== name).sort(),
       );

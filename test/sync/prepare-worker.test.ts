@@ -4,11 +4,13 @@
  * ends on the run's stop or deadline without starting; one whose worker spins is ended in its step, and
  * past the slow mark the next spec gets a spare worker instead of waiting for it.
  */
+
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
 import { PreparationPool, type PrepareLimits } from "../../src/core/sync/prepare-worker.ts";
@@ -30,7 +32,7 @@ beforeAll(async () => {
     path.join(workspace, "path.yaml"),
     'get:\n  x-codeSamples: 5\n  responses:\n    "200": {description: ok}\n',
   );
-  const found = await discoverSpecs({ workspace, logger: silentLogger });
+  const found = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   specs = new Map(found.specs.map((spec) => [spec.path, spec]));
 });
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { DuplicateSlugError, previewSlug } from "../../src/core/slugs/index.ts";
@@ -23,7 +24,7 @@ async function tree(files: Record<string, string>): Promise<string> {
 async function prepare(files: Record<string, string>, overrides: Partial<PrepareOptions> = {}) {
   const dir = await tree(files);
   const logger = new MemoryLogger();
-  const discovery = await discoverSpecs({ workspace: dir, logger });
+  const discovery = await discoverSpecs({ workspace: dir, git: commandLineGit, logger });
   return prepareSpecs(discovery, {
     workspace: dir,
     slugMapping: new Map(),
@@ -110,7 +111,11 @@ describe("prepareSpecs", () => {
 describe("prepareFile, when a spec's turn comes after discovery", () => {
   it("reports a file deleted or replaced since discovery as READ_ERROR, naming it", async () => {
     const dir = await tree({ "a.yaml": spec("1"), "b.yaml": spec("2") });
-    const discovery = await discoverSpecs({ workspace: dir, logger: new MemoryLogger() });
+    const discovery = await discoverSpecs({
+      workspace: dir,
+      git: commandLineGit,
+      logger: new MemoryLogger(),
+    });
     const [a, b] = discovery.specs;
     await rm(path.join(dir, "a.yaml"));
     await writeFile(path.join(dir, "b.yaml"), "title: no longer a spec\n");

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../../harness/runner/action-runner.ts";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { bundleSpec } from "../../src/core/bundling/index.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
@@ -41,7 +42,7 @@ async function prepared(
     await writeFile(path.join(workspace, file), contents);
   }
   const logger = new MemoryLogger();
-  const discovery = await discoverSpecs({ workspace, logger });
+  const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger });
   const out = [];
   for (const spec of discovery.specs) {
     const full = await prepareFile(

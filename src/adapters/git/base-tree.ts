@@ -14,6 +14,7 @@ import path from "node:path";
 
 import type { BaseTree, Git } from "../../core/sync/ports.ts";
 import { fileAtCommit, headCommit, isAncestor } from "./commits.ts";
+import { listFiles } from "./list-files.ts";
 import { gitProblem, runGit } from "./run-git.ts";
 
 /** The Git port over the `git` command. */
@@ -22,6 +23,7 @@ export const commandLineGit: Git = {
   fileAt: fileAtCommit,
   isAncestor,
   headCommit,
+  listFiles,
 };
 
 export interface TreeLimits {

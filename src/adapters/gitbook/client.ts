@@ -6,7 +6,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { InvalidArgumentError, UnexpectedResponseError } from "../../core/service/errors.ts";
-import { RESPONSE_CAPS, type ResponseCap } from "../../core/service/limits.ts";
 import {
   type Parser,
   parseOrganizationList,
@@ -26,6 +25,11 @@ import type {
   SpecVersion,
   SpecVersionContent,
 } from "../../core/service/types.ts";
+import { RESPONSE_CAPS, type ResponseCap } from "../http/limits.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry.ts";
+import { type Call, type RetryEvent, Transport } from "../http/transport.ts";
+import { EnvHttpProxyAgent } from "../http/undici.ts";
+import { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
 import {
   assertIdentifier,
   assertLimit,
@@ -34,11 +38,7 @@ import {
   assertSpecSource,
   assertToken,
   normalizeBaseUrl,
-} from "../../core/service/validate.ts";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry.ts";
-import { type Call, type RetryEvent, Transport } from "../http/transport.ts";
-import { EnvHttpProxyAgent } from "../http/undici.ts";
-import { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
+} from "./validate.ts";
 
 export const DEFAULT_BASE_URL = "https://api.gitbook.com";
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

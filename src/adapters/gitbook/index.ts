@@ -20,10 +20,10 @@ export {
   UnexpectedRedirectError,
   UnexpectedResponseError,
 } from "../../core/service/errors.ts";
-export { formatBytes, RESPONSE_CAPS, type ResponseCap } from "../../core/service/limits.ts";
 export { readVersionFiles } from "../../core/service/parse.ts";
 export type * from "../../core/service/types.ts";
 export { KNOWN_PROCESS_ERROR_CODES, KNOWN_PROCESSING_STATES } from "../../core/service/types.ts";
+export { formatBytes, RESPONSE_CAPS, type ResponseCap } from "../http/limits.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry.ts";
 export type { RetryEvent } from "../http/transport.ts";
 export { DEFAULT_USER_AGENT } from "../http/user-agent.ts";

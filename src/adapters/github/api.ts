@@ -1,4 +1,4 @@
-import { createHostClient, type HostClient, type HostClientTuning } from "../http/host-client.ts";
+import { createHostClient, type HostClient, type HostClientTuning } from "../review-host/host-client.ts";
 
 /** GitHub's REST API and its GraphQL endpoint, on one token; every function that talks to GitHub gets one. */
 export interface GitHubClient {

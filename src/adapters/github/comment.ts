@@ -20,10 +20,10 @@ import type { Logger } from "../../core/logger.ts";
 import { GITHUB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../../core/service/limits.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
-import { type AnswerCap, ReviewHostError } from "../http/host-client.ts";
-import { restCommentStore } from "../http/rest-comment-store.ts";
+import { KiB, MiB } from "../http/limits.ts";
+import { type AnswerCap, ReviewHostError } from "../review-host/host-client.ts";
+import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import type { GitHubClient } from "./api.ts";
 
 export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";

@@ -1,4 +1,4 @@
-import { createHostClient, type HostClient, type HostClientTuning } from "../http/host-client.ts";
+import { createHostClient, type HostClient, type HostClientTuning } from "../review-host/host-client.ts";
 
 export interface GitLabClientOptions extends HostClientTuning {
   /** `CI_API_V4_URL` as checked by the context, for example "https://gitlab.com/api/v4". */

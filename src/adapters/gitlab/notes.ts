@@ -15,9 +15,9 @@ import type { ReviewComments } from "../../core/report/review-comment.ts";
 import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../../core/service/limits.ts";
-import { type AnswerCap, ReviewHostError } from "../http/host-client.ts";
-import { restCommentStore } from "../http/rest-comment-store.ts";
+import { KiB, MiB } from "../http/limits.ts";
+import { type AnswerCap, ReviewHostError } from "../review-host/host-client.ts";
+import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
 

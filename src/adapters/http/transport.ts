@@ -23,10 +23,10 @@ import {
   ResponseTooLargeError,
   UnexpectedResponseError,
 } from "../../core/service/errors.ts";
-import { formatBytes, RESPONSE_CAPS, type ResponseCap } from "../../core/service/limits.ts";
 import { type Parser, parseErrorBody, ResponseShapeError } from "../../core/service/parse.ts";
 import { createRedactor, type Redact } from "../../core/text/redact.ts";
 import { type Exchange, exchange, isSuccess, outcomeOf } from "./exchange.ts";
+import { formatBytes, RESPONSE_CAPS, type ResponseCap } from "./limits.ts";
 import { type AttemptVerdict, isRetryableStatus, type RetryPolicy, withRetries } from "./retry.ts";
 
 // Required, not imported: an `import` of node:http reads every export for the ES module's facade, and

@@ -15,7 +15,6 @@ import path from "node:path";
 import pLimit from "p-limit";
 import type { Logger } from "../logger.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import { listGitFiles } from "./git-files.ts";
 import { type Inspection, inspectCandidate } from "./inspect.ts";
 import { excludedBy, matchPatternFiles, type PatternLine, readPatternLines } from "./patterns.ts";
 import { CANDIDATE_PATHSPECS, isCandidatePath } from "./prefilter.ts";
@@ -25,6 +24,7 @@ import {
   type DiscoverOptions,
   DiscoveryError,
   type DiscoveryResult,
+  type FileLister,
 } from "./types.ts";
 import { EXCLUDED_FOLDERS, walkFiles } from "./walk.ts";
 
@@ -48,7 +48,7 @@ export async function discoverSpecs(options: DiscoverOptions): Promise<Discovery
 
   const candidates =
     lines.length === 0
-      ? await listWorkspaceCandidates(workspace, logger)
+      ? await listWorkspaceCandidates(options.git, workspace, logger)
       : (await matchPatternFiles(workspace, lines)).map((file) => toRelative(workspace, file));
   const excluded = excludedBy(options.exclude ?? []);
   const inspections = await pLimit(options.concurrency ?? DEFAULT_CONCURRENCY).map(
@@ -83,8 +83,12 @@ async function realFolder(workspace: string): Promise<string> {
   );
 }
 
-async function listWorkspaceCandidates(workspace: string, logger: Logger): Promise<string[]> {
-  const listing = await listGitFiles(workspace, CANDIDATE_PATHSPECS);
+async function listWorkspaceCandidates(
+  git: FileLister,
+  workspace: string,
+  logger: Logger,
+): Promise<string[]> {
+  const listing = await git.listFiles(workspace, CANDIDATE_PATHSPECS);
   if (!listing.ok) {
     const isRepository = await fs.stat(path.join(workspace, ".git")).then(
       () => true,

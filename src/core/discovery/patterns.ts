@@ -5,6 +5,7 @@
  * `::debug::` lines of its own and is GitHub-only, which the CI-neutral core must not be.
  */
 import fs from "node:fs/promises";
+import { platform } from "node:os";
 import path from "node:path";
 import { fdir } from "fdir";
 import { Minimatch, type MinimatchOptions } from "minimatch";
@@ -37,7 +38,7 @@ export function readPatternLines(patterns: readonly string[]): PatternLine[] {
 const MINIMATCH_OPTIONS: MinimatchOptions = {
   dot: true,
   nobrace: true,
-  nocase: process.platform === "win32",
+  nocase: platform() === "win32",
   nocomment: true,
   noext: true,
   nonegate: true,

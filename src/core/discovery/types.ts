@@ -8,9 +8,30 @@ export interface LocatedProblem {
   message: string;
 }
 
+/** The files git lists, or why it could not (not a work tree, no git). */
+export type GitListing = { ok: true; paths: string[] } | { ok: false; reason: string };
+
+/** Lists a work tree's files as git sees them: the `Git` port's `listFiles` (src/core/sync/ports.ts). */
+export interface FileLister {
+  /**
+   * Files of the git work tree at `workspace` that git does not ignore (tracked and untracked, nested
+   * `.gitignore` files honoured), relative to `workspace`. The list can name tracked files deleted from
+   * disk, submodule folders and, for untracked nested repositories, folders with a trailing `/`; callers
+   * handle those when reading. `pathspecs` narrow the list inside git (e.g. `:(icase)*.yaml`).
+   */
+  listFiles(workspace: string, pathspecs: readonly string[]): Promise<GitListing>;
+}
+
+/** A lister for where git has nothing to say (a folder written out from a commit, a run without git): discovery walks. */
+export const NO_GIT_LISTING: FileLister = {
+  listFiles: async () => ({ ok: false, reason: "no git work tree to ask" }),
+};
+
 export interface DiscoverOptions {
   /** Absolute path of the workspace (the repository checkout). */
   workspace: string;
+  /** Git's listing of the workspace, honouring `.gitignore`; when it fails, every folder is walked. */
+  git: FileLister;
   /** Globs relative to the workspace, `!` excludes, read as `@actions/glob` reads them (patterns.ts). None: the whole workspace. */
   patterns?: readonly string[];
   /** Globs of files never published, taken out of what the patterns (or the whole workspace) give. */

@@ -8,7 +8,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
-import { discoverSpecs, inspectFile } from "../discovery/index.ts";
+import { discoverSpecs, inspectFile, NO_GIT_LISTING } from "../discovery/index.ts";
 import { readPatternLines } from "../discovery/patterns.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
@@ -20,7 +20,7 @@ import type { BaseTree, Clock, Git, VersionContentReader } from "../sync/ports.t
 import type { SpecChange, SpecChanges } from "../sync/result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type BaseFile, readBaseDocument } from "./base-document.ts";
-import { budgetedCompare, type DebugLog } from "./compare-worker.ts";
+import { budgetedCompare, type DebugLog, type ReviewBudget } from "./compare-worker.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
 
 export type { BaseFile };
@@ -36,15 +36,12 @@ export interface ChangeComparer {
 }
 
 /**
- * The comparer of src/core/changes, each comparison in a worker under its own memory and time budget
- * (./compare-worker.ts), read from `env` (GITBOOK_REVIEW_HEAP_MB, GITBOOK_REVIEW_TIMEOUT_MS).
+ * The comparer of src/core/changes, each comparison in a worker under `budget` (./compare-worker.ts),
+ * the host's reading of the settings `review-heap-mb` and `review-timeout-ms`.
  */
-export function changeComparer(env: Readonly<Record<string, string | undefined>>): ChangeComparer {
-  return { compare: budgetedCompare(env), isAllowed };
+export function changeComparer(budget: ReviewBudget): ChangeComparer {
+  return { compare: budgetedCompare(budget), isAllowed };
 }
-
-/** The comparer under the budget of the process's environment (the Action's). */
-export const apiChangeComparer: ChangeComparer = changeComparer(process.env);
 
 /** What a spec is compared with. */
 export interface BaseSide {
@@ -178,6 +175,8 @@ async function baseSpecFiles(
   if (positive(lines.map((line) => line.text)) && !positive(kept)) return [];
   const discovery = await discoverSpecs({
     workspace: root,
+    // Written out from the commit's tree: not a work tree, and nothing in it is ignored.
+    git: NO_GIT_LISTING,
     ...(kept.length > 0 ? { patterns: kept } : {}),
     ...(exclude ? { exclude } : {}),
     logger: silentLogger,

@@ -15,29 +15,15 @@ import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
-import { isCompareWorker, WORKER_KIND, WORKER_VARIABLE } from "./worker-kind.ts";
-
-/**
- * The heap of one comparison, in MiB. With the young generation and the code it stays under 1 GiB of
- * resident memory, the bound the change review must hold on a 4 MB spec; the comparison itself needs
- * a few tens of MiB on ordinary specs and about 200 MiB on Stripe's 4 MB spec (docs/design/change-review.md).
- */
-export const REVIEW_HEAP_MB = 768;
-
-/**
- * The time of one comparison, in ms: twice the 30 s a 4 MB spec's review may take on a 2-core machine,
- * for slower shared runners. The spec's upload waits for its comparison, so this is also the longest a
- * review delays a preview.
- */
-export const REVIEW_TIMEOUT_MS = 60_000;
+import { WORKER_ARGUMENT, WORKER_KIND } from "./worker-kind.ts";
 
 /** Comparisons running at once: each is CPU-bound and may take its whole heap (runners have 2 cores). */
 export const PARALLEL_REVIEWS = 2;
 
-/** Test and operations knobs: lower (or raise) the budgets without a new build. */
-export const HEAP_VARIABLE = "GITBOOK_REVIEW_HEAP_MB";
-export const TIMEOUT_VARIABLE = "GITBOOK_REVIEW_TIMEOUT_MS";
-
+/**
+ * One comparison's bounds, given by the host (the settings `review-heap-mb` and `review-timeout-ms`,
+ * src/settings/settings-table.ts, with why their defaults are what they are in docs/design/change-review.md).
+ */
 export interface ReviewBudget {
   heapMb: number;
   timeoutMs: number;
@@ -64,27 +50,6 @@ interface ConsoleSummary {
 }
 
 /**
- * The budget from the environment ({@link HEAP_VARIABLE}, {@link TIMEOUT_VARIABLE}), else the defaults.
- * A value that is not a whole number in range is an error naming the variable.
- */
-export function budgetFromEnv(env: Readonly<Record<string, string | undefined>>): ReviewBudget {
-  const read = (name: string, fallback: number, min: number): number => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === "") return fallback;
-    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value < min)
-      throw new NotReviewedError(
-        `${name} must be a whole number, at least ${min}, not "${raw.slice(0, 20)}"`,
-      );
-    return value;
-  };
-  return {
-    heapMb: read(HEAP_VARIABLE, REVIEW_HEAP_MB, 8),
-    timeoutMs: read(TIMEOUT_VARIABLE, REVIEW_TIMEOUT_MS, 1),
-  };
-}
-
-/**
  * Compares in a worker under the budget; rejects with {@link NotReviewedError} when the comparison
  * cannot finish (out of memory, out of time, a crash, an exception).
  */
@@ -107,8 +72,8 @@ export function compareInWorker(
         stderr: true,
         // The parent's flags (a test runner's loaders) do not apply to the worker.
         execArgv: [],
-        // The mark the entries look for first (./worker-kind.ts).
-        env: { ...process.env, [WORKER_VARIABLE]: WORKER_KIND },
+        // The mark the entries look for first (./worker-kind.ts); the environment is the parent's.
+        argv: [WORKER_ARGUMENT],
       });
     } catch (error) {
       reject(new NotReviewedError(`the comparison could not start: ${messageOf(error)}`));
@@ -159,11 +124,11 @@ export function compareInWorker(
   });
 }
 
-/** A comparer of documents under the budget the environment gives (read when it compares). */
-export function budgetedCompare(env: Readonly<Record<string, string | undefined>> = process.env) {
+/** A comparer of documents, {@link PARALLEL_REVIEWS} at a time, each under `budget`. */
+export function budgetedCompare(budget: ReviewBudget) {
   const limit = pLimit(PARALLEL_REVIEWS);
   return (before: unknown, after: unknown, log?: DebugLog): Promise<ApiChanges> =>
-    limit(() => compareInWorker(before, after, budgetFromEnv(env), { log }));
+    limit(() => compareInWorker(before, after, budget, { log }));
 }
 
 let served = false;
@@ -176,9 +141,9 @@ export function serveComparison(
   compare: (before: unknown, after: unknown) => ApiChanges = compareApis,
 ): void {
   const port = parentPort;
-  if (served || !port || !isCompareWorker()) return;
+  const job = workerData as Job | null;
+  if (served || !port || job?.kind !== WORKER_KIND) return;
   served = true;
-  const job = workerData as Job;
   const written: ConsoleSummary = { lines: 0 };
   const capture = (...args: unknown[]) => {
     written.lines++;

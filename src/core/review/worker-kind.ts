@@ -9,14 +9,17 @@ import { createRequire } from "node:module";
 export const WORKER_KIND = "gitbook-openapi:compare";
 
 /**
- * The variable the comparison's worker is started with (set to {@link WORKER_KIND}). Without it, a
+ * The argument the comparison's worker is started with (its `process.argv` ends with it). Without it, a
  * thread is not one: the entries answer without loading node:worker_threads, 7 ms of every start.
  */
-export const WORKER_VARIABLE = "GITBOOK_OPENAPI_WORKER";
+export const WORKER_ARGUMENT = `--${WORKER_KIND}`;
 
-/** Whether this thread is a comparison's worker (then the entries start nothing). */
-export function isCompareWorker(): boolean {
-  if (process.env[WORKER_VARIABLE] !== WORKER_KIND) return false;
+/**
+ * Whether this thread is a comparison's worker (then the entries start nothing); `argv` is the
+ * process's arguments, which the entry passes in (the core reads nothing of the process itself).
+ */
+export function isCompareWorker(argv: readonly string[]): boolean {
+  if (argv.at(-1) !== WORKER_ARGUMENT) return false;
   const { isMainThread, workerData } = createRequire(import.meta.url)(
     "node:worker_threads",
   ) as typeof import("node:worker_threads");

@@ -4,7 +4,7 @@
  * `authorization` header is replaced by `Bearer [REDACTED]` (the idea of `@octokit/request-error`).
  */
 
-import { formatBytes } from "./limits.ts";
+import { formatBytes } from "../text/bytes.ts";
 
 /** What an error may tell about the request that failed. Safe to log. */
 export interface RedactedRequest {
@@ -338,7 +338,7 @@ export class GitBookCallDeadlineError extends GitBookTimeoutError {
 }
 
 /**
- * The answer is larger than the cap for its kind ({@link ./limits.ts}): announced by `Content-Length`, or
+ * The answer is larger than the cap for its kind ({@link src/adapters/http/limits.ts}): announced by `Content-Length`, or
  * seen while streaming. Nothing past the cap was read, and the call is not retried (the same answer would
  * come again).
  */

@@ -1,3 +1,4 @@
+import type { FileLister } from "../discovery/types.ts";
 import type { CallOptions, Spec, SpecSource, SpecVersion, SpecVersionContent } from "../service/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
 import type { SpecLister } from "./prune.ts";
@@ -86,8 +87,8 @@ export type FileAtCommit = { ok: true; text: string | undefined } | { ok: false;
 /** Whether one commit precedes another; `known: false` when git cannot tell (shallow clone, unknown commit). */
 export type Ancestry = { known: true; ancestor: boolean } | { known: false; reason: string };
 
-/** Git, for what the run asks of commits (src/adapters/git). */
-export interface Git {
+/** Git, for what the run asks of commits and of the work tree (src/adapters/git). */
+export interface Git extends FileLister {
   /** The commit's files written out, for the change review's base side. */
   checkoutTree(workspace: string, commit: string, options?: { timeoutMs?: number }): Promise<BaseTree>;
   /** One file of a commit (the base commit's configuration file). */

@@ -1,3 +1,4 @@
+import type { ReviewBudget } from "../review/compare-worker.ts";
 import type { ShapingConfig } from "../shaping/audiences.ts";
 /** A run's settings, read once (src/settings/inputs.ts) from the Action's inputs or the CLI's flags and variables, over the configuration file; each declared in src/settings/settings-table.ts. */
 export type RequestedMode = "auto" | "publish" | "preview" | "check";
@@ -42,4 +43,6 @@ export interface RunSettings {
   readonly shaping?: ShapingConfig;
   /** Every validation finding fails its spec (`strict`); by default only what GitBook cannot take. */
   readonly strict?: boolean;
+  /** The memory and time of one API change comparison (`review-heap-mb`, `review-timeout-ms`). */
+  readonly reviewBudget: ReviewBudget;
 }

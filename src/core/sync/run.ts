@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { DiscoveryError, type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import { DiscoveryError, type DiscoveryResult, discoverSpecs, NO_GIT_LISTING } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import {
   type BaseSide,
@@ -46,7 +46,10 @@ export interface SyncPorts {
   progress?: ProgressListener | undefined;
   /** Classifies API changes, for the change review of previews. */
   comparer?: ChangeComparer | undefined;
-  /** Reads the review's base commit; without it, specs are compared with their published versions. */
+  /**
+   * Lists the workspace's files and reads the review's base commit; without it, discovery searches every
+   * folder (what git ignores too) and specs are compared with their published versions.
+   */
   git?: Git | undefined;
   /**
    * The host's stop (SIGINT or SIGTERM): once aborted, no spec starts (each left is skipped, "Not
@@ -171,7 +174,7 @@ async function runSteps(
   slugsByFile: Map<string, string>,
 ): Promise<Omit<SyncReport, "mode" | "durationMs">> {
   const timings = new Timings(ports.clock);
-  const found = await discover(plan, ports.logger, slugsByFile, timings);
+  const found = await discover(plan, ports, slugsByFile, timings);
   // One deadline for the whole network phase: every GitBook request, retry and wait ends by it; the
   // review comment gets a few seconds more to report the results.
   const deadline = ports.clock.now() + plan.timeoutSeconds * 1000;
@@ -239,13 +242,15 @@ async function stoppedByHost(
 /** Discovery and slugs: the files the run knows of, each with its slug; collisions fail their own files. */
 async function discover(
   plan: SyncPlan,
-  logger: Logger,
+  ports: Pick<SyncPorts, "git" | "logger">,
   slugsByFile: Map<string, string>,
   timings: Timings,
 ): Promise<Found> {
+  const { logger } = ports;
   const discovery = await timings.timed("discovery", () =>
     discoverSpecs({
       workspace: plan.workspace,
+      git: ports.git ?? NO_GIT_LISTING,
       ...(plan.files ? { patterns: plan.files } : {}),
       ...(plan.exclude ? { exclude: plan.exclude } : {}),
       logger,

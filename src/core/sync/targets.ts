@@ -1,4 +1,4 @@
-import { type DiscoveryResult, discoverSpecs } from "../discovery/index.ts";
+import { type DiscoveryResult, discoverSpecs, type FileLister } from "../discovery/index.ts";
 import { silentLogger } from "../logger.ts";
 import { describeTarget, type PublishTarget, publishTargets } from "../shaping/audiences.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
@@ -80,13 +80,14 @@ export function targetLine(target: PublishTarget): string {
  */
 export async function publicationSlug(
   settings: Pick<RunSettings, "files" | "exclude" | "slugMapping" | "slugPrefix" | "shaping">,
-  where: { workspace: string; repositoryName: string },
+  where: { workspace: string; repositoryName: string; git: FileLister },
   file: string,
   audience: string | undefined,
 ): Promise<string> {
   try {
     const discovery = await discoverSpecs({
       workspace: where.workspace,
+      git: where.git,
       ...(settings.files ? { patterns: settings.files } : {}),
       exclude: settings.exclude,
       logger: silentLogger,

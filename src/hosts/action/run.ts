@@ -6,7 +6,7 @@ import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
 import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
-import { apiChangeComparer } from "../../core/review/change-review.ts";
+import { changeComparer } from "../../core/review/change-review.ts";
 import { planOf } from "../../core/sync/plan.ts";
 import type { Clock, Git } from "../../core/sync/ports.ts";
 import { systemClock } from "../../core/sync/ports.ts";
@@ -122,7 +122,7 @@ async function runListening(
           : undefined,
       clock: deps.clock,
       logger: host.logger,
-      comparer: apiChangeComparer,
+      comparer: changeComparer(config.reviewBudget),
       git: deps.git ?? commandLineGit,
       stop,
     });

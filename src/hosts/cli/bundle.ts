@@ -5,7 +5,9 @@
  * and repository, from flags, variables and the configuration file), so that a user sees what GitBook
  * receives. A file published as several audiences needs `--audience`. Nothing is sent.
  */
+
 import path from "node:path";
+import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { inspectFile } from "../../core/discovery/index.ts";
 import { isWithin } from "../../core/files/containment.ts";
 import { type Logger, type SourceLocation, silentLogger } from "../../core/logger.ts";
@@ -17,9 +19,9 @@ import { publicationSlug } from "../../core/sync/targets.ts";
 import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { readCiRun, runCommit } from "./ci.ts";
-import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { checkInputs } from "./input-errors.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
@@ -66,7 +68,7 @@ export async function runBundleCommand(
   }
   const steps = bundleSteps(relative, config.shaping?.get(relative), flags.audience);
   const ci = readCiRun(io.env, settings.workspace, undefined);
-  const where = { workspace: settings.workspace, repositoryName: ci.repository.name };
+  const where = { workspace: settings.workspace, repositoryName: ci.repository.name, git: commandLineGit };
   const prepared = await prepareFile(
     inspection.kind === "spec" ? inspection.spec : inspection.broken,
     await publicationSlug(config, where, relative, flags.audience),

@@ -4,9 +4,10 @@
  * organization, checked by the action's own rules (`readConfig`), and the client.
  */
 import { GitBookClient } from "../../adapters/gitbook/index.ts";
-import { InputError } from "../../core/sync/input-error.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { UsageError } from "./errors.ts";
+import { checkInputs } from "./input-errors.ts";
+
 import type { Env } from "./output.ts";
 import { createInputReader, type SyncFlags, type TokenSetting } from "./sync-inputs.ts";
 import { CLI_USER_AGENT } from "./version.ts";
@@ -55,40 +56,6 @@ export function resolveConnection(
     );
   }
   return { apiUrl: config.apiUrl, organization };
-}
-
-/** Runs `read`, turning the action's input errors into usage errors that name the flag or variable. */
-export function checkInputs<T>(read: () => T, settingName: (input: string) => string): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof InputError) throw usageErrorOf(error, settingName);
-    throw error;
-  }
-}
-
-/**
- * An action input error as the CLI user should read it: "Input 'slug-prefix': …" becomes
- * "--slug-prefix: …", and other inputs the message quotes ('organization') become their flags.
- */
-export function usageErrorOf(error: InputError, settingName: (input: string) => string): UsageError {
-  const prefix = `Input '${error.input}': `;
-  const detail = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const known = new Set([
-    "organization",
-    "organization-domain",
-    "files",
-    "slugs",
-    "slug-prefix",
-    "api-url",
-    "token",
-    "prune",
-    "prune-limit",
-  ]);
-  const rewritten = detail.replace(/'([a-z-]+)'/g, (whole, name: string) =>
-    known.has(name) ? settingName(name) : whole,
-  );
-  return new UsageError(settingName(error.input), rewritten);
 }
 
 export function createClient(apiUrl: string, token: string): GitBookClient {

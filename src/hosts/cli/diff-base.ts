@@ -14,10 +14,9 @@ import type { SpecChange, SpecChanges } from "../../core/sync/result.ts";
 import { runSync } from "../../core/sync/run.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { runRepository } from "../repository.ts";
-import { checkInputs } from "./connection.ts";
-import { checkBudget } from "./diff.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
 import { settingsOfReview } from "./sync.ts";
@@ -68,7 +67,6 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
     io.env,
     { cwd: io.cwd },
   );
-  checkBudget(io.env);
   const commit = await resolveRef(given.workspace, flags.base);
   // As on the pull request: what it must not steer comes from the configuration file at the base.
   const { settings, warnings } = await settingsOfReview(given, commit);
@@ -113,7 +111,7 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
       createService: undefined,
       clock: systemClock,
       logger,
-      comparer: changeComparer(io.env),
+      comparer: changeComparer(config.reviewBudget),
       git: commandLineGit,
     },
   );

@@ -12,16 +12,14 @@ import { inspectFile, loadSpec } from "../../core/discovery/index.ts";
 import { isWithin } from "../../core/files/containment.ts";
 import { changesHeadline, groupByOperation } from "../../core/report/changes.ts";
 import { specChange } from "../../core/review/change-review.ts";
-import {
-  budgetedCompare,
-  budgetFromEnv,
-  HEAP_VARIABLE,
-  TIMEOUT_VARIABLE,
-} from "../../core/review/compare-worker.ts";
+import { budgetedCompare, type ReviewBudget } from "../../core/review/compare-worker.ts";
 import { NotReviewedError } from "../../core/review/not-reviewed.ts";
 import type { SpecChange } from "../../core/sync/result.ts";
+import { readReviewBudget } from "../../settings/inputs.ts";
+import { setting } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { checkInputs } from "./input-errors.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
 
 export interface DiffFlags {
@@ -44,12 +42,12 @@ export async function runDiffCommand(
   io: CliIo,
   output: Output,
 ): Promise<number> {
-  checkBudget(io.env);
+  const budget = reviewBudget(io.env);
   const before = await readSpecFile("<base>", files.base, io.cwd);
   const after = await readSpecFile("<head>", files.head, io.cwd);
   let result: DiffResult;
   try {
-    const compared = await budgetedCompare(io.env)(before, after);
+    const compared = await budgetedCompare(budget)(before, after);
     result = {
       breaking: compared.breaking.map(specChange),
       other: compared.other.map(specChange),
@@ -99,15 +97,13 @@ export function renderDiff(result: DiffResult): string {
   return `${lines.map((line) => printable(line)).join("\n")}\n`;
 }
 
-/** The review's budget variables, checked before any file is read: a bad value is a usage error. */
-export function checkBudget(env: CliIo["env"]): void {
-  try {
-    budgetFromEnv(env);
-  } catch (error) {
-    if (!(error instanceof NotReviewedError)) throw error;
-    const variable = error.reason.startsWith(TIMEOUT_VARIABLE) ? TIMEOUT_VARIABLE : HEAP_VARIABLE;
-    throw new UsageError(variable, error.reason.slice(variable.length).trim());
-  }
+/**
+ * The review's budget from the settings' variables (GITBOOK_REVIEW_HEAP_MB, GITBOOK_REVIEW_TIMEOUT_MS),
+ * read before any file: a bad value is a usage error naming the variable.
+ */
+function reviewBudget(env: CliIo["env"]): ReviewBudget {
+  const variable = (name: string) => setting(name).cli?.env ?? name;
+  return checkInputs(() => readReviewBudget((name) => env[variable(name)]?.trim() ?? ""), variable);
 }
 
 /**

@@ -17,7 +17,7 @@ nodeModule.enableCompileCache();
 // change review's worker (src/core/review/compare-worker.ts), which only compares; the command line
 // loads a command's implementation when that command runs (program.ts).
 const args = process.argv.slice(2);
-if (isCompareWorker()) (await import("../../core/review/compare-worker.ts")).serveComparison();
+if (isCompareWorker(process.argv)) (await import("../../core/review/compare-worker.ts")).serveComparison();
 else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
   process.stdout.on("error", () => {});

@@ -11,7 +11,7 @@ import {
   PermissionDeniedError,
 } from "../../core/service/errors.ts";
 import { ConfigFileError } from "../../settings/config-file-error.ts";
-import { type CliForm, SETTINGS, type SettingDeclaration } from "../../settings/settings-table.ts";
+import { type CliForm, SETTINGS, type SettingDeclaration, setting } from "../../settings/settings-table.ts";
 import type { BundleFlags } from "./bundle.ts";
 import type { ConnectionFlags } from "./connection.ts";
 import type { DiffFlags } from "./diff.ts";
@@ -291,6 +291,12 @@ ${EXIT_CODES_HELP}`,
   return program;
 }
 
+/** A review budget's variable in diff's help, with the settings table's default. */
+function budgetVariable(name: string, what: string): string {
+  const row = setting(name);
+  return `  ${(row.cli?.env ?? name).padEnd(30)}${what} (default: ${row.default})`;
+}
+
 const DIFF_HELP = `
 Each file is read as sync reads a spec, and bundled when it references other files: its $refs may lead
 anywhere in the git work tree it is in (else in the current directory when it is inside it, else in its
@@ -311,8 +317,8 @@ Examples:
   $ ${NAME} diff ../base/api/openapi.yaml api/openapi.yaml --fail-on-breaking
 
 Environment:
-  GITBOOK_REVIEW_HEAP_MB        the comparison's heap, in MB (default: 768)
-  GITBOOK_REVIEW_TIMEOUT_MS     the comparison's time, in ms (default: 60000)
+${budgetVariable("review-heap-mb", "the comparison's heap, in MB")}
+${budgetVariable("review-timeout-ms", "the comparison's time, in ms")}
 
 ${DIFF_EXIT_CODES_HELP}`;
 

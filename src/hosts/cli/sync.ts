@@ -34,9 +34,9 @@ import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
-import { checkInputs } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import { type Env, type Output, printable } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
@@ -131,7 +131,7 @@ export async function runSyncCommand(
     clock: systemClock,
     logger,
     progress,
-    comparer: changeComparer(env),
+    comparer: changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
   }).finally(() => listening.dispose());

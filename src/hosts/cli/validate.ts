@@ -5,8 +5,10 @@
  * stdout (warnings say `warning:`), a count last; exit 0 when every file is valid, 1 otherwise.
  * The checks load when the command runs: `--help` and the other commands do not pay for them.
  */
+
 import path from "node:path";
 import type { Command } from "commander";
+import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -95,7 +97,7 @@ export async function runValidateCommand(
     import("../../core/text/log-protocol.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),
-      import("./connection.ts"),
+      import("./input-errors.ts"),
       import("./sync-settings.ts"),
     ]),
   ]);
@@ -130,6 +132,7 @@ export async function runValidateCommand(
   if (files.length === 0) {
     const discovery = await discoverSpecs({
       workspace: settings.workspace,
+      git: commandLineGit,
       ...(config.files ? { patterns: config.files } : {}),
       exclude: config.exclude,
       logger: { ...logger, warning: () => {}, notice: () => {} },

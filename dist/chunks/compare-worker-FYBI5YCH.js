@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-636D2BBY.js";import"./chunk-TJD5AYG3.js";import"./chunk-A3MVY42Y.js";import"./chunk-J5H5YL5T.js";import"./chunk-VRUZHFEO.js";import"./chunk-F2BDY226.js";import"./chunk-7YWC3P3A.js";export{d as HEAP_VARIABLE,c as PARALLEL_REVIEWS,a as REVIEW_HEAP_MB,b as REVIEW_TIMEOUT_MS,e as TIMEOUT_VARIABLE,f as budgetFromEnv,h as budgetedCompare,g as compareInWorker,i as serveComparison};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{b as a,c as b,d as c}from"./chunk-QXUBXQHZ.js";import"./chunk-FVP6H6CM.js";import"./chunk-FEGPHRLU.js";import"./chunk-YYCT37LW.js";import"./chunk-FUPUJH54.js";import"./chunk-NN4FX3SK.js";import"./chunk-KU7SKI4U.js";import"./chunk-5EXG3BDG.js";import"./chunk-7YWC3P3A.js";export{a as SETTING_INPUTS,c as readConfig,b as refuseSecretsInSettings};
