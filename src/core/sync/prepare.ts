@@ -361,7 +361,9 @@ function reviewedDocument(
   }
   const { workspace, owner, commit, phase, strict } = options;
   const shapedOptions = { workspace, owner, commit, keepDocument: true, strict, phase };
-  return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, logger)
+  // The file's warnings were given on the unshaped document above; this pass only makes the document.
+  const quiet = withoutWarnings(logger);
+  return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, quiet)
     .document;
 }
 
