@@ -5,10 +5,9 @@
  * past the slow mark the next spec gets a spare worker instead of waiting for it.
  */
 
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
@@ -20,14 +19,11 @@ let workspace: string;
 let specs: Map<string, DiscoveredSpec>;
 beforeAll(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), "prepare-worker-"));
-  const stripe = brotliDecompressSync(
-    await readFile(new URL("../fixtures/real-specs/stripe-spec3.yaml.br", import.meta.url)),
-  );
-  await writeFile(path.join(workspace, "stripe.yaml"), stripe);
   const split = (title: string) =>
     `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n  /a:\n    $ref: "./path.yaml"\n`;
   await writeFile(path.join(workspace, "split.yaml"), split("Split"));
   await writeFile(path.join(workspace, "spins.busy-bundling.yaml"), split("Spins"));
+  await writeFile(path.join(workspace, "grows.grow-reading.yaml"), split("Grows"));
   await writeFile(
     path.join(workspace, "path.yaml"),
     'get:\n  x-codeSamples: 5\n  responses:\n    "200": {description: ok}\n',
@@ -49,10 +45,9 @@ const limits = (extra: Partial<PrepareLimits> = {}): PrepareLimits => ({
 
 describe("the preparation's workers", () => {
   it("fail a spec that outgrows the heap, alone, and prepare the next in a fresh worker", async () => {
-    const pool = new PreparationPool({ heapMb: 32 });
+    const pool = new PreparationPool({ heapMb: 32, entry: FAULTY_WORKER });
     try {
-      const shaping = { overlays: [], removeInternal: true };
-      const big = await pool.prepare(spec("stripe.yaml"), "stripe", { workspace, shaping }, limits());
+      const big = await pool.prepare(spec("grows.grow-reading.yaml"), "grows", { workspace }, limits());
       expect(big).toMatchObject({
         kind: "crashed",
         outOfMemory: true,
