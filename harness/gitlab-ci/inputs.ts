@@ -48,7 +48,9 @@ const MAX_ACCESS_BYTES = 1024;
 export function readTemplate(text: string): Template {
   const documents = parseAllDocuments(text, { version: "1.1" });
   if (!Array.isArray(documents) || documents.length !== 2) {
-    throw new GitLabInputError("a template with inputs is a header document and the configuration, split by ---");
+    throw new GitLabInputError(
+      "a template with inputs is a header document and the configuration, split by ---",
+    );
   }
   const [header, config] = documents as [(typeof documents)[0], (typeof documents)[0]];
   for (const document of documents) {
@@ -72,7 +74,8 @@ function checkSpec(name: string, raw: unknown): InputSpec {
   if (!isRecord(raw)) throw fail("its specification is a hash");
   for (const key of Object.keys(raw)) if (!SPEC_KEYS.has(key)) throw fail(`unknown keyword ${key}`);
   const type = raw.type ?? "string";
-  if (!TYPES.includes(type as InputType)) throw fail(`type is one of ${TYPES.join(", ")}, not ${String(type)}`);
+  if (!TYPES.includes(type as InputType))
+    throw fail(`type is one of ${TYPES.join(", ")}, not ${String(type)}`);
   const input: InputSpec = { type: type as InputType };
   if (raw.description !== undefined) {
     if (typeof raw.description !== "string") throw fail("description is a string");
@@ -164,7 +167,8 @@ export function blocksOf(text: string): string[] {
 
 function accessOf(data: string): string {
   const [access, ...functions] = data.split("|").map((part) => part.trim());
-  if (functions.length > 0) throw new GitLabInputError(`interpolation functions are not supported here: ${data}`);
+  if (functions.length > 0)
+    throw new GitLabInputError(`interpolation functions are not supported here: ${data}`);
   if (Buffer.byteLength(access ?? "") > MAX_ACCESS_BYTES) {
     throw new GitLabInputError("maximum interpolation expression size exceeded");
   }
@@ -175,7 +179,7 @@ function accessOf(data: string): string {
   return parts[1];
 }
 
-function valueOf(data: string, values: Readonly<Record<string, InputValue>>): InputValue {
+function inputValue(data: string, values: Readonly<Record<string, InputValue>>): InputValue {
   const name = accessOf(data);
   const value = values[name];
   if (value === undefined) throw new GitLabInputError(`unknown interpolation key: \`${name}\``);
@@ -187,8 +191,8 @@ export function interpolateParsed(body: string, values: Readonly<Record<string, 
   const replace = (node: unknown): unknown => {
     if (typeof node === "string") {
       const whole = /^\$\[\[\s*(\S.*?\S)\s*\]\]$/.exec(node);
-      if (whole && [...node.matchAll(BLOCK)].length === 1) return valueOf(whole[1] ?? "", values);
-      return node.replace(BLOCK, (_, data: string) => rubyText(valueOf(data, values)));
+      if (whole && [...node.matchAll(BLOCK)].length === 1) return inputValue(whole[1] ?? "", values);
+      return node.replace(BLOCK, (_, data: string) => rubyText(inputValue(data, values)));
     }
     if (Array.isArray(node)) return node.map(replace);
     if (isRecord(node)) {
@@ -202,7 +206,7 @@ export function interpolateParsed(body: string, values: Readonly<Record<string, 
 /** Interpolation on the text (`ci_text_interpolation`), returning the configuration parsed after it. */
 export function interpolateText(body: string, values: Readonly<Record<string, InputValue>>): unknown {
   const text = body.replace(BLOCK, (_, data: string) => {
-    const value = valueOf(data, values);
+    const value = inputValue(data, values);
     return typeof value === "string" ? value : JSON.stringify(value);
   });
   return parseConfig(text);

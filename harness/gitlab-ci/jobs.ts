@@ -81,13 +81,19 @@ export interface JobRun {
 export async function runJob(job: Job, options: JobRunOptions): Promise<JobRun> {
   const jobVariables = isRecord(job.variables) ? job.variables : {};
   const emptyFolder =
-    jobVariables.GIT_STRATEGY === "none" ? await mkdtemp(path.join(tmpdir(), "gitlab-no-checkout-")) : undefined;
+    jobVariables.GIT_STRATEGY === "none"
+      ? await mkdtemp(path.join(tmpdir(), "gitlab-no-checkout-"))
+      : undefined;
   const workingDirectory = emptyFolder ?? options.checkout;
   const base: Record<string, string> = { ...options.predefined, CI_PROJECT_DIR: workingDirectory };
   const expanded: Record<string, string> = {};
   for (const [name, value] of Object.entries(jobVariables)) {
-    if (typeof value !== "string") throw new Error(`variables: ${name} is not a string (${JSON.stringify(value)})`);
-    expanded[name] = value.replace(/\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g, (_, a, b) => base[a ?? b] ?? "");
+    if (typeof value !== "string")
+      throw new Error(`variables: ${name} is not a string (${JSON.stringify(value)})`);
+    expanded[name] = value.replace(
+      /\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g,
+      (_, a, b) => base[a ?? b] ?? "",
+    );
   }
   const env: Record<string, string> = {
     ...base,
@@ -101,14 +107,20 @@ export async function runJob(job: Job, options: JobRunOptions): Promise<JobRun> 
     const script = path.join(folder, "script.sh");
     const body = lines.map((line) => `printf '%s\\n' ${shellQuote(`$ ${line}`)}\n${line}\n`).join("");
     await writeFile(script, `set -eo pipefail\n${body}`);
-    const { exitCode, log } = await new Promise<{ exitCode: number | null; log: string }>((resolve, reject) => {
-      const child = spawn("bash", [script], { cwd: workingDirectory, env, stdio: ["ignore", "pipe", "pipe"] });
-      let log = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ exitCode: code, log }));
-    });
+    const { exitCode, log } = await new Promise<{ exitCode: number | null; log: string }>(
+      (resolve, reject) => {
+        const child = spawn("bash", [script], {
+          cwd: workingDirectory,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let log = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ exitCode: code, log }));
+      },
+    );
     return { exitCode, log, env, workingDirectory };
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -119,7 +131,8 @@ export async function runJob(job: Job, options: JobRunOptions): Promise<JobRun> 
 function scriptLines(value: unknown, keyword: string): string[] {
   if (value === undefined) return [];
   const lines = [value].flat(Infinity);
-  for (const line of lines) if (typeof line !== "string") throw new Error(`${keyword}: every line is a string`);
+  for (const line of lines)
+    if (typeof line !== "string") throw new Error(`${keyword}: every line is a string`);
   return lines as string[];
 }
 

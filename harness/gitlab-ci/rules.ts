@@ -30,7 +30,8 @@ type Token = { kind: "var" | "string" | "null" | "op" | "paren"; text: string };
 
 function tokenize(expression: string): Token[] {
   const tokens: Token[] = [];
-  const pattern = /\s*(?:\$([A-Za-z_][A-Za-z0-9_]*)|"([^"]*)"|'([^']*)'|(null)\b|(==|!=|&&|\|\||=~|!~)|([()]))/y;
+  const pattern =
+    /\s*(?:\$([A-Za-z_][A-Za-z0-9_]*)|"([^"]*)"|'([^']*)'|(null)\b|(==|!=|&&|\|\||=~|!~)|([()]))/y;
   let at = 0;
   while (at < expression.length) {
     if (/^\s*$/.test(expression.slice(at))) break;
@@ -43,7 +44,8 @@ function tokenize(expression: string): Token[] {
       tokens.push({ kind: "string", text: match[2] ?? match[3] ?? "" });
     else if (match[4]) tokens.push({ kind: "null", text: "null" });
     else if (match[5]) {
-      if (match[5] === "=~" || match[5] === "!~") throw new Error(`rules:if: ${match[5]} is not supported here`);
+      if (match[5] === "=~" || match[5] === "!~")
+        throw new Error(`rules:if: ${match[5]} is not supported here`);
       tokens.push({ kind: "op", text: match[5] });
     } else tokens.push({ kind: "paren", text: match[6] ?? "" });
   }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import {
   FAKE_GITLAB_BOT,
@@ -25,7 +26,13 @@ import {
   readTemplate,
   resolveInputs,
 } from "../../harness/gitlab-ci/inputs.ts";
-import { type CommandShims, commandShims, type JobRun, jobsOf, runJob } from "../../harness/gitlab-ci/jobs.ts";
+import {
+  type CommandShims,
+  commandShims,
+  type JobRun,
+  jobsOf,
+  runJob,
+} from "../../harness/gitlab-ci/jobs.ts";
 import { evaluateIf, ruleOutcome } from "../../harness/gitlab-ci/rules.ts";
 import { repositoryRoot } from "../../harness/runner/action-runner.ts";
 import { CLI_SOURCE } from "../cli/run-cli.ts";
@@ -56,8 +63,12 @@ describe("the template's spec:inputs header", () => {
   });
 
   it("refuses what GitLab refuses: an unknown input, a number for a string, a value its regex refuses", () => {
-    expect(() => resolveInputs(template, { organisation: "x" })).toThrow("unknown input arguments: organisation");
-    expect(() => resolveInputs(template, { version: 1 })).toThrow("`version` input: provided value is not a string");
+    expect(() => resolveInputs(template, { organisation: "x" })).toThrow(
+      "unknown input arguments: organisation",
+    );
+    expect(() => resolveInputs(template, { version: 1 })).toThrow(
+      "`version` input: provided value is not a string",
+    );
     expect(() => resolveInputs(template, { "fail-on-breaking": "true" })).toThrow(
       "`fail-on-breaking` input: provided value is not a boolean",
     );
@@ -117,7 +128,10 @@ describe("the template's spec:inputs header", () => {
 });
 
 /** The variables GitLab sets in each kind of pipeline (docs.gitlab.com/ci/variables/predefined_variables). */
-function pipeline(kind: "push" | "push-feature" | "merge-request" | "web", extra: Record<string, string> = {}) {
+function pipeline(
+  kind: "push" | "push-feature" | "merge-request" | "web",
+  extra: Record<string, string> = {},
+) {
   const common = {
     CI: "true",
     GITLAB_CI: "true",
@@ -130,7 +144,11 @@ function pipeline(kind: "push" | "push-feature" | "merge-request" | "web", extra
   };
   const byKind = {
     push: { CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "main", CI_COMMIT_REF_NAME: "main" },
-    "push-feature": { CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "feature", CI_COMMIT_REF_NAME: "feature" },
+    "push-feature": {
+      CI_PIPELINE_SOURCE: "push",
+      CI_COMMIT_BRANCH: "feature",
+      CI_COMMIT_REF_NAME: "feature",
+    },
     "merge-request": {
       CI_PIPELINE_SOURCE: "merge_request_event",
       CI_COMMIT_REF_NAME: "feature",
@@ -166,7 +184,9 @@ describe("the template's jobs in each pipeline", () => {
       "gitbook-preview-cleanup": "manual",
     });
     expect(jobsIn(config, pipeline("web"))).toEqual({});
-    expect(jobsIn(config, pipeline("web", { MR_IID: "12" }))).toEqual({ "gitbook-cleanup-by-hand": "on_success" });
+    expect(jobsIn(config, pipeline("web", { MR_IID: "12" }))).toEqual({
+      "gitbook-cleanup-by-hand": "on_success",
+    });
     expect(jobsIn(config, { ...pipeline("push"), CI_PIPELINE_SOURCE: "schedule", MR_IID: "12" })).toEqual({
       "gitbook-cleanup-by-hand": "on_success",
     });
@@ -204,6 +224,41 @@ describe("the template's jobs in each pipeline", () => {
     expect(evaluateIf("$A == null", { A: "" })).toBe(false);
     expect(evaluateIf("$A", { A: "" })).toBe(false);
     expect(() => evaluateIf("$A =~ /x/", {})).toThrow("not supported");
+  });
+});
+
+describe("docs/gitlab.md", () => {
+  const page = readFileSync(path.join(repositoryRoot, "docs", "gitlab.md"), "utf8");
+
+  it("lists every input with its default", () => {
+    for (const [name, input] of Object.entries(template.inputs)) {
+      const row = page.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
+      expect(row, name).toBeDefined();
+      const written = [String(input.default), JSON.stringify(input.default)].map((text) => `| \`${text}\` |`);
+      expect(
+        written.some((cell) => row?.includes(cell)),
+        `${name}: ${row}`,
+      ).toBe(true);
+    }
+  });
+
+  it("expands the same jobs as the template with its defaults", () => {
+    const section = page.slice(page.indexOf("## The jobs, expanded"));
+    const expanded = parseYaml(/```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "") as Record<string, unknown>;
+    const documented = jobsOf(expanded);
+    const defaults = jobsOf(render());
+    expect([...documented.keys()]).toEqual([...defaults.keys()]);
+    for (const [name, job] of defaults) {
+      const copy = documented.get(name) ?? {};
+      for (const key of ["stage", "rules", "resource_group", "environment", "allow_failure"]) {
+        expect(copy[key], `${name}: ${key}`).toEqual(job[key]);
+      }
+      const script = [job.script].flat().filter((line) => !String(line).startsWith("if "));
+      expect(copy.script, name).toEqual(script);
+      expect((copy.variables as Record<string, string> | undefined)?.GIT_STRATEGY).toBe(
+        (job.variables as Record<string, string>).GIT_STRATEGY,
+      );
+    }
   });
 });
 
@@ -263,7 +318,12 @@ describe("the template's jobs, run as a GitLab Runner runs them", () => {
     const job = jobsOf(config).get(name);
     expect(job, name).toBeDefined();
     expect(ruleOutcome(job?.rules, { ...variables, ...projectVariables }), name).toBeDefined();
-    return runJob(job ?? {}, { checkout, predefined: variables, project: projectVariables, path: [shims.folder] });
+    return runJob(job ?? {}, {
+      checkout,
+      predefined: variables,
+      project: projectVariables,
+      path: [shims.folder],
+    });
   }
 
   it("publish: installs the version asked for and publishes the files given, under the prefix", async () => {
@@ -312,7 +372,9 @@ describe("the template's jobs, run as a GitLab Runner runs them", () => {
     expect(strict.log).toContain("$ if true; then export GITBOOK_FAIL_ON_BREAKING=true; fi");
     expect(strict.exitCode).toBe(1);
     expect(gitlab?.notes(12)).toHaveLength(1);
-    expect(gitlab?.requests.every((r) => r.privateToken === undefined || r.url.startsWith("/api/v4/"))).toBe(true);
+    expect(gitlab?.requests.every((r) => r.privateToken === undefined || r.url.startsWith("/api/v4/"))).toBe(
+      true,
+    );
   });
 
   it("cleanup: the environment's stop job deletes the merge request's previews without a checkout", async () => {
