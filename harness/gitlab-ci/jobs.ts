@@ -86,13 +86,14 @@ export async function runJob(job: Job, options: JobRunOptions): Promise<JobRun> 
       : undefined;
   const workingDirectory = emptyFolder ?? options.checkout;
   const base: Record<string, string> = { ...options.predefined, CI_PROJECT_DIR: workingDirectory };
+  const known: Record<string, string> = { ...base, ...options.project };
   const expanded: Record<string, string> = {};
   for (const [name, value] of Object.entries(jobVariables)) {
     if (typeof value !== "string")
       throw new Error(`variables: ${name} is not a string (${JSON.stringify(value)})`);
     expanded[name] = value.replace(
       /\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g,
-      (_, a, b) => base[a ?? b] ?? "",
+      (_, a, b) => known[a ?? b] ?? "",
     );
   }
   const env: Record<string, string> = {
@@ -113,6 +114,8 @@ export async function runJob(job: Job, options: JobRunOptions): Promise<JobRun> 
           cwd: workingDirectory,
           env,
           stdio: ["ignore", "pipe", "pipe"],
+          timeout: 120_000,
+          killSignal: "SIGKILL",
         });
         let log = "";
         child.stdout.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
