@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { generatedSpec } from "../review/fixtures/generated-spec.ts";
 import { PETS, PETS_WITHOUT_ONE, previewArgs } from "../review/fixtures/pets.ts";
 import { git } from "../support/git.ts";

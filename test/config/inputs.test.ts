@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { InputError } from "../../src/core/sync/input-error.ts";
+import { InputError } from "../../src/core/plan/input-error.ts";
 import { readConfig, SETTING_INPUTS } from "../../src/settings/inputs.ts";
 
 function reader(inputs: Record<string, string>) {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { FileAtCommit } from "../../src/core/sync/ports.ts";
+import type { FileAtCommit } from "../../src/core/ports.ts";
 import { parseConfigFile } from "../../src/settings/config-file.ts";
 import {
   type BaseConfigText,

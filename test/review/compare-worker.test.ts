@@ -5,16 +5,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { changeComparer, specChangeLine, specChanges } from "../../src/core/change-review/change-review.ts";
+import { compareInWorker } from "../../src/core/change-review/compare-worker.ts";
+import { NotReviewedError } from "../../src/core/change-review/not-reviewed.ts";
 import { changeLine } from "../../src/core/changes/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import {
-  type ChangeComparer,
-  changeComparer,
-  specChangeLine,
-  specChanges,
-} from "../../src/core/review/change-review.ts";
-import { compareInWorker } from "../../src/core/review/compare-worker.ts";
-import { NotReviewedError } from "../../src/core/review/not-reviewed.ts";
+import type { ChangeComparer } from "../../src/core/ports.ts";
 import { readReviewBudget } from "../../src/settings/inputs.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { CLI_SOURCE, runCli, runCliProcess } from "../cli/run-cli.ts";
 import { git } from "../support/git.ts";
 import { PETS, PETS_WITHOUT_ONE, previewArgs } from "./fixtures/pets.ts";

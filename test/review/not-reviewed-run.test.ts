@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { renderChanges } from "../../src/core/report/changes.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import type { ActionHost } from "../../src/hosts/action/host.ts";
 import { runAction } from "../../src/hosts/action/run.ts";
 import { git } from "../support/git.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { BufferedLogger } from "../../src/core/sync/buffered-logger.ts";
+import { BufferedLogger } from "../../src/core/run/buffered-logger.ts";
 
 describe("BufferedLogger", () => {
   it("writes a spec's lines as one group, in order, keeping annotation locations", () => {

@@ -8,10 +8,10 @@ import { afterAll, beforeAll } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { SyncPlan } from "../../src/core/plan/plan.ts";
+import { type SyncPorts, systemClock } from "../../src/core/ports.ts";
+import { runSync, type SyncReport } from "../../src/core/run/run.ts";
 import type { ShapingConfig } from "../../src/core/shaping/audiences.ts";
-import type { SyncPlan } from "../../src/core/sync/plan.ts";
-import { systemClock } from "../../src/core/sync/ports.ts";
-import { runSync, type SyncPorts, type SyncReport } from "../../src/core/sync/run.ts";
 
 export const ORG = "demo-org";
 

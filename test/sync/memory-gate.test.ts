@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryGate } from "../../src/core/sync/memory-gate.ts";
+import { MemoryGate } from "../../src/core/run/memory-gate.ts";
 
 /** Work that ends when the test says, recording how many ran at once and with what weight. */
 function harness(gate: MemoryGate) {

@@ -14,10 +14,10 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
+import type { ChangeComparer } from "../../src/core/ports.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
-import type { ChangeComparer } from "../../src/core/review/change-review.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import type { SpecShaping } from "../../src/core/shaping/audiences.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
 import { git } from "../support/git.ts";
 import { runAgainst, useEmulator } from "./emulator-run.ts";
 

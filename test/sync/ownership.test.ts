@@ -8,7 +8,7 @@ import {
   recordOf,
   repositoryIdentity,
   withRecord,
-} from "../../src/core/sync/ownership.ts";
+} from "../../src/core/ownership/ownership.ts";
 
 describe("repositoryIdentity", () => {
   it.each([

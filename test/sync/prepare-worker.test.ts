@@ -1,5 +1,5 @@
 /**
- * The preparation's workers (src/core/sync/prepare-worker.ts) on their own: a spec whose steps outgrow
+ * The preparation's workers (src/core/prepare/prepare-worker.ts) on their own: a spec whose steps outgrow
  * the worker's heap fails alone and the next spec gets a fresh worker; a spec waiting for the worker
  * ends on the run's stop or deadline without starting; one whose worker spins is ended in its step, and
  * past the slow mark the next spec gets a spare worker instead of waiting for it.
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
-import { PreparationPool, type PrepareLimits } from "../../src/core/sync/prepare-worker.ts";
+import { PreparationPool, type PrepareLimits } from "../../src/core/prepare/prepare-worker.ts";
 import { FAULTY_WORKER } from "./emulator-run.ts";
 
 let workspace: string;

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { PrepareOptions } from "../../src/core/prepare/prepare.ts";
+import { prepareFile, prepareSpecs } from "../../src/core/prepare/prepare.ts";
 import { DuplicateSlugError, previewSlug } from "../../src/core/slugs/index.ts";
-import type { PrepareOptions } from "../../src/core/sync/prepare.ts";
-import { prepareFile, prepareSpecs } from "../../src/core/sync/prepare.ts";
 
 let workspace = "";
 afterEach(() => rm(workspace, { recursive: true, force: true }));

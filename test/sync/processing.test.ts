@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from "../../src/core/sync/poll-schedule.ts";
-import { isResultOfUpload, processingFailure } from "../../src/core/sync/processing.ts";
+import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from "../../src/core/publish/poll-schedule.ts";
+import { isResultOfUpload, processingFailure } from "../../src/core/publish/processing.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 const spec = specFixture;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pruneCandidates } from "../../src/core/sync/prune.ts";
+import { pruneCandidates } from "../../src/core/prune/prune.ts";
 
 describe("pruneCandidates", () => {
   it("takes only slugs under the prefix that the run does not have, and never a preview", () => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
 import { publishAll } from "../../harness/publish-all.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { PreparedSpec } from "../../src/core/prepare/prepared.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../../src/core/publish/poll-schedule.ts";
+import { limitConcurrency } from "../../src/core/run/limit.ts";
 import type { SpecSource } from "../../src/core/service/types.ts";
-import { limitConcurrency } from "../../src/core/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE } from "../../src/core/sync/poll-schedule.ts";
-import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
 
 const text: SpecSource = { text: "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\n" };
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { recordedFileIn } from "../../src/core/sync/recorded-file.ts";
+import { recordedFileIn } from "../../src/core/prune/recorded-file.ts";
 
 let workspace: string;
 beforeEach(async () => {

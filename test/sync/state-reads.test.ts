@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InstantClock } from "../../harness/fakes/fake-spec-service.ts";
+import { BatchedStateReader, LIST_PAGE_LIMIT } from "../../src/core/publish/state-reads.ts";
 import type { Spec } from "../../src/core/service/types.ts";
-import { BatchedStateReader, LIST_PAGE_LIMIT } from "../../src/core/sync/state-reads.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 /** An organization whose listing and single reads are recorded, and can be held back or made to fail. */

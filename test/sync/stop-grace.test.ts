@@ -1,15 +1,15 @@
 /**
- * The grace a host's stop gives the specs under way (src/core/sync/stop-grace.ts), on a clock the test
+ * The grace a host's stop gives the specs under way (src/core/run/stop-grace.ts), on a clock the test
  * moves: work that ends within it keeps its results; work that does not is reported spec by spec —
  * ended, cancelled under way, or not started.
  */
 import { describe, expect, it } from "vitest";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import type { StreamedSpec } from "../../src/core/sync/pipeline.ts";
-import type { Clock } from "../../src/core/sync/ports.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
-import { TrackedSpecs, withinStopGrace } from "../../src/core/sync/stop-grace.ts";
-import { Interrupted, STOP_GRACE_MS } from "../../src/core/sync/stopped.ts";
+import type { Clock } from "../../src/core/ports.ts";
+import type { SpecResult } from "../../src/core/result.ts";
+import type { StreamedSpec } from "../../src/core/run/pipeline.ts";
+import { TrackedSpecs, withinStopGrace } from "../../src/core/run/stop-grace.ts";
+import { Interrupted, STOP_GRACE_MS } from "../../src/core/run/stopped.ts";
 
 /** A clock whose sleeps end when the test says so. */
 function manualClock(): Clock & { sleeps: number[]; wake(): void } {

@@ -13,7 +13,7 @@ import path from "node:path";
 import { BroadcastChannel } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
-import type { ChangeComparer } from "../../src/core/review/change-review.ts";
+import type { ChangeComparer } from "../../src/core/ports.ts";
 import { git } from "../support/git.ts";
 import { FAULTY_WORKER, runAgainst, useEmulator } from "./emulator-run.ts";
 import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";

@@ -20,11 +20,11 @@ import {
   RECORD_KEY,
   recordOf,
   withRecord,
-} from "../../src/core/sync/ownership.ts";
-import { prepareFile } from "../../src/core/sync/prepare.ts";
-import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
-import { fileDigestOf } from "../../src/core/sync/skip-unchanged.ts";
-import { type HeldPublishRecord, sameFileAsHeld } from "../../src/core/sync/unchanged.ts";
+} from "../../src/core/ownership/ownership.ts";
+import { prepareFile } from "../../src/core/prepare/prepare.ts";
+import type { PreparedSpec } from "../../src/core/prepare/prepared.ts";
+import { fileDigestOf } from "../../src/core/unchanged/skip-unchanged.ts";
+import { type HeldPublishRecord, sameFileAsHeld } from "../../src/core/unchanged/unchanged.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 const ownerDigest = "0123456789abcdef0123456789abcdef";

@@ -1,8 +1,8 @@
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
+import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/core/ownership/ownership.ts";
 import type { Spec } from "../../src/core/service/types.ts";
-import { type PublishRecord, RECORD_KEY, withRecord } from "../../src/core/sync/ownership.ts";
-import { publishedRecord, sameAsPublished } from "../../src/core/sync/unchanged.ts";
+import { publishedRecord, sameAsPublished } from "../../src/core/unchanged/unchanged.ts";
 
 const TEXT = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
 const ownerDigest = "0123456789abcdef0123456789abcdef";

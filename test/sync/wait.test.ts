@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeSpecService, InstantClock } from "../../harness/fakes/fake-spec-service.ts";
-import { DEFAULT_POLL_SCHEDULE } from "../../src/core/sync/poll-schedule.ts";
-import { waitForProcessing } from "../../src/core/sync/wait.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../../src/core/publish/poll-schedule.ts";
+import { waitForProcessing } from "../../src/core/publish/wait.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
 const base = specFixture();

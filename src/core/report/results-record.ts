@@ -4,7 +4,7 @@
  * two together, and holds the status, operation and `changes.against` values to the types of
  * `sync/result.ts`.
  */
-import type { SpecChange, SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../sync/result.ts";
+import type { SpecChange, SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../result.ts";
 
 /** One spec's outcome as scripts read it: every field always present, `null` when it has no value. */
 export interface ResultRecord {
