@@ -30,7 +30,7 @@ export function importGraph(base: string, root = "src"): Map<string, string[]> {
 export function coreFolderOf(file: string): string | undefined {
   const parts = file.split("/");
   if (parts[0] !== "src" || parts[1] !== "core") return undefined;
-  return parts.length > 3 ? `core/${parts[2]}` : `core/${parts[2]}`;
+  return `core/${parts[2]}`;
 }
 
 /** The graph between src/core's folders (self-edges dropped). */

@@ -13,7 +13,7 @@ import { readPatternLines } from "../discovery/patterns.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import type { ReviewBudget } from "../plan/run-settings.ts";
-import type { BaseTree, ChangeComparer, Clock, DebugLog, Git, VersionContentReader } from "../ports.ts";
+import type { BaseTree, ChangeComparer, Clock, Git, VersionContentReader } from "../ports.ts";
 import type { SpecChange, SpecChanges } from "../result.ts";
 import { describeServiceError, isNotFound } from "../service/describe-error.ts";
 import { readVersionFiles } from "../service/parse.ts";

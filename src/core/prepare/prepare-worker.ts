@@ -22,8 +22,8 @@ import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import type { RecordedText } from "../ownership/ownership.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
-import { type PreparePhase, prepareFile } from "./prepare.ts";
-import type { PreparedSpec } from "./prepared.ts";
+import { prepareFile } from "./prepare.ts";
+import type { PreparedSpec, PreparePhase } from "./prepared.ts";
 
 /** What the workers are told to do; other worker threads (a test runner's) carry other data. */
 const PREPARE_KIND = "gitbook-openapi:prepare";

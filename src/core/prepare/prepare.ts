@@ -28,7 +28,7 @@ import {
   validateBundledStructure,
   validateSpecDocument,
 } from "../validation/index.ts";
-import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+import type { LocalProblem, PreparedSpec, PreparePhase } from "./prepared.ts";
 import { bareMessage, locatedMessage } from "./problem-text.ts";
 import { prepareShaped } from "./shaped.ts";
 
@@ -76,18 +76,6 @@ export interface PrepareOptions extends SlugOptions {
   phase?: ((phase: PreparePhase) => void) | undefined;
   logger: Logger;
 }
-
-/** The local steps of one spec, in the words a result uses ("timed out while bundling"). */
-export type PreparePhase =
-  | "reading"
-  | "validating"
-  | "bundling"
-  | "validating the bundle"
-  | "checking extensions"
-  | "shaping"
-  | "checking the shaped document"
-  | "writing the shaped document"
-  | "adding the publish record";
 
 /** A file the run works on: a discovered spec, or one that declares a spec but does not parse. */
 export type SpecFile = DiscoveredSpec | BrokenSpec;

@@ -43,3 +43,15 @@ export interface PreparedSpec {
    */
   handOff?: true;
 }
+
+/** The local steps of one spec, in the words a result uses ("timed out while bundling"). */
+export type PreparePhase =
+  | "reading"
+  | "validating"
+  | "bundling"
+  | "validating the bundle"
+  | "checking extensions"
+  | "shaping"
+  | "checking the shaped document"
+  | "writing the shaped document"
+  | "adding the publish record";

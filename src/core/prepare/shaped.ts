@@ -21,8 +21,7 @@ import { OverlayError } from "../shaping/overlay.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";
-import type { PreparePhase } from "./prepare.ts";
-import type { LocalProblem, PreparedSpec } from "./prepared.ts";
+import type { LocalProblem, PreparedSpec, PreparePhase } from "./prepared.ts";
 
 export interface ShapedOptions {
   workspace: string;

@@ -1,7 +1,6 @@
 import type { OrganizationRef } from "../plan/run-settings.ts";
 import type { SettingNames } from "../plan/settings.ts";
 import type { OrganizationDirectory } from "../ports.ts";
-import type { Organization } from "../service/types.ts";
 
 /** No single organization matches the `organization-domain` input. */
 export class OrganizationLookupError extends Error {

@@ -15,7 +15,7 @@ import type { RunSettings } from "../../core/plan/run-settings.ts";
 import type { ReviewThread } from "../../core/ports.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
 import { type RunRepository, runRepository } from "../repository.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 
 export interface CiRun {
   /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */

@@ -1,3 +1,4 @@
+import { bundledPathSource } from "../../bundling/bundled-locations.ts";
 import type { ReferencedNode } from "../../bundling/index.ts";
 import { childType, type NodeType, specVersion, typesFor } from "../../bundling/openapi-types.ts";
 import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
@@ -5,7 +6,6 @@ import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { escapeUntrusted } from "../../text/log-protocol.ts";
 import { truncate, truncateMiddle } from "../../text/truncate.ts";
-import { bundledPathSource } from "../../validation/bundled-locations.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
