@@ -18,8 +18,8 @@ import type { ChangeComparer } from "../../src/core/ports.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
 import type { SpecResult } from "../../src/core/result.ts";
 import type { SpecShaping } from "../../src/core/shaping/audiences.ts";
+import { runAgainst, useEmulator } from "../support/emulator-run.ts";
 import { git } from "../support/git.ts";
-import { runAgainst, useEmulator } from "./emulator-run.ts";
 
 const TOKEN = "isolation-token-5c1e";
 const SPECS = 4;

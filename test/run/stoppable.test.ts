@@ -14,9 +14,9 @@ import { BroadcastChannel } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import type { ChangeComparer } from "../../src/core/ports.ts";
+import { BUSY_CHANNEL } from "../prepare/fixtures/faulty-preparation.ts";
+import { FAULTY_WORKER, runAgainst, useEmulator } from "../support/emulator-run.ts";
 import { git } from "../support/git.ts";
-import { FAULTY_WORKER, runAgainst, useEmulator } from "./emulator-run.ts";
-import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
 const TOKEN = "stoppable-token-91ab";
 const STUCK = "specs/stuck.busy-bundling.yaml";

@@ -16,7 +16,9 @@ import type { ShapingConfig } from "../../src/core/shaping/audiences.ts";
 export const ORG = "demo-org";
 
 /** The worker entry whose specs fail by their file names (fixtures/faulty-preparation.ts). */
-export const FAULTY_WORKER = fileURLToPath(new URL("./fixtures/faulty-preparation.ts", import.meta.url));
+export const FAULTY_WORKER = fileURLToPath(
+  new URL("../prepare/fixtures/faulty-preparation.ts", import.meta.url),
+);
 
 /** The emulator for the file's tests, started once (quick processing) and closed after them. */
 export function useEmulator(token: string): () => RunningEmulator {

@@ -13,7 +13,7 @@ import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
 import { PreparationPool, type PrepareLimits } from "../../src/core/prepare/prepare-worker.ts";
-import { FAULTY_WORKER } from "./emulator-run.ts";
+import { FAULTY_WORKER } from "../support/emulator-run.ts";
 
 let workspace: string;
 let specs: Map<string, DiscoveredSpec>;
