@@ -162,12 +162,12 @@ export interface SyncPorts {
   /**
    * The host's stop (SIGINT or SIGTERM): once aborted, no spec starts (each left is skipped, "Not
    * started: <reason>"), those under way get a short grace to end (else they are cancelled), and the
-   * run ends there — no pruning; the review comment written under a grace of its own (stop-grace.ts)
+   * run ends there — no pruning; the review comment written under a grace of its own (./run/stop-grace.ts)
    * — reporting `stoppedBy: stop.reason`.
    */
   stop?: AbortSignal | undefined;
   /**
-   * Test knobs of the local steps' workers (prepare-worker.ts): the module they run (one with faults),
+   * Test knobs of the local steps' workers (./prepare/prepare-worker.ts): the module they run (one with faults),
    * and how long a spec may hold one before the next gets a spare.
    */
   preparation?: { entry?: string | URL; slowMs?: number } | undefined;

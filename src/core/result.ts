@@ -12,9 +12,9 @@ export type SpecStatus =
   | "submitted"
   /** `check` mode: everything local passed; nothing was written. */
   | "planned"
-  /** Not attempted: the run stopped before any upload, or its host stopped it before this spec started (stopped.ts). */
+  /** Not attempted: the run stopped before any upload, or its host stopped it before this spec started (./run/stopped.ts). */
   | "skipped"
-  /** Under way when the host stopped the run (a signal), and not ended within its grace (stopped.ts). */
+  /** Under way when the host stopped the run (a signal), and not ended within its grace (./run/stopped.ts). */
   | "cancelled"
   /** A preview removed because its pull request closed. */
   | "deleted";

@@ -26,7 +26,7 @@ export interface RunSettings {
   readonly comment: boolean;
   readonly commentKey: string;
   readonly githubToken: string | undefined;
-  /** Delete the specs this repository published under `slugPrefix` and no longer has (prune.ts).*/
+  /** Delete the specs this repository published under `slugPrefix` and no longer has (../prune/prune.ts).*/
   readonly prune: boolean;
   /** Above this many specs to prune, the run fails and deletes nothing. */
   readonly pruneLimit: number;

@@ -5,7 +5,7 @@
  * while a spec is in the middle of its work, by ending that worker. One worker serves the whole run
  * ({@link PREPARING_WORKERS}), one spec at a time (a worker's start, with the validator and the readers
  * loaded, costs more than a small spec's steps); a worker ended on a timeout or a stop is replaced on
- * the next spec. Small specs whose steps are bounded by their size stay in the main thread (spec-work.ts). Each runs
+ * the next spec. Small specs whose steps are bounded by their size stay in the main thread (../run/spec-work.ts). Each runs
  * under a heap limit, so a document or an overlay that grows without bound fails its spec, not the run.
  * The measurements behind this choice: docs/design/stoppable-preparation.md.
  *

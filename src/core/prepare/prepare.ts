@@ -55,7 +55,7 @@ export interface PrepareOptions extends SlugOptions {
   keepDocument?: boolean;
   /** Builds the URL the service fetches in `source: url` mode; undefined sends the bundled text. */
   sourceUrlFor: ((file: string) => string) | undefined;
-  /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (ownership.ts). */
+  /** {@link ownerKey} of the run's publisher: a text upload carries its publish record (../ownership/ownership.ts). */
   owner?: string | undefined;
   /** The run's commit, written into each publish record. */
   commit?: string | undefined;
@@ -93,7 +93,7 @@ export function specFilesOf(discovery: DiscoveryResult): SpecFile[] {
 
 /**
  * The local half of the pipeline on every discovered file at once: slug → read → validate → bundle.
- * The run streams them instead (see pipeline.ts); this serves tests and benchmarks.
+ * The run streams them instead (see ../run/pipeline.ts); this serves tests and benchmarks.
  */
 export async function prepareSpecs(
   discovery: DiscoveryResult,
@@ -295,7 +295,7 @@ async function prepareLoaded(
   // wait would outlive the young generation and fill the old one.
   const bundledText = bundled?.text;
   // What the checks read from a text sent as written goes into its record: a later run with the same
-  // bytes reports it unchanged without reading it again (see ownership.ts).
+  // bytes reports it unchanged without reading it again (see ../ownership/ownership.ts).
   const facts = { specVersion, standalone: asWritten || bundled?.standalone === true };
   const recorded =
     options.sourceUrlFor || options.owner === undefined

@@ -30,7 +30,7 @@ export interface PreparedSpec {
    * if a comparison happens.
    */
   document?: () => unknown;
-  /** A text upload's text with its publish record (ownership.ts), made on first call. */
+  /** A text upload's text with its publish record (../ownership/ownership.ts), made on first call. */
   recorded?: () => RecordedText;
   /** Files bundled into the text, root first, when it had external references. */
   bundledFiles?: string[];

@@ -32,7 +32,7 @@ import { notStartedResult, stopReason } from "./stopped.ts";
 
 /**
  * Specs up to this size, without shaping, are prepared in the main thread when their steps are bounded
- * by their size (prepare.ts `boundedOnly`): at the slowest rate measured (0.7 ms per KiB, on a busy
+ * by their size (../prepare/prepare.ts `boundedOnly`): at the slowest rate measured (0.7 ms per KiB, on a busy
  * 2-core machine) that blocks the event loop under 200 ms. The others go to a worker.
  */
 export const IN_THREAD_BYTES = 256 * 1024;
@@ -56,7 +56,7 @@ export interface SpecRun {
   owner: string;
   /** Files whose text could not take a publish record: said once, at the end. */
   unrecorded: string[];
-  /** Where the local steps run (prepare-worker.ts); in this thread without it. */
+  /** Where the local steps run (../prepare/prepare-worker.ts); in this thread without it. */
   preparation?: PreparationPool | undefined;
 }
 

@@ -108,7 +108,7 @@ function unchangedOf(
 
 /**
  * The digest a discovered file's text would be recorded with, read as loading it reads it (a regular
- * file, under the size limit); undefined when it cannot be told from the bytes (ownership.ts
+ * file, under the size limit); undefined when it cannot be told from the bytes (../ownership/ownership.ts
  * `digestOfFileBytes`) or the file cannot be read: its local steps say why.
  */
 export function fileDigestOf(spec: DiscoveredSpec): string | undefined {
@@ -120,7 +120,7 @@ export function fileDigestOf(spec: DiscoveredSpec): string | undefined {
 }
 
 /**
- * The `unchanged` result of a file told from its bytes (`digest`, ownership.ts `digestOfFileBytes`)
+ * The `unchanged` result of a file told from its bytes (`digest`, ../ownership/ownership.ts `digestOfFileBytes`)
  * and what GitBook holds, before it is read, checked or bundled; undefined when the record does not
  * prove all of it (see unchanged.ts `sameFileAsHeld`): the file then goes through the local steps,
  * and {@link unchangedResult} decides with the same `held`.

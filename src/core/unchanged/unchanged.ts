@@ -2,7 +2,7 @@
  * Whether GitBook already holds the text a run would upload, so that the upload can be skipped and the
  * spec reported `unchanged`. Pure: the caller reads the spec and its last version's content and passes
  * them in. Only a proof of sameness says "same": the version's document carries this run's very publish
- * record (same owner, slug, file and digest of the text; see ownership.ts), and that record's document
+ * record (same owner, slug, file and digest of the text; see ../ownership/ownership.ts), and that record's document
  * digest is the digest of the document it sits in. Every doubt (a shape we do
  * not know, a failed or unfinished processing, a URL source, no record or another one) says "not same",
  * with a one-line reason for the log, and the run uploads.
@@ -61,7 +61,7 @@ export interface HeldRecord {
 export interface HeldPublishRecord extends PublishRecord {
   /**
    * The record states a document digest and it is that of the version's document. False when it states
-   * none (see ownership.ts `PublishRecord.document`): it then proves no sameness. A record whose digest is
+   * none (see ../ownership/ownership.ts `PublishRecord.document`): it then proves no sameness. A record whose digest is
    * another document's is not read at all.
    */
   contentProven: boolean;
@@ -101,7 +101,7 @@ export function sameAsHeld(local: PublishRecord, published: HeldRecord): Samenes
 }
 
 /**
- * Sameness told from a file's bytes alone (their digest, ownership.ts `digestOfFileBytes`), before any
+ * Sameness told from a file's bytes alone (their digest, ../ownership/ownership.ts `digestOfFileBytes`), before any
  * local step: the version's record proves this very text, uploaded as the file is written, and what the
  * checks read from it under this run's rules (see {@link provenFileVersion}). Its `specVersion` stands
  * for reading the file. Not same means "read and check the file", not "upload": the full comparison

@@ -60,7 +60,7 @@ export interface ValidationOptions {
   structure?: boolean;
   /** Told the findings logged as warnings (capped as problems are, the last line counting the rest). */
   onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
-  /** False: GitBook's extensions are left to the caller, who checks the bundle (sync/prepare.ts). */
+  /** False: GitBook's extensions are left to the caller, who checks the bundle (src/core/prepare/prepare.ts). */
   extensions?: boolean;
 }
 
