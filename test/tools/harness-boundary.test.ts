@@ -17,7 +17,7 @@ const FORBIDDEN_IMPORTS = [
   'import type { RunnerResult } from "../harness/runner/action-runner.ts";',
   'export { startServer } from "../../harness/loopback/loopback.ts";',
   'const fake = await import("../../harness/fakes/fake-github.ts");',
-  'import { specFixture } from "../support/spec-fixture.ts";',
+  'import { specFixture } from "../../test/support/spec-fixture.ts";',
 ];
 
 /** One import of each layer, as a file two folders below src/ writes it. */
