@@ -17,9 +17,9 @@ import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-run
 import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
-import { limitConcurrency } from "../src/core/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/sync/poll-schedule.ts";
-import { systemClock } from "../src/core/sync/ports.ts";
+import { systemClock } from "../src/core/ports.ts";
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/publish/poll-schedule.ts";
+import { limitConcurrency } from "../src/core/run/limit.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 100;
@@ -113,7 +113,7 @@ async function runInProcess(
   processingMs: number,
 ): Promise<Row> {
   const { discoverSpecs } = await import("../src/core/discovery/index.ts");
-  const { prepareSpecs } = await import("../src/core/sync/prepare.ts");
+  const { prepareSpecs } = await import("../src/core/prepare/prepare.ts");
   const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   const prepared = await prepareSpecs(discovery, {
     workspace,

@@ -1,8 +1,13 @@
-import type { ReviewBudget } from "../core/review/compare-worker.ts";
+import { InputError } from "../core/plan/input-error.ts";
+import type {
+  OrganizationRef,
+  RequestedMode,
+  ReviewBudget,
+  RunSettings,
+  SourceMode,
+} from "../core/plan/run-settings.ts";
 import { pathParameterProblem } from "../core/service/path-parameter.ts";
 import { parseSlugMapping } from "../core/slugs/mapping.ts";
-import { InputError } from "../core/sync/input-error.ts";
-import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";
 import { Redactor } from "../core/text/redact.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
 import { readShapingValue, SHAPING_INPUT } from "./shaping-value.ts";

@@ -11,6 +11,7 @@ import { createGitHubClient } from "../../src/adapters/github/api.ts";
 import { pullRequestThread } from "../../src/adapters/github/comment.ts";
 import { createMergeRequestNotes } from "../../src/adapters/gitlab/notes.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { ReviewRun, ReviewThread } from "../../src/core/ports.ts";
 import {
   commentMarker,
   mergeCommentStates,
@@ -20,7 +21,6 @@ import {
 } from "../../src/core/report/comment-state.ts";
 import type { StoredComment } from "../../src/core/review-thread/own-comment.ts";
 import { type CommentStore, writeOwnComment } from "../../src/core/review-thread/thread.ts";
-import type { ReviewRun, ReviewThread } from "../../src/core/sync/ports.ts";
 
 interface Setup {
   /** One run's view of the comment: a fresh port, as a new run would make. */

@@ -11,11 +11,11 @@ import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
 import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
+import type { RunSettings } from "../../core/plan/run-settings.ts";
+import type { ReviewThread } from "../../core/ports.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
-import type { ReviewThread } from "../../core/sync/ports.ts";
-import type { RunSettings } from "../../core/sync/run-settings.ts";
 import { type RunRepository, runRepository } from "../repository.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 
 export interface CiRun {
   /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */

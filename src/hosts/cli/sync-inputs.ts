@@ -12,7 +12,7 @@ import type { InputReader } from "../../settings/inputs.ts";
 import { SETTINGS } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
 import { longFlag, TOKEN_SETTINGS } from "./flag-names.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 
 /** The `sync` command's flags as parsed; undefined when not given. */
 export interface SyncFlags {

@@ -10,7 +10,7 @@
 import path from "node:path";
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { UsageError } from "./errors.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 import {
   createInputReader,
   type Resolved,
