@@ -92,7 +92,7 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
   if (!collectionUri) {
     throw new AzureDevOpsContextError(
       "SYSTEM_COLLECTIONURI",
-      `${quote(uriText)} is not an https address (plain http is accepted for loopback hosts only), ` +
+      `${quote(withoutCredentials(uriText))} is not an https address (plain http is accepted for loopback hosts only), ` +
         "or it carries credentials, a query or a fragment.",
     );
   }
@@ -160,6 +160,19 @@ function parseToken(value: string | undefined): string | undefined {
     );
   }
   return text;
+}
+
+/** `text` with the credentials of a URL masked, for an error message. */
+function withoutCredentials(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username === "" && url.password === "") return text;
+    url.username = "***";
+    url.password = "";
+    return url.href;
+  } catch {
+    return text.replace(/\/\/[^/@]*@/, "//***@");
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
