@@ -35,6 +35,7 @@ import {
   type FaultMatch,
   Faults,
   Gates,
+  listOf,
   type Reply,
   reply,
   send,
@@ -152,14 +153,7 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
   let nextThreadId = 40;
   let origin = "";
 
-  const prThreads = (id: number): FakeAzureThread[] => {
-    let list = byPullRequest.get(id);
-    if (!list) {
-      list = [];
-      byPullRequest.set(id, list);
-    }
-    return list;
-  };
+  const prThreads = (id: number): FakeAzureThread[] => listOf(byPullRequest, id);
   const commentOf = (
     id: number,
     content: string,
@@ -221,8 +215,7 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
     if (pr && method === "GET") {
       const id = Number(pr[3]);
       const status = pullRequests.get(id);
-      if (status === undefined)
-        return reply(404, { message: `TF401180: The requested pull request was not found.` });
+      if (status === undefined) return reply(404, { message: `The requested pull request was not found.` });
       return reply(200, { pullRequestId: id, codeReviewId: id, status, title: `Pull request ${id}` });
     }
     const list = THREADS_PATH.exec(path);
@@ -260,7 +253,7 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
       const thread = prThreads(Number(one[3])).find((t) => t.id === Number(one[4]));
       const comment = thread?.comments.find((c) => c.id === Number(one[5]));
       if (!thread || !comment || comment.isDeleted)
-        return reply(404, { message: "TF401181: The comment was not found." });
+        return reply(404, { message: "The comment was not found." });
       if (method === "PATCH" || method === "DELETE") {
         if (comment.author.id !== user.id)
           return reply(403, { message: "You can only change your own comments." });
