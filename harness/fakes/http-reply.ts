@@ -23,6 +23,16 @@ export function bodyField(raw: string): string | undefined {
   return undefined;
 }
 
+/** The list kept under `key`, made empty on first use: a fake's comments of one pull request. */
+export function listOf<T>(map: Map<number, T[]>, key: number): T[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
 export interface Reply {
   status: number;
   payload: unknown;

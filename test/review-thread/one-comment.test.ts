@@ -1,12 +1,18 @@
 /**
- * The rules both hosts share, run against the fake GitHub and the fake GitLab over loopback with the
+ * The rules every host shares, run against the fakes of GitHub, GitLab and Azure DevOps over loopback with the
  * real clients: one comment even when two runs race, no POST sent twice when it may have been applied,
  * and every answer read under its cap (issue 16, items 7 and 8, and "every read bounded").
  */
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  FAKE_AZURE_BUILD_SERVICE,
+  FAKE_AZURE_TOKEN,
+  startFakeAzureDevOps,
+} from "../../harness/fakes/fake-azure-devops.ts";
 import { GITHUB_ACTIONS_BOT, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import type { FaultKind, FaultMatch } from "../../harness/fakes/http-reply.ts";
+import { createPullRequestThreads } from "../../src/adapters/azure-devops/threads.ts";
 import { createGitHubClient } from "../../src/adapters/github/api.ts";
 import { pullRequestThread } from "../../src/adapters/github/comment.ts";
 import { createMergeRequestNotes } from "../../src/adapters/gitlab/notes.ts";
@@ -114,6 +120,52 @@ const HOSTS: { name: string; start(): Promise<Setup> }[] = [
         listCall: "GitLab GET /api/v4/projects/77/merge_requests/12/notes",
         pageKind: "a page of notes",
         suffix: "mr-12",
+        close: () => fake.close(),
+      };
+    },
+  },
+  {
+    name: "Azure DevOps",
+    async start() {
+      const fake = await startFakeAzureDevOps();
+      const target = {
+        collectionUri: fake.collectionUri.replace(/\/$/, ""),
+        project: "proj",
+        projectName: "proj",
+        repositoryId: "repo",
+        repositoryName: "repo",
+      };
+      return {
+        thread: (logger) => {
+          const threads = createPullRequestThreads({
+            target,
+            token: FAKE_AZURE_TOKEN,
+            number: 12,
+            commentKey: "default",
+            logger,
+            deadline: Date.now() + 30_000,
+            retryDelayMs: 5,
+          });
+          if (!threads) throw new Error("expected a review port");
+          return threads;
+        },
+        ours: () =>
+          fake
+            .threads(12)
+            .flatMap((thread) =>
+              thread.comments
+                .filter((c) => c.author.id === FAKE_AZURE_BUILD_SERVICE.id && !c.isDeleted)
+                .map((c) => ({ id: thread.id, body: c.content })),
+            ),
+        seedOurs: (body) => void fake.seedThread(12, [{ content: body, author: FAKE_AZURE_BUILD_SERVICE }]),
+        fail: (match, fault, times) => fake.fail(match, fault, times),
+        hold: (match, count) => fake.hold(match, count),
+        requests: () => fake.requests,
+        list: /^\/proj\/_apis\/git\/repositories\/repo\/pullRequests\/12\/threads$/,
+        identity: { method: "GET", path: /^\/_apis\/connectionData$/ },
+        listCall: "Azure DevOps GET /fabrikam/proj/_apis/git/repositories/repo/pullRequests/12/threads",
+        pageKind: "a page of threads",
+        suffix: "pr-12",
         close: () => fake.close(),
       };
     },

@@ -7,6 +7,8 @@ import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, partialCounts, statusLabel, warningsNote } from "./status.ts";
 
 export {
+  AZURE_DEVOPS_COMMENT_LIMIT,
+  AZURE_DEVOPS_REVIEW,
   GITHUB_COMMENT_LIMIT,
   GITHUB_REVIEW,
   GITLAB_NOTE_LIMIT,

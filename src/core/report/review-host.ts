@@ -82,3 +82,31 @@ export function defuseGitLabLine(line: string): string {
     .replace(/&#64;|&amp;/g, (entity) => `${entity}${BREAK}`)
     .replace(/^(\s*)\//, "$1&#47;");
 }
+
+/**
+ * Azure DevOps refuses a pull request comment longer than this many characters ("A discussion comment
+ * cannot be longer than 150000 characters", docs/design/azure-devops.md).
+ */
+export const AZURE_DEVOPS_COMMENT_LIMIT = 150_000;
+
+export const AZURE_DEVOPS_REVIEW: ReviewHost = {
+  name: "Azure DevOps",
+  reviewNoun: "pull request",
+  reference: (number) => `!${number}`,
+  commentLimit: AZURE_DEVOPS_COMMENT_LIMIT,
+  commentNoun: "comment",
+  everyChange:
+    "`gitbook-openapi diff --base <target branch>` lists them all, and each spec's `changes` in `gitbook-openapi sync --json` holds them.",
+  runNoun: "pipeline run",
+  reviewKind: "pull-request",
+  defuse: defuseAzureDevOpsLine,
+};
+
+/**
+ * Azure DevOps links `#12` to work item 12 and `!12` to pull request 12 in the rendered comment, escapes
+ * undone; a zero-width space after the escaped sigil breaks the link, as on GitLab. A mention needs an
+ * identity's GUID (`@<…>`), which `&#64;` never forms.
+ */
+export function defuseAzureDevOpsLine(line: string): string {
+  return line.replace(/\\([#!])/g, `\\$1${BREAK}`);
+}

@@ -1,10 +1,19 @@
 /**
  * The CI a command-line run happens in, read from its environment: which pull or merge request it is
- * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
- * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI, GitHub Actions and Azure
+ * Pipelines are known; elsewhere (Jenkins, Bitbucket, CircleCI) the review is what `--merge-request` says.
  */
 import { readFileSync } from "node:fs";
+import {
+  AZURE_REPOS_GIT,
+  AzureDevOpsContextError,
+  isAzurePipelines,
+  readAzureDevOpsContext,
+  readAzureReposTarget,
+} from "../../adapters/azure-devops/context.ts";
+import { azurePullRequestStates, createPullRequestThreads } from "../../adapters/azure-devops/threads.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
+import { commitParents } from "../../adapters/git/merge-parents.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
@@ -13,12 +22,14 @@ import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { RunSettings } from "../../core/plan/run-settings.ts";
 import type { ReviewThread } from "../../core/ports.ts";
+import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
 import { type RunRepository, runRepository } from "../repository.ts";
+import { UsageError } from "./errors.ts";
 import type { Env } from "./streams.ts";
 
 export interface CiRun {
-  /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
+  /** "GitLab CI", "GitHub Actions", "Azure Pipelines", or undefined elsewhere. */
   name: string | undefined;
   /** The repository's name and identity, from the CI's variables or the `origin` remote (../repository.ts). */
   repository: RunRepository;
@@ -33,6 +44,11 @@ export interface CiRun {
    * Asked only in that mode: it may throw an input error naming what the CI failed to set.
    */
   sourceUrls(): ((file: string) => string) | undefined;
+  /**
+   * Whether the repository's pull requests are open, for a cleanup sweep; undefined where the CI's host
+   * has no such port (or no token for it). May throw an input error naming what the CI failed to set.
+   */
+  pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
 
 /** Reads the CI's context; a malformed CI variable throws an error naming it. */
@@ -65,6 +81,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
           : undefined,
     };
   }
+  if (isAzurePipelines(processEnv)) return azurePipelinesRun(processEnv, workspace, mergeRequest, repository);
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
@@ -104,9 +121,68 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   };
 }
 
+/**
+ * Azure Pipelines: the pull request of a validation build (`SYSTEM_PULLREQUEST_PULLREQUESTID`), its one
+ * comment when the repository is in Azure Repos, and the merge commit's first parent as the base.
+ */
+function azurePipelinesRun(
+  env: NodeJS.ProcessEnv,
+  workspace: string,
+  mergeRequest: number | undefined,
+  repository: RunRepository,
+): CiRun {
+  const context = azureVariables(() => readAzureDevOpsContext(env));
+  const number = mergeRequest ?? context.pullRequest?.number;
+  const inAzureRepos = context.provider === AZURE_REPOS_GIT;
+  const target = () => azureVariables(() => readAzureReposTarget(env));
+  const threadsOf = inAzureRepos && number !== undefined ? target() : undefined;
+  const parents =
+    context.pullRequest && context.sourceVersion
+      ? commitParents(workspace, context.sourceVersion)
+      : undefined;
+  return {
+    name: "Azure Pipelines",
+    baseCommit: parents?.length === 2 ? parents[0] : undefined,
+    repository,
+    review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    openReview: (config, logger, deadline) =>
+      threadsOf && number !== undefined && config.comment
+        ? createPullRequestThreads({
+            target: threadsOf,
+            token: context.token,
+            number,
+            commentKey: config.commentKey,
+            logger,
+            deadline,
+          })
+        : undefined,
+    sourceUrls: () => undefined,
+    pullRequestStates: (deadline) =>
+      inAzureRepos && context.token
+        ? azurePullRequestStates({ target: target(), token: context.token, deadline })
+        : undefined,
+  };
+}
+
+function azureVariables<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof AzureDevOpsContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
+    throw error;
+  }
+}
+
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
 export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
   const fromCi =
-    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
+    ci.name === "GitHub Actions"
+      ? env.GITHUB_SHA
+      : ci.name === "GitLab CI"
+        ? env.CI_COMMIT_SHA
+        : ci.name === "Azure Pipelines"
+          ? env.BUILD_SOURCEVERSION
+          : undefined;
   return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : headCommit(workspace);
 }
