@@ -1,9 +1,15 @@
 /**
  * The CI a command-line run happens in, read from its environment: which pull or merge request it is
- * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
- * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI, GitHub Actions and Bitbucket
+ * Pipelines are known; elsewhere (Jenkins, CircleCI, Azure) the review is what `--merge-request` says.
  */
 import { readFileSync } from "node:fs";
+import {
+  bitbucketPullRequestStates,
+  createBitbucketComments,
+  isBitbucketPipelines,
+  readBitbucketContext,
+} from "../../adapters/bitbucket/index.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
@@ -11,6 +17,7 @@ import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
 import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
+import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
 import type { RunSettings } from "../../core/sync/run-settings.ts";
@@ -18,7 +25,7 @@ import { type RunRepository, runRepository } from "../repository.ts";
 import type { Env } from "./output.ts";
 
 export interface CiRun {
-  /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
+  /** "GitLab CI", "GitHub Actions", "Bitbucket Pipelines", or undefined elsewhere. */
   name: string | undefined;
   /** The repository's name and identity, from the CI's variables or the `origin` remote (../repository.ts). */
   repository: RunRepository;
@@ -33,6 +40,8 @@ export interface CiRun {
    * Asked only in that mode: it may throw an input error naming what the CI failed to set.
    */
   sourceUrls(): ((file: string) => string) | undefined;
+  /** Whether a pull request is closed, where the CI has no close event: for the cleanup sweep. */
+  pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
 
 /** Reads the CI's context; a malformed CI variable throws an error naming it. */
@@ -65,6 +74,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
           : undefined,
     };
   }
+  if (isBitbucketPipelines(processEnv)) return readBitbucketRun(processEnv, repository, mergeRequest);
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
@@ -104,9 +114,33 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   };
 }
 
+/** A Bitbucket Pipelines step: the pull request of `BITBUCKET_PR_ID` (or `--merge-request`) and its comment. */
+function readBitbucketRun(env: NodeJS.ProcessEnv, repository: RunRepository, mergeRequest: number | undefined): CiRun {
+  const context = readBitbucketContext(env);
+  const number = mergeRequest ?? context.pullRequestId;
+  return {
+    name: "Bitbucket Pipelines",
+    baseCommit: number === context.pullRequestId ? context.destinationCommit : undefined,
+    repository,
+    review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    openReview: (config, logger, deadline) =>
+      number === undefined || !config.comment
+        ? undefined
+        : createBitbucketComments({ context, pullRequestId: number, commentKey: config.commentKey, logger, deadline }),
+    sourceUrls: () => undefined,
+    pullRequestStates: (deadline) => bitbucketPullRequestStates({ context, deadline }),
+  };
+}
+
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
 export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
   const fromCi =
-    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
+    ci.name === "GitHub Actions"
+      ? env.GITHUB_SHA
+      : ci.name === "GitLab CI"
+        ? env.CI_COMMIT_SHA
+        : ci.name === "Bitbucket Pipelines"
+          ? env.BITBUCKET_COMMIT
+          : undefined;
   return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : headCommit(workspace);
 }
