@@ -29,6 +29,7 @@ import { BITBUCKET_WEB_URL, type BitbucketContext } from "./context.ts";
 
 /** The largest answer of each kind of call. A pull request's description may be megabytes long. */
 export const BITBUCKET_ANSWER_CAPS = {
+  identity: { bytes: 64 * KiB, kind: "the token's identity (a draft comment)" },
   page: { bytes: 32 * MiB, kind: "a page of comments" },
   comment: { bytes: 1 * MiB, kind: "one comment" },
   deletion: { bytes: 64 * KiB, kind: "a deletion" },
@@ -138,7 +139,7 @@ export async function findTokenAccount(
     method: "POST",
     path: list,
     body: { content: { raw: IDENTITY_PROBE }, pending: true },
-    cap: BITBUCKET_ANSWER_CAPS.comment,
+    cap: BITBUCKET_ANSWER_CAPS.identity,
   });
   const { id, user } = (data ?? {}) as { id?: unknown; user?: unknown };
   const account = accountOf(user);
