@@ -61,6 +61,8 @@ export interface FakeBitbucketOptions {
   readOnlyTokens?: string[];
   /** The largest `pagelen` served; larger asks get this many. Default 100. */
   maxPagelen?: number;
+  /** Rewrites every `next` address: a hostile Bitbucket pointing the client elsewhere. */
+  nextUrl?: (href: string) => string;
 }
 
 export interface FakeBitbucket {
@@ -157,7 +159,7 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
       const number = Number(list[1]);
       if (method === "GET") {
         const visible = commentsOf(number).filter((c) => !c.pending || c.user.uuid === user.uuid);
-        return page(url, visible, maxPagelen, origin);
+        return page(url, visible, maxPagelen, origin, options.nextUrl);
       }
       if (method === "POST") {
         const { raw, pending } = rawOf(record.body);
@@ -226,7 +228,13 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
 }
 
 /** One page of `all`, as Bitbucket pages: `page` and `pagelen` from the query, `next` an absolute URL. */
-function page(url: URL, all: FakeBitbucketComment[], maxPagelen: number, origin: string): Reply {
+function page(
+  url: URL,
+  all: FakeBitbucketComment[],
+  maxPagelen: number,
+  origin: string,
+  rewrite: (href: string) => string = (href) => href,
+): Reply {
   const asked = Number(url.searchParams.get("pagelen") ?? 10);
   const pagelen = Math.min(Math.max(Number.isSafeInteger(asked) ? asked : 10, 1), maxPagelen);
   const number = Math.max(Number(url.searchParams.get("page") ?? 1) || 1, 1);
@@ -236,7 +244,7 @@ function page(url: URL, all: FakeBitbucketComment[], maxPagelen: number, origin:
     const next = new URL(url.pathname + url.search, origin);
     next.searchParams.set("pagelen", String(pagelen));
     next.searchParams.set("page", String(number + 1));
-    body.next = next.href;
+    body.next = rewrite(next.href);
   }
   return reply(200, body);
 }
