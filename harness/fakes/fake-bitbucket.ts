@@ -18,9 +18,18 @@
  * Every request is recorded with the `Authorization` header it carried; `fail` and `hold` inject faults
  * (a 429, an answer lost after the comment was created, a dropped connection…).
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { answerAfter, answerFault, type FaultKind, type FaultMatch, Faults, Gates, type Reply, reply } from "./http-reply.ts";
+import {
+  answerAfter,
+  answerFault,
+  type FaultKind,
+  type FaultMatch,
+  Faults,
+  Gates,
+  type Reply,
+  reply,
+} from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
@@ -94,7 +103,8 @@ export const FAKE_BITBUCKET_STRANGER: FakeBitbucketAccount = {
 const FIXED_TIME = "2026-01-01T00:00:00.000000+00:00";
 const PREFIX = "/2.0";
 
-const error = (status: number, message: string): Reply => reply(status, { type: "error", error: { message } });
+const error = (status: number, message: string): Reply =>
+  reply(status, { type: "error", error: { message } });
 
 export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Promise<FakeBitbucket> {
   const tokens = options.tokens ?? { [FAKE_BITBUCKET_TOKEN]: FAKE_BITBUCKET_BOT };
@@ -110,7 +120,10 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
 
   const commentsOf = (pr: number) => {
     let list = byPullRequest.get(pr);
-    if (!list) byPullRequest.set(pr, (list = []));
+    if (!list) {
+      list = [];
+      byPullRequest.set(pr, list);
+    }
     return list;
   };
   const add = (pr: number, raw: string, user: FakeBitbucketAccount, pending = false) => {
@@ -132,7 +145,10 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     try {
       const value = JSON.parse(body) as { content?: { raw?: unknown }; pending?: unknown };
       const raw = value.content?.raw;
-      return { raw: typeof raw === "string" && raw !== "" ? raw : undefined, pending: value.pending === true };
+      return {
+        raw: typeof raw === "string" && raw !== "" ? raw : undefined,
+        pending: value.pending === true,
+      };
     } catch {
       return { raw: undefined, pending: false };
     }
@@ -152,7 +168,9 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     const pr = /^\/repositories\/[^/]+\/[^/]+\/pullrequests\/(\d+)$/.exec(path);
     if (pr && method === "GET") {
       const state = states.get(Number(pr[1]));
-      return state ? reply(200, { type: "pullrequest", id: Number(pr[1]), state }) : error(404, "Pull request not found");
+      return state
+        ? reply(200, { type: "pullrequest", id: Number(pr[1]), state })
+        : error(404, "Pull request not found");
     }
     const list = /^\/repositories\/[^/]+\/[^/]+\/pullrequests\/(\d+)\/comments$/.exec(path);
     if (list) {
@@ -215,7 +233,8 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     apiUrl: `${origin}${PREFIX}`,
     requests,
     comments: (pr) => commentsOf(pr).map((c) => ({ ...c, content: { ...c.content }, user: { ...c.user } })),
-    seedComments: (pr, bodies, author = FAKE_BITBUCKET_STRANGER) => bodies.map((body) => add(pr, body, author)),
+    seedComments: (pr, bodies, author = FAKE_BITBUCKET_STRANGER) =>
+      bodies.map((body) => add(pr, body, author)),
     setState: (pr, state) => void states.set(pr, state),
     fail: (match, fault, times = 1) => faults.add(match, fault, times),
     hold: (match, count) => gates.add(match, count),

@@ -17,8 +17,8 @@ import {
 } from "../../harness/fakes/fake-bitbucket.ts";
 import { commentMarker, readCommentState } from "../../src/core/report/comment-state.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
-import { git as gitIn } from "../support/git.ts";
 import { CLI_SOURCE, type CliRun, runCli } from "../cli/run-cli.ts";
+import { git as gitIn } from "../support/git.ts";
 
 const TOKEN = "gb_7Qx2Lm9Rt4Vw8Zp1Kd5N";
 const ORG = "demo-org";
@@ -31,8 +31,7 @@ let bitbucket: FakeBitbucket;
 
 const spec = (title: string, paths = "{}") =>
   `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: ${paths}\n`;
-const withPets =
-  "\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n";
+const withPets = "\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n";
 
 beforeAll(async () => {
   emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
@@ -54,7 +53,10 @@ afterEach(async () => {
 });
 
 /** The variables Bitbucket Pipelines sets in a step, the secured BITBUCKET_TOKEN, and GitBook's. */
-function pipelineEnv(pullRequest: number | undefined, extra: Record<string, string> = {}): Record<string, string> {
+function pipelineEnv(
+  pullRequest: number | undefined,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     GITBOOK_TOKEN: TOKEN,
     GITBOOK_API_URL: emulator.baseUrl,
@@ -106,7 +108,9 @@ describe("a Bitbucket pull request pipeline", () => {
     expect(comment?.content.raw).toContain("specs-pets-pr-5");
     expect(comment?.content.raw).toContain("#### API changes");
     expect(comment?.content.raw).toMatch(/specs\/pets\.yaml\*\*: ⚠️ 1 breaking/);
-    expect(first.stderr).toMatch(/Pull request comment created: https:\/\/bitbucket\.org\/acme\/api\/pull-requests\/5#comment-\d+/);
+    expect(first.stderr).toMatch(
+      /Pull request comment created: https:\/\/bitbucket\.org\/acme\/api\/pull-requests\/5#comment-\d+/,
+    );
     // The probe that told the token's account is gone.
     expect(bitbucket.comments(5).filter((c) => c.pending && !c.deleted)).toEqual([]);
 
@@ -159,14 +163,19 @@ describe("a Bitbucket pull request pipeline", () => {
   it("sends each token to its own origin only, and follows no next page elsewhere", async () => {
     const elsewhere = await startFakeBitbucket();
     try {
-      await start({ maxPagelen: 1, nextUrl: (href) => href.replace(/^http:\/\/[^/]+/, new URL(elsewhere.apiUrl).origin) });
+      await start({
+        maxPagelen: 1,
+        nextUrl: (href) => href.replace(/^http:\/\/[^/]+/, new URL(elsewhere.apiUrl).origin),
+      });
       bitbucket.seedComments(12, ["one", "two"]);
       const run = await sync([], pipelineEnv(12));
       expect(run.code).toBe(0);
       expect(elsewhere.requests).toEqual([]);
       expect(run.stderr).toMatch(/named a next page outside/);
       expect(ours(12)).toEqual([]);
-      expect(bitbucket.requests.every((r) => r.authorization === `Bearer ${FAKE_BITBUCKET_TOKEN}`)).toBe(true);
+      expect(bitbucket.requests.every((r) => r.authorization === `Bearer ${FAKE_BITBUCKET_TOKEN}`)).toBe(
+        true,
+      );
       expect(emulator.requests.some((r) => r.authorization?.includes(FAKE_BITBUCKET_TOKEN))).toBe(false);
       expect(`${run.stdout}${run.stderr}`).not.toContain(FAKE_BITBUCKET_TOKEN);
     } finally {
@@ -203,7 +212,9 @@ describe("the scheduled cleanup sweep", () => {
     expect(sweep.stderr).toContain("1 closed pull request(s) cleaned up (#3), 1 open, 1 unknown (kept)");
     expect(ours(3)[0]?.content.raw).toMatch(/api-specs-pets-pr-3/);
     expect(readCommentState(ours(3)[0]?.content.raw ?? "", "default")?.previews).toEqual([]);
-    expect(readCommentState(ours(4)[0]?.content.raw ?? "", "default")?.previews).toEqual(["api-specs-pets-pr-4"]);
+    expect(readCommentState(ours(4)[0]?.content.raw ?? "", "default")?.previews).toEqual([
+      "api-specs-pets-pr-4",
+    ]);
   });
 
   it("refuses to sweep without BITBUCKET_TOKEN, naming it", async () => {

@@ -4,13 +4,17 @@
  * and every answer read under its cap (issue 16, items 7 and 8, and "every read bounded").
  */
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  FAKE_BITBUCKET_BOT,
+  FAKE_BITBUCKET_TOKEN,
+  startFakeBitbucket,
+} from "../../harness/fakes/fake-bitbucket.ts";
 import { GITHUB_ACTIONS_BOT, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { FAKE_BITBUCKET_BOT, FAKE_BITBUCKET_TOKEN, startFakeBitbucket } from "../../harness/fakes/fake-bitbucket.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import type { FaultKind, FaultMatch } from "../../harness/fakes/http-reply.ts";
+import { createBitbucketComments, IDENTITY_PROBE } from "../../src/adapters/bitbucket/comments.ts";
 import { createGitHubClient } from "../../src/adapters/github/api.ts";
 import { pullRequestThread } from "../../src/adapters/github/comment.ts";
-import { createBitbucketComments, IDENTITY_PROBE } from "../../src/adapters/bitbucket/comments.ts";
 import { createMergeRequestNotes } from "../../src/adapters/gitlab/notes.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import {
@@ -153,7 +157,11 @@ const HOSTS: { name: string; start(): Promise<Setup> }[] = [
         hold: (match, count) => fake.hold(real(match), count),
         requests: () => fake.requests.filter((r) => !(r.method === "POST" && probe.test(r.body))),
         list: /^\/repositories\/acme\/api\/pullrequests\/12\/comments$/,
-        identity: { method: "POST", path: /^\/repositories\/acme\/api\/pullrequests\/12\/comments$/, body: probe },
+        identity: {
+          method: "POST",
+          path: /^\/repositories\/acme\/api\/pullrequests\/12\/comments$/,
+          body: probe,
+        },
         listCall: "Bitbucket GET /2.0/repositories/acme/api/pullrequests/12/comments",
         pageKind: "a page of comments",
         suffix: "pr-12",

@@ -108,7 +108,8 @@ function parseComment(value: unknown, target: PullRequestTarget): StoredComment 
   if (typeof value !== "object" || value === null) return undefined;
   const { id, content, user, deleted, pending } = value as Record<string, unknown>;
   if (deleted === true || pending === true || !isCommentId(id)) return undefined;
-  const raw = typeof content === "object" && content !== null ? (content as { raw?: unknown }).raw : undefined;
+  const raw =
+    typeof content === "object" && content !== null ? (content as { raw?: unknown }).raw : undefined;
   if (typeof raw !== "string") return undefined;
   return { id, body: raw, author: accountOf(user), url: commentUrl(target, id) };
 }
@@ -155,7 +156,11 @@ export async function findTokenAccount(
     }
   }
   if (!account) {
-    throw new ReviewHostError(`Bitbucket POST ${list} named no author (user.uuid) for the comment the token created.`, undefined, false);
+    throw new ReviewHostError(
+      `Bitbucket POST ${list} named no author (user.uuid) for the comment the token created.`,
+      undefined,
+      false,
+    );
   }
   return account;
 }
@@ -222,7 +227,7 @@ export function bitbucketPullRequestStates(
       if (state === "OPEN") return "open";
       if (state === "MERGED" || state === "DECLINED" || state === "SUPERSEDED") return "closed";
       throw new ReviewHostError(
-        `Bitbucket GET ${path} answered no known state (${JSON.stringify(typeof state === "string" ? state.slice(0, 40) : state ?? null)}).`,
+        `Bitbucket GET ${path} answered no known state (${JSON.stringify(typeof state === "string" ? state.slice(0, 40) : (state ?? null))}).`,
         undefined,
         false,
       );
@@ -230,7 +235,10 @@ export function bitbucketPullRequestStates(
   };
 }
 
-function clientOf(options: Omit<PullRequestCommentsOptions, "pullRequestId" | "commentKey" | "logger">, token: string) {
+function clientOf(
+  options: Omit<PullRequestCommentsOptions, "pullRequestId" | "commentKey" | "logger">,
+  token: string,
+) {
   return createBitbucketClient({
     apiUrl: options.context.apiUrl,
     token,

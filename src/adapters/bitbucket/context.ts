@@ -46,7 +46,9 @@ export class BitbucketContextError extends Error {
 
 /** Whether the environment is a Bitbucket Pipelines step. */
 export function isBitbucketPipelines(env: NodeJS.ProcessEnv): boolean {
-  return nonEmpty(env.BITBUCKET_BUILD_NUMBER) !== undefined && nonEmpty(env.BITBUCKET_WORKSPACE) !== undefined;
+  return (
+    nonEmpty(env.BITBUCKET_BUILD_NUMBER) !== undefined && nonEmpty(env.BITBUCKET_WORKSPACE) !== undefined
+  );
 }
 
 export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
@@ -77,7 +79,10 @@ export function parsePullRequestId(text: string, name: string): number {
   const value = text.trim();
   const number = Number(value);
   if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(number)) {
-    throw new BitbucketContextError(name, `a pull request id is a positive integer such as 12, not ${quote(value)}.`);
+    throw new BitbucketContextError(
+      name,
+      `a pull request id is a positive integer such as 12, not ${quote(value)}.`,
+    );
   }
   return number;
 }
@@ -85,7 +90,8 @@ export function parsePullRequestId(text: string, name: string): number {
 /** A workspace or repository slug, as a request path carries it unencoded. */
 function pathPart(value: string | undefined, name: string): string {
   const text = nonEmpty(value);
-  if (text === undefined) throw new BitbucketContextError(name, "it is not set. Bitbucket Pipelines sets it in every step.");
+  if (text === undefined)
+    throw new BitbucketContextError(name, "it is not set. Bitbucket Pipelines sets it in every step.");
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(text) || /^\.+$/.test(text)) {
     throw new BitbucketContextError(name, `${quote(text)} is not a Bitbucket slug.`);
   }

@@ -288,7 +288,8 @@ function reasonOf(bytes: Buffer, redact: (text: string) => string): string {
   let reason: unknown;
   if (typeof data === "object" && data !== null) {
     reason = (data as { message?: unknown }).message ?? (data as { error?: unknown }).error;
-    const nested = typeof reason === "object" && reason !== null ? (reason as { message?: unknown }).message : undefined;
+    const nested =
+      typeof reason === "object" && reason !== null ? (reason as { message?: unknown }).message : undefined;
     if (typeof nested === "string") reason = nested;
   }
   if (reason !== undefined && typeof reason !== "string") reason = JSON.stringify(reason);

@@ -47,7 +47,8 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
   return {
     async page(number) {
       const query = number === 1 ? options.pageQuery(1) : queries.get(number);
-      if (query === undefined) throw new Error(`${host}: page ${number} of the ${noun}s was not named by page ${number - 1}.`);
+      if (query === undefined)
+        throw new Error(`${host}: page ${number} of the ${noun}s was not named by page ${number - 1}.`);
       const answer = await client.send({ method: "GET", path: list, query, cap: caps.page });
       const values =
         options.pages === "values" && typeof answer.data === "object" && answer.data !== null
@@ -64,14 +65,23 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
       if (options.pages !== "values") return { comments, next: nextPage(answer.headers, number) };
       const next = nextQuery((answer.data as { next?: unknown }).next, `${client.baseUrl}${list}`);
       if (next === "elsewhere") {
-        throw new ReviewHostError(`${host} GET ${list} named a next page outside ${list}.`, answer.status, false);
+        throw new ReviewHostError(
+          `${host} GET ${list} named a next page outside ${list}.`,
+          answer.status,
+          false,
+        );
       }
       if (next === undefined) return { comments, next: undefined };
       queries.set(number + 1, next);
       return { comments, next: number + 1 };
     },
     async create(body) {
-      const { data } = await client.send({ method: "POST", path: list, body: payload(body), cap: caps.comment });
+      const { data } = await client.send({
+        method: "POST",
+        path: list,
+        body: payload(body),
+        cap: caps.comment,
+      });
       return written(data, `POST ${list}`);
     },
     async update(id, body) {

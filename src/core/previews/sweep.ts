@@ -67,7 +67,9 @@ export async function sweepClosedPullRequests(options: SweepOptions): Promise<Sw
       outcome.unknown.push(number);
       const reason = error instanceof Error ? error.message : String(error);
       logger.warning(
-        escapeUntrusted(`Could not tell whether pull request #${number} is closed (${reason}); its previews are kept.`),
+        escapeUntrusted(
+          `Could not tell whether pull request #${number} is closed (${reason}); its previews are kept.`,
+        ),
       );
       continue;
     }

@@ -115,7 +115,11 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
 }
 
 /** A Bitbucket Pipelines step: the pull request of `BITBUCKET_PR_ID` (or `--merge-request`) and its comment. */
-function readBitbucketRun(env: NodeJS.ProcessEnv, repository: RunRepository, mergeRequest: number | undefined): CiRun {
+function readBitbucketRun(
+  env: NodeJS.ProcessEnv,
+  repository: RunRepository,
+  mergeRequest: number | undefined,
+): CiRun {
   const context = readBitbucketContext(env);
   const number = mergeRequest ?? context.pullRequestId;
   return {
@@ -126,7 +130,13 @@ function readBitbucketRun(env: NodeJS.ProcessEnv, repository: RunRepository, mer
     openReview: (config, logger, deadline) =>
       number === undefined || !config.comment
         ? undefined
-        : createBitbucketComments({ context, pullRequestId: number, commentKey: config.commentKey, logger, deadline }),
+        : createBitbucketComments({
+            context,
+            pullRequestId: number,
+            commentKey: config.commentKey,
+            logger,
+            deadline,
+          }),
     sourceUrls: () => undefined,
     pullRequestStates: (deadline) => bitbucketPullRequestStates({ context, deadline }),
   };

@@ -32,7 +32,10 @@ export async function runCleanupSweep(
   cleanUpOne: CleanUpOne,
 ): Promise<number> {
   const readInput = (name: string) => (name === "mode" ? "publish" : settings.readInput(name));
-  const config = checkInputs(() => readConfig(readInput, { tokenHint: CLI_TOKEN_HINT }), settings.settingName);
+  const config = checkInputs(
+    () => readConfig(readInput, { tokenHint: CLI_TOKEN_HINT }),
+    settings.settingName,
+  );
   const { logger } = createCliLog(output, {
     gitlabSections: false,
     debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
@@ -48,7 +51,8 @@ export async function runCleanupSweep(
       "cleanup without --merge-request asks Bitbucket which pull requests are closed, with a repository access token (Pull requests: Write) in the secured variable BITBUCKET_TOKEN; it is not set.",
     );
   }
-  if (!config.token || !config.organization) throw new UsageError(settings.settingName("token"), CLI_TOKEN_HINT);
+  if (!config.token || !config.organization)
+    throw new UsageError(settings.settingName("token"), CLI_TOKEN_HINT);
   const client = new GitBookClient({
     token: config.token,
     baseUrl: config.apiUrl,
@@ -58,7 +62,9 @@ export async function runCleanupSweep(
   });
   let slugs: string[];
   try {
-    const orgId = await resolveOrganizationId(config.organization, client, (name) => settings.settingName(name));
+    const orgId = await resolveOrganizationId(config.organization, client, (name) =>
+      settings.settingName(name),
+    );
     slugs = (await listAllSpecs(client, orgId)).map((spec) => spec.slug);
   } finally {
     await client.close();

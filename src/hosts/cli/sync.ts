@@ -73,7 +73,11 @@ export async function runSyncCommand(
 
 /** `sync --mode cleanup` without a pull request, where the CI can tell which pull requests are closed. */
 function isCleanupSweep(given: SyncSettings, ci: CiRun): boolean {
-  return ci.review === undefined && ci.pullRequestStates !== undefined && given.readInput("mode").toLowerCase() === "cleanup";
+  return (
+    ci.review === undefined &&
+    ci.pullRequestStates !== undefined &&
+    given.readInput("mode").toLowerCase() === "cleanup"
+  );
 }
 
 /** One run of the sync: its exit code and results. */
