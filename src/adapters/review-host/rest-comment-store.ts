@@ -46,7 +46,8 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
   const queries = new Map<number, Record<string, string | number>>();
   return {
     async page(number) {
-      const query = number === 1 ? options.pageQuery(1) : queries.get(number);
+      const query =
+        options.pages !== "values" || number === 1 ? options.pageQuery(number) : queries.get(number);
       if (query === undefined)
         throw new Error(`${host}: page ${number} of the ${noun}s was not named by page ${number - 1}.`);
       const answer = await client.send({ method: "GET", path: list, query, cap: caps.page });
