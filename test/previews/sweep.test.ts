@@ -48,7 +48,12 @@ describe("the cleanup sweep", () => {
       prefix: "",
       logger,
       maxReviews: 2,
-      states: { state: async (number) => (asked.push(number), "open") },
+      states: {
+        async state(number) {
+          asked.push(number);
+          return "open";
+        },
+      },
       cleanUp: async () => [],
     });
     expect(asked).toEqual([1, 5]);
