@@ -295,12 +295,18 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
-/** The host's reason from an error answer (`message` or `error`), cut and redacted; "" when none. */
+/**
+ * The host's reason from an error answer (`message`, `error`, or Bitbucket's `error.message`), cut and
+ * redacted; "" when none.
+ */
 function reasonOf(bytes: Buffer, redact: (text: string) => string): string {
   const data = parseJson(bytes);
   let reason: unknown;
   if (typeof data === "object" && data !== null) {
     reason = (data as { message?: unknown }).message ?? (data as { error?: unknown }).error;
+    const nested =
+      typeof reason === "object" && reason !== null ? (reason as { message?: unknown }).message : undefined;
+    if (typeof nested === "string") reason = nested;
   }
   if (reason !== undefined && typeof reason !== "string") reason = JSON.stringify(reason);
   if (typeof reason !== "string" || reason.trim() === "") return "";

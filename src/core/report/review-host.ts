@@ -2,7 +2,7 @@ import type { ReviewKind } from "../slugs/preview.ts";
 
 /**
  * The words and limits of the place that hosts the review comment: the renderer of that comment is
- * CI-neutral and takes one of these ({@link GITHUB_REVIEW} or {@link GITLAB_REVIEW}).
+ * CI-neutral and takes one of these ({@link GITHUB_REVIEW}, {@link GITLAB_REVIEW}, {@link BITBUCKET_REVIEW}).
  */
 export interface ReviewHost {
   /** Whose limits these are, in the note about rows left out: "GitHub", "GitLab". */
@@ -38,6 +38,12 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
  */
 export const GITLAB_NOTE_LIMIT = 1_000_000;
 
+/**
+ * Bitbucket Cloud documents no limit; pull request comments over 32,767 characters are refused
+ * ("less than 32768 characters", reported by ovh/cds#5601), and pr-agent keeps them under 31,000.
+ */
+export const BITBUCKET_COMMENT_LIMIT = 31_000;
+
 export const GITHUB_REVIEW: ReviewHost = {
   name: "GitHub",
   reviewNoun: "pull request",
@@ -62,6 +68,18 @@ export const GITLAB_REVIEW: ReviewHost = {
   runNoun: "pipeline",
   reviewKind: "merge-request",
   defuse: defuseGitLabLine,
+};
+
+export const BITBUCKET_REVIEW: ReviewHost = {
+  name: "Bitbucket",
+  reviewNoun: "pull request",
+  reference: (number) => `#${number}`,
+  commentLimit: BITBUCKET_COMMENT_LIMIT,
+  commentNoun: "comment",
+  everyChange: GITLAB_REVIEW.everyChange,
+  runNoun: "pipeline",
+  reviewKind: "pull-request",
+  defuse: (line) => line,
 };
 
 /** A zero-width space: between a reference's sigil and its name, it keeps GitLab from matching it. */

@@ -10,7 +10,7 @@ import { commentMarker } from "../report/comment-state.ts";
 export interface Account {
   /**
    * The host's account id: GitHub's `user.id` / GraphQL `databaseId`, GitLab's `author.id` (numbers),
-   * Azure DevOps' identity id (a GUID, lowercased).
+   * Azure DevOps' identity id (a GUID, lowercased), Bitbucket Cloud's `user.uuid`.
    */
   id: number | string;
   /**

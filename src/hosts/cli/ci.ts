@@ -1,7 +1,7 @@
 /**
  * The CI a command-line run happens in, read from its environment: which pull or merge request it is
- * about, where its comment lives, how a file's raw URL is made. GitLab CI, GitHub Actions and Azure
- * Pipelines are known; elsewhere (Jenkins, Bitbucket, CircleCI) the review is what `--merge-request` says.
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI, GitHub Actions, Bitbucket
+ * Pipelines and Azure Pipelines are known; elsewhere (Jenkins, CircleCI) the review is what `--merge-request` says.
  */
 import { readFileSync } from "node:fs";
 import {
@@ -12,6 +12,12 @@ import {
   readAzureReposTarget,
 } from "../../adapters/azure-devops/context.ts";
 import { azurePullRequestStates, createPullRequestThreads } from "../../adapters/azure-devops/threads.ts";
+import {
+  bitbucketPullRequestStates,
+  createBitbucketComments,
+  isBitbucketPipelines,
+  readBitbucketContext,
+} from "../../adapters/bitbucket/index.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { commitParents } from "../../adapters/git/merge-parents.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
@@ -29,7 +35,7 @@ import { UsageError } from "./errors.ts";
 import type { Env } from "./streams.ts";
 
 export interface CiRun {
-  /** "GitLab CI", "GitHub Actions", "Azure Pipelines", or undefined elsewhere. */
+  /** "GitLab CI", "GitHub Actions", "Bitbucket Pipelines", "Azure Pipelines", or undefined elsewhere. */
   name: string | undefined;
   /** The repository's name and identity, from the CI's variables or the `origin` remote (../repository.ts). */
   repository: RunRepository;
@@ -82,6 +88,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     };
   }
   if (isAzurePipelines(processEnv)) return azurePipelinesRun(processEnv, workspace, mergeRequest, repository);
+  if (isBitbucketPipelines(processEnv)) return readBitbucketRun(processEnv, repository, mergeRequest);
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
@@ -174,15 +181,45 @@ function azureVariables<T>(read: () => T): T {
   }
 }
 
+/** A Bitbucket Pipelines step: the pull request of `BITBUCKET_PR_ID` (or `--merge-request`) and its comment. */
+function readBitbucketRun(
+  env: NodeJS.ProcessEnv,
+  repository: RunRepository,
+  mergeRequest: number | undefined,
+): CiRun {
+  const context = readBitbucketContext(env);
+  const number = mergeRequest ?? context.pullRequestId;
+  return {
+    name: "Bitbucket Pipelines",
+    baseCommit: number === context.pullRequestId ? context.destinationCommit : undefined,
+    repository,
+    review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    openReview: (config, logger, deadline) =>
+      number === undefined || !config.comment
+        ? undefined
+        : createBitbucketComments({
+            context,
+            pullRequestId: number,
+            commentKey: config.commentKey,
+            logger,
+            deadline,
+          }),
+    sourceUrls: () => undefined,
+    pullRequestStates: (deadline) => bitbucketPullRequestStates({ context, deadline }),
+  };
+}
+
+/** The variable each CI names the built commit in. */
+const COMMIT_VARIABLE: Record<string, string> = {
+  "GitHub Actions": "GITHUB_SHA",
+  "GitLab CI": "CI_COMMIT_SHA",
+  "Azure Pipelines": "BUILD_SOURCEVERSION",
+  "Bitbucket Pipelines": "BITBUCKET_COMMIT",
+};
+
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
 export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
-  const fromCi =
-    ci.name === "GitHub Actions"
-      ? env.GITHUB_SHA
-      : ci.name === "GitLab CI"
-        ? env.CI_COMMIT_SHA
-        : ci.name === "Azure Pipelines"
-          ? env.BUILD_SOURCEVERSION
-          : undefined;
+  const variable = ci.name === undefined ? undefined : COMMIT_VARIABLE[ci.name];
+  const fromCi = variable === undefined ? undefined : env[variable];
   return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : headCommit(workspace);
 }

@@ -6,6 +6,7 @@
 
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
@@ -48,7 +49,7 @@ import { type Palette, statusPaint } from "./terminal.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
 /** What to do without a token, in the command line's words. */
-const CLI_TOKEN_HINT =
+export const CLI_TOKEN_HINT =
   "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
 
 /** Runs a sync with the given settings; resolves to the exit code. */
@@ -61,6 +62,35 @@ export async function runSyncCommand(
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
   const ci = readCi(env, given);
+  if (isCleanupSweep(given, ci)) {
+    // Each closed pull request is cleaned up as `--merge-request N` would; one report at the end.
+    const { runCleanupSweep } = await import("./sweep.ts");
+    return runCleanupSweep(given, output, env, ci, (number: number) =>
+      syncRun(given, output, env, readCi(env, { ...given, mergeRequest: number }), signals, true),
+    );
+  }
+  return (await syncRun(given, output, env, ci, signals)).code;
+}
+
+/** `sync --mode cleanup` without a pull request, where the CI can tell which pull requests are closed. */
+function isCleanupSweep(given: SyncSettings, ci: CiRun): boolean {
+  return (
+    ci.review === undefined &&
+    ci.pullRequestStates !== undefined &&
+    given.readInput("mode").toLowerCase() === "cleanup"
+  );
+}
+
+/** One run of the sync: its exit code and results. */
+async function syncRun(
+  given: SyncSettings,
+  output: Output,
+  env: Env,
+  ci: CiRun,
+  signals?: SignalSource,
+  /** A part of a cleanup sweep: the sweep writes `--json` and `--junit` once, for every part. */
+  part = false,
+): Promise<{ code: number; results: readonly SpecResult[] }> {
   const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
@@ -137,11 +167,13 @@ export async function runSyncCommand(
     stop: listening.stop,
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
-  const code = await finishSync(report.results, settings, output);
-  if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
-  if (report.slugCollisions) return ExitCode.usage;
-  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok) return ExitCode.failed;
-  return refusedByService(report.results) ? ExitCode.refused : code;
+  const results = report.results;
+  const code = await finishSync(results, part ? { json: false, junitFile: undefined } : settings, output);
+  if (report.stoppedReason !== undefined) return { code: stopExitCode(report.stoppedBy), results };
+  if (report.slugCollisions) return { code: ExitCode.usage, results };
+  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok)
+    return { code: ExitCode.failed, results };
+  return { code: refusedByService(results) ? ExitCode.refused : code, results };
 }
 
 /**
@@ -250,6 +282,8 @@ function readCi(env: Env, settings: SyncSettings): CiRun {
     if (error instanceof GitLabContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     if (error instanceof EventPayloadError) throw new UsageError("GITHUB_EVENT_PATH", error.message);
+    if (error instanceof BitbucketContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     throw error;
   }
 }
@@ -264,7 +298,7 @@ function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, setting
   if (!ci.review) {
     throw new UsageError(
       settings.settingName("mode"),
-      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID).`,
+      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID; in Bitbucket Pipelines, cleanup without one sweeps every closed pull request).`,
     );
   }
   return requested;
