@@ -298,7 +298,7 @@ function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, setting
   if (!ci.review) {
     throw new UsageError(
       settings.settingName("mode"),
-      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID; in Bitbucket Pipelines, cleanup without one sweeps every closed pull request).`,
+      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID, in Azure Pipelines from SYSTEM_PULLREQUEST_PULLREQUESTID; in Bitbucket and Azure Pipelines, cleanup without one sweeps every closed pull request).`,
     );
   }
   return requested;
