@@ -1,6 +1,7 @@
 import type { FileLister } from "../discovery/types.ts";
 import type { CallOptions, Spec, SpecSource, SpecVersion, SpecVersionContent } from "../service/types.ts";
 import type { OrganizationDirectory } from "./organization.ts";
+import type { PublishRecord } from "./ownership.ts";
 import type { SpecLister } from "./prune.ts";
 import type { SpecResult } from "./result.ts";
 
@@ -33,6 +34,29 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/**
+ * What a run's own upload put under a version: the version GitBook listed once it was processed, and
+ * the publish record the text carried (docs/design/rerun-cache.md).
+ */
+export interface RememberedUpload {
+  version: string;
+  record: PublishRecord;
+  /** The version's link, as GitBook gave it. */
+  versionUrl?: string;
+}
+
+/**
+ * The re-run cache: what earlier runs of this configuration uploaded, by slug, kept by the CI between
+ * runs. Its adapter checks what it reads (every entry sealed with a key only the token's holder has);
+ * what it answers is still only ever compared with GitBook's listing, never believed on its own.
+ */
+export interface UploadMemory {
+  /** The entries of an organization that passed the checks; empty when none did (said as a warning). */
+  recall(organizationId: string): Promise<ReadonlyMap<string, RememberedUpload>>;
+  /** Replaces the organization's entries with these; a failure is a warning, never the run's. */
+  keep(organizationId: string, entries: ReadonlyMap<string, RememberedUpload>): Promise<void>;
+}
 
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */
 /** Reads what a published version holds (its files, parsed), for comparisons. */

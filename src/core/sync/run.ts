@@ -19,7 +19,16 @@ import { resolveOrganizationId } from "./organization.ts";
 import { ownerKey } from "./ownership.ts";
 import { type ProgressListener, streamSpecs } from "./pipeline.ts";
 import type { ReviewTarget, SyncPlan } from "./plan.ts";
-import type { Ancestry, Clock, Git, ReviewThread, RunService, SyncMode } from "./ports.ts";
+import type {
+  Ancestry,
+  Clock,
+  Git,
+  RememberedUpload,
+  ReviewThread,
+  RunService,
+  SyncMode,
+  UploadMemory,
+} from "./ports.ts";
 import { assignRunSlugs, type SpecFile, specFilesOf } from "./prepare.ts";
 import { type PruneOutcome, pruneSpecs, type SpecLister } from "./prune.ts";
 import { formatDuration } from "./publish.ts";
@@ -63,6 +72,11 @@ export interface SyncPorts {
    * and how long a spec may hold one before the next gets a spare.
    */
   preparation?: { entry?: string | URL; slowMs?: number } | undefined;
+  /**
+   * The re-run cache (docs/design/rerun-cache.md), which the host gives only to runs that publish live,
+   * never to a pull or merge request's: read before the uploads, written with what this run proved.
+   */
+  memory?: UploadMemory | undefined;
 }
 
 export interface SyncReport {
@@ -400,7 +414,17 @@ async function publish(
             ),
         })
       : undefined;
-  const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check", states };
+  const memory = plan.mode === "publish" && connection ? ports.memory : undefined;
+  const kept = new Map<string, RememberedUpload>();
+  const remembered =
+    memory && held && connection ? await memory.recall(connection.organizationId) : undefined;
+  const stageConnection = connection && {
+    ...connection,
+    held,
+    readOnly: plan.mode === "check",
+    states,
+    ...(memory ? { remembered, remember: (slug: string, upload: RememberedUpload) => kept.set(slug, upload) } : {}),
+  };
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
@@ -436,6 +460,7 @@ async function publish(
       return ports.stop && tracked ? withinStopGrace(work, tracked, ports.stop, ports) : work;
     })
     .finally(() => preparation.close());
+  if (memory && connection) await memory.keep(connection.organizationId, kept);
   if (unrecorded.length > 0) {
     const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
     logger.warning(

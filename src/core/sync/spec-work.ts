@@ -18,7 +18,7 @@ import { checkOne } from "./check.ts";
 import type { StreamedSpec } from "./pipeline.ts";
 import type { SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
-import type { SpecService } from "./ports.ts";
+import type { RememberedUpload, SpecService } from "./ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
 import type { PreparationPool, PrepareLimits } from "./prepare-worker.ts";
 import type { PreparedSpec } from "./prepared.ts";
@@ -52,6 +52,10 @@ export interface Connection {
   readOnly?: boolean;
   /** Reads the states of the specs the run waits on, batched. */
   states?: StateReader | undefined;
+  /** What earlier runs uploaded, by slug (the re-run cache), when the run may trust it. */
+  remembered?: ReadonlyMap<string, RememberedUpload> | undefined;
+  /** Told of each version proven to hold its spec's text, for the next run's cache. */
+  remember?: ((slug: string, upload: RememberedUpload) => void) | undefined;
 }
 
 /** What every spec's work shares in one run. */
@@ -264,8 +268,10 @@ async function heldFirst(
     clock,
     deadline: run.deadline,
     held: connection.held,
+    remembered: connection.remembered,
   });
-  const result = unchangedFileResult({ path: file.path, slug, owner: run.owner, digest }, read, log);
+  const fileFacts = { path: file.path, slug, owner: run.owner, digest };
+  const result = unchangedFileResult(fileFacts, read, log, connection.remember);
   return result ? { result, read } : { read };
 }
 
@@ -354,12 +360,14 @@ async function uploadOrCheck(
       clock: ports.clock,
       deadline,
       held: connection.held,
+      remembered: connection.remembered,
+      remember: connection.remember,
       read: run.held,
     });
     if (unchanged) return async () => unchanged;
   }
   const { document: _compared, ...toUpload } = prepared;
-  return uploadOne(toUpload, {
+  const confirm = await uploadOne(toUpload, {
     orgId: connection.organizationId,
     service: connection.service,
     clock: ports.clock,
@@ -370,4 +378,15 @@ async function uploadOrCheck(
     timeoutSetting: plan.names("timeout"),
     states: connection.states,
   });
+  const { remember } = connection;
+  const record = recorded?.record;
+  if (!remember || !record) return confirm;
+  return async () => {
+    const result = await confirm();
+    if (result.status === "published" && result.versionId !== undefined) {
+      const { versionId, versionUrl } = result;
+      remember(result.slug, { version: versionId, record, ...(versionUrl ? { versionUrl } : {}) });
+    }
+    return result;
+  };
 }

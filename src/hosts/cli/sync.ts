@@ -32,6 +32,7 @@ import type { RequestedMode } from "../../core/sync/run-settings.ts";
 import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { UsageError } from "./errors.ts";
@@ -134,6 +135,13 @@ export async function runSyncCommand(
     comparer: changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
+    memory: rerunMemory(config, {
+      mode,
+      onReview: ci.review !== undefined,
+      folder: settings.cwd ?? settings.workspace,
+      setting: settings.settingName("cache-file"),
+      logger,
+    }),
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const code = await finishSync(report.results, settings, output);
