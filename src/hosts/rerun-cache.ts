@@ -15,13 +15,14 @@ export function rerunMemory(
   run: { mode: SyncMode; onReview: boolean; folder: string; setting: string; logger: Logger },
 ): UploadMemory | undefined {
   const { cacheFile: given, token } = config;
-  if (given === undefined || token === undefined || run.mode !== "publish") return undefined;
+  if (given === undefined) return undefined;
   if (run.onReview) {
     run.logger.info(
       `${run.setting} is not used on pull or merge requests: the cache of such a job is not trusted, so every spec's version is read from GitBook.`,
     );
     return undefined;
   }
+  if (token === undefined || run.mode !== "publish") return undefined;
   const file = path.resolve(run.folder, given);
   run.logger.debug(`Re-run cache: ${escapeUntrusted(file)}.`);
   return cacheFile({ file, token, apiUrl: config.apiUrl, logger: run.logger });

@@ -103,8 +103,7 @@ async function loadEntries(file: string, key: Buffer): Promise<Loaded> {
   if (seal.length !== expected.length || !timingSafeEqual(Buffer.from(seal), Buffer.from(expected))) {
     return {
       entries: [],
-      problem:
-        "its seal does not match: another GitBook token or API URL wrote it, or it was changed since",
+      problem: "its seal does not match: another GitBook token or API URL wrote it, or it was changed since",
     };
   }
   let parsed: Entry[] | string;

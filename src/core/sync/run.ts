@@ -423,7 +423,9 @@ async function publish(
     held,
     readOnly: plan.mode === "check",
     states,
-    ...(memory ? { remembered, remember: (slug: string, upload: RememberedUpload) => kept.set(slug, upload) } : {}),
+    ...(memory
+      ? { remembered, remember: (slug: string, upload: RememberedUpload) => kept.set(slug, upload) }
+      : {}),
   };
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));

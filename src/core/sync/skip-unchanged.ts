@@ -7,8 +7,8 @@ import { describeServiceError } from "./describe-error.ts";
 import { digestOfFileBytes, type PublishRecord } from "./ownership.ts";
 import type { Clock, RememberedUpload, SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
-import type { SpecResult } from "./result.ts";
 import { rememberedHeld, uploadOf } from "./rerun-cache.ts";
+import type { SpecResult } from "./result.ts";
 import { resultOf } from "./spec-results.ts";
 import {
   type HeldRecord,
@@ -181,7 +181,13 @@ function cached(held: { remembered?: true }): string {
   return held.remembered ? " (as the re-run cache recorded, not read again)" : "";
 }
 
-function rememberHeld(held: HeldRecord & { versionUrl?: string }, remember: HeldReadOptions["remember"]): void {
-  const upload = remember && typeof held.record !== "string" ? uploadOf(held.spec, held.record, held.versionUrl) : undefined;
+function rememberHeld(
+  held: HeldRecord & { versionUrl?: string },
+  remember: HeldReadOptions["remember"],
+): void {
+  const upload =
+    remember && typeof held.record !== "string"
+      ? uploadOf(held.spec, held.record, held.versionUrl)
+      : undefined;
   if (upload) remember?.(held.spec.slug, upload);
 }

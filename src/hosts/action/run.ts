@@ -19,8 +19,8 @@ import { createRedactor, type Redact, redactStrings } from "../../core/text/reda
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
-import { rerunMemory } from "../rerun-cache.ts";
 import { runRepository } from "../repository.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import type { ActionHost } from "./host.ts";
 import { resolveMode } from "./mode.ts";
 import type { ServiceFactory } from "./service.ts";
