@@ -6,14 +6,14 @@
 import path from "node:path";
 import { cacheFile } from "../adapters/rerun-cache/file.ts";
 import type { Logger } from "../core/logger.ts";
-import type { SyncMode, UploadMemory } from "../core/sync/ports.ts";
+import type { SyncMode, VersionMemory } from "../core/sync/ports.ts";
 import type { RunSettings } from "../core/sync/run-settings.ts";
 import { escapeUntrusted } from "../core/text/log-protocol.ts";
 
 export function rerunMemory(
   config: RunSettings,
   run: { mode: SyncMode; onReview: boolean; folder: string; setting: string; logger: Logger },
-): UploadMemory | undefined {
+): VersionMemory | undefined {
   const { cacheFile: given, token } = config;
   if (given === undefined) return undefined;
   if (run.onReview) {

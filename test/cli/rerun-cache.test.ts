@@ -1,8 +1,9 @@
 /**
- * The re-run cache through `gitbook-openapi sync --cache-file` against the emulator (issue 28): a warm
- * cache spares every content read where GitBook still lists the version it remembers; a missing, stale,
- * forged, corrupt or oversized one only ever costs reads; a changed text is uploaded whatever the cache
- * says. docs/design/rerun-cache.md.
+ * The re-run cache through `gitbook-openapi sync --cache-file` against the emulator (issue 28): a run
+ * remembers the versions whose content it read and found holding its text, and a warm cache spares
+ * every content read where GitBook still lists that version; a missing, stale, forged, corrupt or
+ * oversized one only ever costs reads; a changed text is uploaded whatever the cache says.
+ * docs/design/rerun-cache.md.
  */
 import { createHmac } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -84,6 +85,11 @@ describe("the re-run cache", () => {
     expect(first.run.code, first.run.stderr).toBe(0);
     expect(first.puts).toBe(3);
     expect(first.run.stderr).toContain("No re-run cache at");
+
+    // An upload is not remembered (a concurrent upload could have made the version the wait saw): the
+    // next run reads each version once, and remembers what the reads proved.
+    const cold = await counted(() => sync(w));
+    expect([cold.reads, cold.puts]).toEqual([3, 0]);
     expect((await stat(w.cache)).isFile()).toBe(true);
 
     const warm = await counted(() => sync(w));
@@ -95,13 +101,14 @@ describe("the re-run cache", () => {
     ]);
     expect([warm.reads, warm.puts]).toEqual([0, 0]);
 
-    const cold = await counted(() => sync({ ...w, cache: undefined }));
-    expect(rows(cold.run).map(([, status]) => status)).toEqual(["unchanged", "unchanged", "unchanged"]);
-    expect([cold.reads, cold.puts]).toEqual([3, 0]);
+    const without = await counted(() => sync({ ...w, cache: undefined }));
+    expect(rows(without.run).map(([, status]) => status)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    expect([without.reads, without.puts]).toEqual([3, 0]);
   });
 
-  it("reads and uploads a spec changed since, and remembers the new version", async () => {
+  it("reads and uploads a spec changed since, and remembers its new version once read", async () => {
     const w = await workspace("stale");
+    expect((await sync(w)).code).toBe(0);
     expect((await sync(w)).code).toBe(0);
     await writeFile(path.join(w.dir, "c.yaml"), splitPart("changed"));
     const changed = await counted(() => sync(w));
@@ -112,11 +119,14 @@ describe("the re-run cache", () => {
     ]);
     expect([changed.reads, changed.puts]).toEqual([1, 1]);
     const next = await counted(() => sync(w));
-    expect([next.reads, next.puts]).toEqual([0, 0]);
+    expect([next.reads, next.puts]).toEqual([1, 0]);
+    const last = await counted(() => sync(w));
+    expect([last.reads, last.puts]).toEqual([0, 0]);
   });
 
   it("is read only when its seal is this token's: a forged, corrupt or oversized file costs reads and a warning", async () => {
     const w = await workspace("forged");
+    expect((await sync(w)).code).toBe(0);
     expect((await sync(w)).code).toBe(0);
     const genuine = await readFile(w.cache, "utf8");
     const forged = JSON.parse(genuine) as { seal: string };
@@ -163,6 +173,7 @@ describe("the re-run cache", () => {
 
   it("never keeps a changed text from being uploaded, whatever the cache file holds (property)", async () => {
     const w = await workspace("prop");
+    expect((await sync(w)).code).toBe(0);
     expect((await sync(w)).code).toBe(0);
     const genuine = await readFile(w.cache, "utf8");
     const owner = ownerKey({ repository: "github.com/acme/rerun", slugPrefix: "prop" });

@@ -55,6 +55,7 @@ describe("cache-file", () => {
   it("spares a re-run's content reads, and is left alone on a pull request", async () => {
     const s = await setup();
     expect((await run(s)).exitCode).toBe(0);
+    expect((await run(s)).exitCode).toBe(0);
     const written = await readFile(s.cache, "utf8");
     expect(JSON.parse(written)).toMatchObject({ format: "gitbook-openapi/rerun-cache", version: 1 });
 

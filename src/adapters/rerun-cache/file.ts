@@ -12,7 +12,7 @@ import path from "node:path";
 import { formatBytes, readRegularText } from "../../core/files/read-regular.ts";
 import type { Logger } from "../../core/logger.ts";
 import { RECORD_KEY, recordOf } from "../../core/sync/ownership.ts";
-import type { RememberedUpload, UploadMemory } from "../../core/sync/ports.ts";
+import type { RememberedVersion, VersionMemory } from "../../core/sync/ports.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 
 const FORMAT = "gitbook-openapi/rerun-cache";
@@ -23,7 +23,7 @@ const MAX_ENTRIES = 50_000;
 const MAX_FIELD = 512;
 const MAX_URL = 2048;
 
-interface Entry extends RememberedUpload {
+interface Entry extends RememberedVersion {
   organization: string;
   slug: string;
 }
@@ -38,7 +38,7 @@ export interface CacheFileOptions {
 }
 
 /** The re-run cache kept in `options.file`. */
-export function cacheFile(options: CacheFileOptions): UploadMemory {
+export function cacheFile(options: CacheFileOptions): VersionMemory {
   const key = createHmac("sha256", options.token)
     .update(`gitbook-openapi re-run cache v${VERSION}\n${options.apiUrl}`)
     .digest();
@@ -64,13 +64,13 @@ export function cacheFile(options: CacheFileOptions): UploadMemory {
     async recall(organization) {
       const entries = (await load()).filter((entry) => entry.organization === organization);
       options.logger.debug(`The re-run cache holds ${entries.length} entries for this organization.`);
-      return new Map(entries.map(({ organization: _org, slug, ...upload }) => [slug, upload]));
+      return new Map(entries.map(({ organization: _org, slug, ...known }) => [slug, known]));
     },
-    async keep(organization, uploads) {
+    async keep(organization, versions) {
       const others = (await load()).filter((entry) => entry.organization !== organization);
       const entries = [
         ...others,
-        ...[...uploads].map(([slug, upload]): Entry => ({ organization, slug, ...upload })),
+        ...[...versions].map(([slug, known]): Entry => ({ organization, slug, ...known })),
       ];
       const problem = await saveEntries(options.file, key, entries);
       if (problem) options.logger.warning(`The re-run cache ${name} could not be written (${problem}).`);

@@ -36,10 +36,10 @@ export const systemClock: Clock = {
 };
 
 /**
- * What a run's own upload put under a version: the version GitBook listed once it was processed, and
- * the publish record the text carried (docs/design/rerun-cache.md).
+ * A version proven, by reading its content, to hold a text of this tool's: the version's id and the
+ * publish record found in it (docs/design/rerun-cache.md).
  */
-export interface RememberedUpload {
+export interface RememberedVersion {
   version: string;
   record: PublishRecord;
   /** The version's link, as GitBook gave it. */
@@ -47,15 +47,15 @@ export interface RememberedUpload {
 }
 
 /**
- * The re-run cache: what earlier runs of this configuration uploaded, by slug, kept by the CI between
+ * The re-run cache: the versions earlier runs proved, by slug, kept by the CI between
  * runs. Its adapter checks what it reads (every entry sealed with a key only the token's holder has);
  * what it answers is still only ever compared with GitBook's listing, never believed on its own.
  */
-export interface UploadMemory {
+export interface VersionMemory {
   /** The entries of an organization that passed the checks; empty when none did (said as a warning). */
-  recall(organizationId: string): Promise<ReadonlyMap<string, RememberedUpload>>;
+  recall(organizationId: string): Promise<ReadonlyMap<string, RememberedVersion>>;
   /** Replaces the organization's entries with these; a failure is a warning, never the run's. */
-  keep(organizationId: string, entries: ReadonlyMap<string, RememberedUpload>): Promise<void>;
+  keep(organizationId: string, entries: ReadonlyMap<string, RememberedVersion>): Promise<void>;
 }
 
 /** The service as a run uses it: specs, the organization lookup, and closing its connections. */

@@ -23,11 +23,11 @@ import type {
   Ancestry,
   Clock,
   Git,
-  RememberedUpload,
+  RememberedVersion,
   ReviewThread,
   RunService,
   SyncMode,
-  UploadMemory,
+  VersionMemory,
 } from "./ports.ts";
 import { assignRunSlugs, type SpecFile, specFilesOf } from "./prepare.ts";
 import { type PruneOutcome, pruneSpecs, type SpecLister } from "./prune.ts";
@@ -76,7 +76,7 @@ export interface SyncPorts {
    * The re-run cache (docs/design/rerun-cache.md), which the host gives only to runs that publish live,
    * never to a pull or merge request's: read before the uploads, written with what this run proved.
    */
-  memory?: UploadMemory | undefined;
+  memory?: VersionMemory | undefined;
 }
 
 export interface SyncReport {
@@ -415,7 +415,7 @@ async function publish(
         })
       : undefined;
   const memory = plan.mode === "publish" && connection ? ports.memory : undefined;
-  const kept = new Map<string, RememberedUpload>();
+  const kept = new Map<string, RememberedVersion>();
   const remembered =
     memory && held && connection ? await memory.recall(connection.organizationId) : undefined;
   const stageConnection = connection && {
@@ -424,7 +424,7 @@ async function publish(
     readOnly: plan.mode === "check",
     states,
     ...(memory
-      ? { remembered, remember: (slug: string, upload: RememberedUpload) => kept.set(slug, upload) }
+      ? { remembered, remember: (slug: string, upload: RememberedVersion) => kept.set(slug, upload) }
       : {}),
   };
   const unrecorded: string[] = [];

@@ -5,9 +5,9 @@ import type { Spec } from "../service/types.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { describeServiceError } from "./describe-error.ts";
 import { digestOfFileBytes, type PublishRecord } from "./ownership.ts";
-import type { Clock, RememberedUpload, SpecService } from "./ports.ts";
+import type { Clock, RememberedVersion, SpecService } from "./ports.ts";
 import type { PreparedSpec } from "./prepared.ts";
-import { rememberedHeld, uploadOf } from "./rerun-cache.ts";
+import { rememberedHeld, rememberedOf } from "./rerun-cache.ts";
 import type { SpecResult } from "./result.ts";
 import { resultOf } from "./spec-results.ts";
 import {
@@ -30,9 +30,9 @@ export interface HeldReadOptions {
   /** The organization's specs by slug when they were listed beforehand; else the spec is read. */
   held?: ReadonlyMap<string, Spec> | undefined;
   /** What this configuration's earlier runs uploaded, by slug (the re-run cache, rerun-cache.ts). */
-  remembered?: ReadonlyMap<string, RememberedUpload> | undefined;
+  remembered?: ReadonlyMap<string, RememberedVersion> | undefined;
   /** Told of each version proven to hold its spec's text, for the next run's cache. */
-  remember?: ((slug: string, upload: RememberedUpload) => void) | undefined;
+  remember?: ((slug: string, version: RememberedVersion) => void) | undefined;
 }
 
 /**
@@ -185,9 +185,9 @@ function rememberHeld(
   held: HeldRecord & { versionUrl?: string },
   remember: HeldReadOptions["remember"],
 ): void {
-  const upload =
+  const known =
     remember && typeof held.record !== "string"
-      ? uploadOf(held.spec, held.record, held.versionUrl)
+      ? rememberedOf(held.spec, held.record, held.versionUrl)
       : undefined;
-  if (upload) remember?.(held.spec.slug, upload);
+  if (known) remember?.(held.spec.slug, known);
 }

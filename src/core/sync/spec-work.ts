@@ -18,7 +18,7 @@ import { checkOne } from "./check.ts";
 import type { StreamedSpec } from "./pipeline.ts";
 import type { SyncPlan } from "./plan.ts";
 import { DEFAULT_POLL_SCHEDULE } from "./poll-schedule.ts";
-import type { RememberedUpload, SpecService } from "./ports.ts";
+import type { RememberedVersion, SpecService } from "./ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "./prepare.ts";
 import type { PreparationPool, PrepareLimits } from "./prepare-worker.ts";
 import type { PreparedSpec } from "./prepared.ts";
@@ -53,9 +53,9 @@ export interface Connection {
   /** Reads the states of the specs the run waits on, batched. */
   states?: StateReader | undefined;
   /** What earlier runs uploaded, by slug (the re-run cache), when the run may trust it. */
-  remembered?: ReadonlyMap<string, RememberedUpload> | undefined;
-  /** Told of each version proven to hold its spec's text, for the next run's cache. */
-  remember?: ((slug: string, upload: RememberedUpload) => void) | undefined;
+  remembered?: ReadonlyMap<string, RememberedVersion> | undefined;
+  /** Told of each version whose content proved it holds its spec's text, for the next run's cache. */
+  remember?: ((slug: string, upload: RememberedVersion) => void) | undefined;
 }
 
 /** What every spec's work shares in one run. */
@@ -367,7 +367,7 @@ async function uploadOrCheck(
     if (unchanged) return async () => unchanged;
   }
   const { document: _compared, ...toUpload } = prepared;
-  const confirm = await uploadOne(toUpload, {
+  return uploadOne(toUpload, {
     orgId: connection.organizationId,
     service: connection.service,
     clock: ports.clock,
@@ -378,15 +378,4 @@ async function uploadOrCheck(
     timeoutSetting: plan.names("timeout"),
     states: connection.states,
   });
-  const { remember } = connection;
-  const record = recorded?.record;
-  if (!remember || !record) return confirm;
-  return async () => {
-    const result = await confirm();
-    if (result.status === "published" && result.versionId !== undefined) {
-      const { versionId, versionUrl } = result;
-      remember(result.slug, { version: versionId, record, ...(versionUrl ? { versionUrl } : {}) });
-    }
-    return result;
-  };
 }
