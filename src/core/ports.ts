@@ -1,6 +1,7 @@
 import type { ApiChange, ApiChanges } from "./changes/index.ts";
 import type { FileLister } from "./discovery/types.ts";
 import type { Logger } from "./logger.ts";
+import type { PublishRecord } from "./ownership/ownership.ts";
 import type { SpecResult } from "./result.ts";
 import type {
   CallOptions,
@@ -40,6 +41,29 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/**
+ * A version proven, by reading its content, to hold a text of this tool's: the version's id and the
+ * publish record found in it (docs/design/rerun-cache.md).
+ */
+export interface RememberedVersion {
+  version: string;
+  record: PublishRecord;
+  /** The version's link, as GitBook gave it. */
+  versionUrl?: string;
+}
+
+/**
+ * The re-run cache: the versions earlier runs proved, by slug, kept by the CI between
+ * runs. Its adapter checks what it reads (every entry sealed with a key only the token's holder has);
+ * what it answers is still only ever compared with GitBook's listing, never believed on its own.
+ */
+export interface VersionMemory {
+  /** The entries of an organization that passed the checks; empty when none did (said as a warning). */
+  recall(organizationId: string): Promise<ReadonlyMap<string, RememberedVersion>>;
+  /** Replaces the organization's entries with these; a failure is a warning, never the run's. */
+  keep(organizationId: string, entries: ReadonlyMap<string, RememberedVersion>): Promise<void>;
+}
 
 /** Reads what a published version holds (its files, parsed), for comparisons. */
 export interface VersionContentReader {
@@ -171,4 +195,9 @@ export interface SyncPorts {
    * and how long a spec may hold one before the next gets a spare.
    */
   preparation?: { entry?: string | URL; slowMs?: number } | undefined;
+  /**
+   * The re-run cache (docs/design/rerun-cache.md), which the host gives only to runs that publish live,
+   * never to a pull or merge request's: read before the uploads, written with what this run proved.
+   */
+  memory?: VersionMemory | undefined;
 }

@@ -110,6 +110,7 @@ export function readConfig(
     prune,
     pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 1, MAX_PRUNE_LIMIT),
     force: readBoolean("force", readInput("force")),
+    cacheFile: readCacheFile(readInput("cache-file")),
     failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking")),
     failOnUnreviewed: readBoolean("fail-on-unreviewed", readInput("fail-on-unreviewed")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
@@ -217,6 +218,14 @@ function readLines(raw: string): string[] | undefined {
 function readSlugMapping(raw: string): ReadonlyMap<string, string> {
   if (raw.trim() === "") return new Map();
   return parseSlugMapping(raw);
+}
+
+function readCacheFile(raw: string): string | undefined {
+  if (raw === "") return undefined;
+  if (/[\0\r\n]/.test(raw)) {
+    throw new InputError("cache-file", "is not a file path (it holds a line break or a NUL character).");
+  }
+  return raw;
 }
 
 function readSlugPrefix(raw: string): string | undefined {

@@ -115,6 +115,7 @@ describe("a setting that holds a token (issue 16, item 12)", () => {
       slugs: `specs/a.yaml: ${piece}-api`,
       "slug-prefix": `pay-${piece}`,
       force: secret,
+      "cache-file": `.cache/${piece}.json`,
       prune: secret,
       "prune-limit": secret,
       "fail-on-breaking": secret,

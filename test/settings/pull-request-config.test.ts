@@ -113,6 +113,7 @@ describe("the configuration file on a pull or merge request", () => {
       [
         "api-url",
         "breaking-allowed",
+        "cache-file",
         "comment-key",
         "fail-on-breaking",
         "fail-on-unreviewed",

@@ -32,6 +32,8 @@ export interface RunSettings {
   readonly pruneLimit: number;
   /** Upload even a spec GitBook already holds unchanged. */
   readonly force: boolean;
+  /** The re-run cache's file, as given (relative to where the host says); undefined: none. */
+  readonly cacheFile?: string | undefined;
   /** In previews, a breaking API change fails the run. */
   readonly failOnBreaking: boolean;
   /** With `failOnBreaking`, a spec that could not be reviewed fails the run too. */

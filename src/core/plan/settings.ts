@@ -6,7 +6,8 @@ export type Setting =
   | "slugs"
   | "slug-prefix"
   | "timeout"
-  | "prune-limit";
+  | "prune-limit"
+  | "cache-file";
 
 /**
  * How the host names a setting in messages, so that each user reads the name they typed: the action

@@ -9,6 +9,7 @@ import type {
   Ancestry,
   Clock,
   Git,
+  RememberedVersion,
   ReviewThread,
   RunService,
   SpecLister,
@@ -374,7 +375,19 @@ async function publish(
             ),
         })
       : undefined;
-  const stageConnection = connection && { ...connection, held, readOnly: plan.mode === "check", states };
+  const memory = plan.mode === "publish" && connection ? ports.memory : undefined;
+  const kept = new Map<string, RememberedVersion>();
+  const remembered =
+    memory && held && connection ? await memory.recall(connection.organizationId) : undefined;
+  const stageConnection = connection && {
+    ...connection,
+    held,
+    readOnly: plan.mode === "check",
+    states,
+    ...(memory
+      ? { remembered, remember: (slug: string, upload: RememberedVersion) => kept.set(slug, upload) }
+      : {}),
+  };
   const unrecorded: string[] = [];
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
@@ -410,6 +423,7 @@ async function publish(
       return ports.stop && tracked ? withinStopGrace(work, tracked, ports.stop, ports) : work;
     })
     .finally(() => preparation.close());
+  if (memory && connection) await memory.keep(connection.organizationId, kept);
   if (unrecorded.length > 0) {
     const shown = unrecorded.slice(0, 10).map(escapeUntrusted).join(", ");
     logger.warning(

@@ -7,7 +7,7 @@
 import { type BaseSide, notReviewed, reviewChanges, specChanges } from "../change-review/change-review.ts";
 import type { Logger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
-import type { ChangeComparer, SpecService, SyncPorts } from "../ports.ts";
+import type { ChangeComparer, RememberedVersion, SpecService, SyncPorts } from "../ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "../prepare/prepare.ts";
 import type { PreparationPool, PrepareLimits } from "../prepare/prepare-worker.ts";
 import type { PreparedSpec } from "../prepare/prepared.ts";
@@ -46,6 +46,10 @@ export interface Connection {
   readOnly?: boolean;
   /** Reads the states of the specs the run waits on, batched. */
   states?: StateReader | undefined;
+  /** What earlier runs uploaded, by slug (the re-run cache), when the run may trust it. */
+  remembered?: ReadonlyMap<string, RememberedVersion> | undefined;
+  /** Told of each version whose content proved it holds its spec's text, for the next run's cache. */
+  remember?: ((slug: string, upload: RememberedVersion) => void) | undefined;
 }
 
 /** What every spec's work shares in one run. */
@@ -258,8 +262,10 @@ async function heldFirst(
     clock,
     deadline: run.deadline,
     held: connection.held,
+    remembered: connection.remembered,
   });
-  const result = unchangedFileResult({ path: file.path, slug, owner: run.owner, digest }, read, log);
+  const fileFacts = { path: file.path, slug, owner: run.owner, digest };
+  const result = unchangedFileResult(fileFacts, read, log, connection.remember);
   return result ? { result, read } : { read };
 }
 
@@ -348,6 +354,8 @@ async function uploadOrCheck(
       clock: ports.clock,
       deadline,
       held: connection.held,
+      remembered: connection.remembered,
+      remember: connection.remember,
       read: run.held,
     });
     if (unchanged) return async () => unchanged;

@@ -2,13 +2,14 @@ import type { DiscoveredSpec } from "../discovery/index.ts";
 import { MAX_SPEC_BYTES, withRegularFile } from "../files/read-regular.ts";
 import type { Logger } from "../logger.ts";
 import { digestOfFileBytes, type PublishRecord } from "../ownership/ownership.ts";
-import type { Clock, SpecService } from "../ports.ts";
+import type { Clock, RememberedVersion, SpecService } from "../ports.ts";
 import type { PreparedSpec } from "../prepare/prepared.ts";
 import { resultOf } from "../publish/spec-results.ts";
 import type { SpecResult } from "../result.ts";
 import { describeServiceError } from "../service/describe-error.ts";
 import type { Spec } from "../service/types.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
+import { rememberedHeld, rememberedOf } from "./rerun-cache.ts";
 import {
   type HeldRecord,
   publishedRecord,
@@ -28,6 +29,10 @@ export interface HeldReadOptions {
   deadline: number;
   /** The organization's specs by slug when they were listed beforehand; else the spec is read. */
   held?: ReadonlyMap<string, Spec> | undefined;
+  /** What this configuration's earlier runs uploaded, by slug (the re-run cache, rerun-cache.ts). */
+  remembered?: ReadonlyMap<string, RememberedVersion> | undefined;
+  /** Told of each version proven to hold its spec's text, for the next run's cache. */
+  remember?: ((slug: string, version: RememberedVersion) => void) | undefined;
 }
 
 /**
@@ -36,7 +41,8 @@ export interface HeldReadOptions {
  * is uploaded; `quiet` at debug level, the ordinary case of a new spec).
  */
 export type HeldVersion =
-  | ({ kind: "held"; versionUrl?: string } & HeldRecord)
+  /** `remembered`: the record is the re-run cache's, for the version GitBook lists; nothing was read. */
+  | ({ kind: "held"; versionUrl?: string; remembered?: true } & HeldRecord)
   | { kind: "unknown"; reason: string; quiet?: boolean };
 
 /**
@@ -55,6 +61,8 @@ export async function readHeldVersion(slug: string, options: HeldReadOptions): P
     if (unreadable || !published.lastVersion) {
       return { kind: "unknown", reason: unreadable ?? "GitBook holds no version of it yet" };
     }
+    const remembered = rememberedHeld(slug, published, options.remembered);
+    if (remembered) return remembered;
     const content = await service.getVersionContent(orgId, slug, published.lastVersion, read);
     const versionUrl = content.url ?? content.urls?.source;
     return {
@@ -81,15 +89,20 @@ export async function unchangedResult(
 ): Promise<SpecResult | undefined> {
   const recorded = spec.recorded?.();
   if (!recorded?.record) return undefined;
-  const held = options.read ?? (await readHeldVersion(spec.slug, options));
-  return unchangedOf(spec, recorded.record, held, options.logger);
+  let held = options.read ?? (await readHeldVersion(spec.slug, options));
+  if (held.kind === "held" && held.remembered && !sameAsHeld(recorded.record, held).same) {
+    // The cache vouches only for sameness: anything else is GitBook's version's to say.
+    options.logger.debug("The re-run cache does not prove this text the same: GitBook's version is read.");
+    held = await readHeldVersion(spec.slug, { ...options, remembered: undefined });
+  }
+  return unchangedOf(spec, recorded.record, held, options);
 }
 
 function unchangedOf(
   spec: PreparedSpec,
   local: PublishRecord,
   held: HeldVersion,
-  logger: Logger,
+  { logger, remember }: Pick<HeldReadOptions, "remember"> & { logger: Logger },
 ): SpecResult | undefined {
   if (held.kind === "unknown") {
     const line = `Uploading: ${escapeUntrusted(held.reason)}.`;
@@ -102,7 +115,10 @@ function unchangedOf(
     logger.info(`Uploading: ${escapeUntrusted(sameness.reason)}.`);
     return undefined;
   }
-  logger.info(`Unchanged: GitBook's version ${held.spec.lastVersion} holds this very text; not uploaded.`);
+  logger.info(
+    `Unchanged: GitBook's version ${held.spec.lastVersion} holds this very text${cached(held)}; not uploaded.`,
+  );
+  rememberHeld(held, remember);
   return unchangedResultOf(resultOf(spec), held);
 }
 
@@ -129,6 +145,7 @@ export function unchangedFileResult(
   file: { path: string; slug: string; owner: string; digest: string },
   held: HeldVersion,
   logger: Logger,
+  remember?: HeldReadOptions["remember"],
 ): SpecResult | undefined {
   if (held.kind !== "held") return undefined;
   const { owner, slug, path, digest } = file;
@@ -138,8 +155,9 @@ export function unchangedFileResult(
     return undefined;
   }
   logger.info(
-    `Unchanged: GitBook's version ${held.spec.lastVersion} holds this very file; not uploaded, nor read and checked again.`,
+    `Unchanged: GitBook's version ${held.spec.lastVersion} holds this very file${cached(held)}; not uploaded, nor read and checked again.`,
   );
+  rememberHeld(held, remember);
   const base = { file: file.path, slug: file.slug, specVersion: sameness.specVersion, errors: [] };
   return unchangedResultOf(base, held);
 }
@@ -157,4 +175,19 @@ function unchangedResultOf(
     ...(versionUrl ? { versionUrl } : {}),
     appUrl: spec.urls.app,
   };
+}
+
+function cached(held: { remembered?: true }): string {
+  return held.remembered ? " (as the re-run cache recorded, not read again)" : "";
+}
+
+function rememberHeld(
+  held: HeldRecord & { versionUrl?: string },
+  remember: HeldReadOptions["remember"],
+): void {
+  const known =
+    remember && typeof held.record !== "string"
+      ? rememberedOf(held.spec, held.record, held.versionUrl)
+      : undefined;
+  if (known) remember?.(held.spec.slug, known);
 }

@@ -20,6 +20,7 @@ import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { runRepository } from "../repository.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import type { ActionHost } from "./host.ts";
 import { resolveMode } from "./mode.ts";
 import type { ServiceFactory } from "./service.ts";
@@ -125,6 +126,13 @@ async function runListening(
       comparer: changeComparer(config.reviewBudget),
       git: deps.git ?? commandLineGit,
       stop,
+      memory: rerunMemory(config, {
+        mode,
+        onReview: context.pullRequest !== undefined,
+        folder: context.workspace,
+        setting: plan.names("cache-file"),
+        logger: host.logger,
+      }),
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.

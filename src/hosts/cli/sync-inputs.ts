@@ -67,6 +67,8 @@ export interface SyncSettings {
   readonly settingName: (input: string) => string;
   /** Absolute path of the folder to publish from (`--workspace`, default the current directory). */
   readonly workspace: string;
+  /** The current directory, which the command line's relative paths are resolved against. */
+  readonly cwd?: string;
   /** `--json`: stdout holds only the results, as JSON. */
   readonly json: boolean;
   /** `--quiet` (or `GITBOOK_QUIET`): the log on stderr holds errors and the final line only. */

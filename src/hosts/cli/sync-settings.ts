@@ -36,6 +36,7 @@ export function buildSyncSettings(
   const withFiles = (files: readonly ConfigFile[]): SyncSettings => ({
     ...createInputReader(flags, env, options.token, files),
     workspace: workspaceFolder,
+    cwd: options.cwd,
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),

@@ -34,6 +34,7 @@ import { SlugInputError } from "../../core/slugs/errors.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -165,6 +166,13 @@ async function syncRun(
     comparer: changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
+    memory: rerunMemory(config, {
+      mode,
+      onReview: ci.review !== undefined,
+      folder: settings.cwd ?? settings.workspace,
+      setting: settings.settingName("cache-file"),
+      logger,
+    }),
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const results = report.results;
