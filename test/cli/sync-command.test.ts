@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toResultRecords } from "../../src/core/report/results-record.ts";
 import type { SpecResult } from "../../src/core/result.ts";
 import { Output } from "../../src/hosts/cli/output.ts";
-import { finishSync } from "../../src/hosts/cli/sync.ts";
+import { finishSync } from "../../src/hosts/cli/sync-finish.ts";
 import { runCli } from "./run-cli.ts";
 
 let tmp: string;

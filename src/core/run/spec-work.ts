@@ -22,11 +22,11 @@ import type { PublishTarget } from "../shaping/audiences.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import {
   fileDigestOf,
-  type HeldVersion,
   readHeldVersion,
   unchangedFileResult,
   unchangedResult,
 } from "../unchanged/skip-unchanged.ts";
+import type { HeldVersion } from "../unchanged/unchanged.ts";
 import type { StreamedSpec } from "./pipeline.ts";
 import { notStartedResult, stopReason } from "./stopped.ts";
 

@@ -11,8 +11,7 @@
 import type { PublishRecord } from "../ownership/ownership.ts";
 import type { RememberedVersion } from "../ports.ts";
 import type { Spec } from "../service/types.ts";
-import type { HeldVersion } from "./skip-unchanged.ts";
-import { unreadableReason } from "./unchanged.ts";
+import { type HeldVersion, unreadableReason } from "./unchanged.ts";
 
 /** The cache's word on a listed spec, as if its last version had been read; undefined: read it. */
 export function rememberedHeld(

@@ -12,6 +12,7 @@ import { escapeUntrusted } from "../text/log-protocol.ts";
 import { rememberedHeld, rememberedOf } from "./rerun-cache.ts";
 import {
   type HeldRecord,
+  type HeldVersion,
   publishedRecord,
   sameAsHeld,
   sameFileAsHeld,
@@ -34,16 +35,6 @@ export interface HeldReadOptions {
   /** Told of each version proven to hold its spec's text, for the next run's cache. */
   remember?: ((slug: string, version: RememberedVersion) => void) | undefined;
 }
-
-/**
- * What GitBook holds for a slug, read once for the unchanged check: the spec, the record in its last
- * version's content and the version's link, or why there is nothing to compare with (said when the spec
- * is uploaded; `quiet` at debug level, the ordinary case of a new spec).
- */
-export type HeldVersion =
-  /** `remembered`: the record is the re-run cache's, for the version GitBook lists; nothing was read. */
-  | ({ kind: "held"; versionUrl?: string; remembered?: true } & HeldRecord)
-  | { kind: "unknown"; reason: string; quiet?: boolean };
 
 /**
  * Reads the spec (unless listed), then the content of its last version by id, so both describe the same

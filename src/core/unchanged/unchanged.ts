@@ -57,6 +57,16 @@ export interface HeldRecord {
   record: HeldPublishRecord | string;
 }
 
+/**
+ * What GitBook holds for a slug, read once for the unchanged check: the spec, the record in its last
+ * version's content and the version's link, or why there is nothing to compare with (said when the spec
+ * is uploaded; `quiet` at debug level, the ordinary case of a new spec).
+ */
+export type HeldVersion =
+  /** `remembered`: the record is the re-run cache's, for the version GitBook lists; nothing was read. */
+  | ({ kind: "held"; versionUrl?: string; remembered?: true } & HeldRecord)
+  | { kind: "unknown"; reason: string; quiet?: boolean };
+
 /** A record read from a version, and whether the document it sits in is the one it describes. */
 export interface HeldPublishRecord extends PublishRecord {
   /**

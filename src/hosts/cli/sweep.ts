@@ -18,7 +18,7 @@ import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import type { Output } from "./output.ts";
 import type { Env } from "./streams.ts";
-import { CLI_TOKEN_HINT, finishSync } from "./sync.ts";
+import { CLI_TOKEN_HINT, finishSync } from "./sync-finish.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 

@@ -4,8 +4,6 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
@@ -20,9 +18,7 @@ import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { RequestedMode } from "../../core/plan/run-settings.ts";
 import { type SyncMode, systemClock } from "../../core/ports.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
-import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
-import { toResultRecords } from "../../core/report/results-record.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
 import type { SpecResult } from "../../core/result.ts";
@@ -41,17 +37,14 @@ import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import { type Output, printable } from "./output.ts";
-import { checkOutputFile, writeOutputFile } from "./output-file.ts";
+import { checkOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { Env } from "./streams.ts";
+import { CLI_TOKEN_HINT, finishSync, junitName } from "./sync-finish.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { type Palette, statusPaint } from "./terminal.ts";
 import { CLI_USER_AGENT } from "./version.ts";
-
-/** What to do without a token, in the command line's words. */
-export const CLI_TOKEN_HINT =
-  "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
 
 /** Runs a sync with the given settings; resolves to the exit code. */
 export async function runSyncCommand(
@@ -334,30 +327,4 @@ function refusedByService(results: readonly SpecResult[]): boolean {
     failed.length > 0 &&
     failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
   );
-}
-
-function junitName(settings: Pick<SyncSettings, "junitSetting">): string {
-  return settings.junitSetting ?? "--junit";
-}
-
-/**
- * The end of a run: with `--json` the results on stdout (nothing else goes there) as the Action's
- * `results` output has them (`schema/results.schema.json`), with `--junit` the JUnit report in its
- * file; 1 when a spec failed or timed out, else 0.
- */
-export async function finishSync(
-  results: readonly SpecResult[],
-  settings: Pick<SyncSettings, "json" | "junitFile" | "junitSetting">,
-  output: Output,
-): Promise<number> {
-  // The results on stdout even when the JUnit file cannot be written; that failure is then the error.
-  if (settings.json) output.json(toResultRecords(results));
-  if (settings.junitFile !== undefined) {
-    await mkdir(path.dirname(settings.junitFile), { recursive: true });
-    // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
-    await writeOutputFile(junitName(settings), settings.junitFile, output.redact(renderJUnit(results)));
-  }
-  return results.some((result) => result.status === "failed" || result.status === "timed-out")
-    ? ExitCode.failed
-    : ExitCode.ok;
 }
