@@ -10,6 +10,8 @@
  *   `|-` or `|+` to keep its final line breaks exactly), as descriptions are usually written;
  * - any other string is double-quoted with JSON's escapes, plus `\uXXXX` for what YAML may not print.
  */
+import { unicodeEscape } from "../text/unprintable.ts";
+
 export function toYaml(value: unknown): string {
   const out: string[] = [];
   if (isCollection(value) && !isEmpty(value)) writeBlock(value, "", out);
@@ -104,10 +106,7 @@ const unprintableInJson = /[\u007f-\u009f\u2028\u2029\ufeff]/g;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function quoted(value: string): string {
-  return JSON.stringify(value).replace(
-    unprintableInJson,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(value).replace(unprintableInJson, unicodeEscape);
 }
 
 function isLiteralBlock(value: string): boolean {

@@ -24,6 +24,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { insertRootKey, removeRootKey } from "../documents/root-key.ts";
+import { unicodeEscape } from "../text/unprintable.ts";
 
 export const RECORD_KEY = "x-publish-record";
 const TOOL = "gitbook-openapi";
@@ -268,10 +269,7 @@ function asciiJson(record: PublishRecord): string {
   const entries = Object.entries(record).map(
     ([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`,
   );
-  return `{ ${entries.join(", ")} }`.replace(
-    /[\u007f-\uffff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return `{ ${entries.join(", ")} }`.replace(/[\u007f-\uffff]/g, unicodeEscape);
 }
 
 /**

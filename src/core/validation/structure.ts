@@ -18,6 +18,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
+import { pointerTokens } from "../bundling/pointer.ts";
 import { truncate } from "../text/truncate.ts";
 
 export interface StructuralIssue {
@@ -91,14 +92,6 @@ interface RawError {
   error: ErrorObject;
 }
 
-function pointerKeys(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
 /** ajv's errors → one issue per node and kind, the alternatives of each `oneOf`/`anyOf` reduced. */
 export function summarize(
   errors: readonly ErrorObject[],
@@ -106,7 +99,7 @@ export function summarize(
   version: SchemaVersion = "3.1",
 ): StructuralIssue[] {
   const raw: RawError[] = errors.flatMap((error) => {
-    const path = pointerKeys(error.instancePath);
+    const path = pointerTokens(error.instancePath);
     // `propertyNames` (3.1's component names): the failure inside it names the key; the wrapper says
     // nothing more.
     if (error.keyword === "propertyNames") return [];
@@ -189,7 +182,7 @@ function resolveLocal(root: unknown, branch: unknown): object | undefined {
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref !== "string" || !ref.startsWith("#/")) return node;
     let target: unknown = root;
-    for (const key of pointerKeys(ref.slice(1)))
+    for (const key of pointerTokens(ref.slice(1)))
       target = isObject(target) ? (target as Record<string, unknown>)[key] : undefined;
     node = target;
   }
