@@ -1,14 +1,7 @@
 /**
- * Writes plain data (what JSON can hold) as block-style YAML, four times faster than `js-yaml`'s `dump`
- * on a bundle of 3 MB (the serializer was a quarter of the bundling time). Deliberately narrow, so that
- * every reader, YAML 1.1 or 1.2, reads back exactly the value written (checked by a property test
- * against both `js-yaml` and `yaml`):
- *
- * - a string is plain only when it is made of letters, digits and a few safe punctuation marks, starts
- *   with a letter, `_`, `/` or `$`, and is not a word some reader takes for a boolean or null;
- * - a multi-line string of printable characters that starts with a non-space is a literal block (`|`,
- *   `|-` or `|+` to keep its final line breaks exactly), as descriptions are usually written;
- * - any other string is double-quoted with JSON's escapes, plus `\uXXXX` for what YAML may not print.
+ * Writes plain data as block-style YAML that every reader, YAML 1.1 or 1.2, reads back as written: plain
+ * only when safe, literal blocks for multi-line text, JSON's quoting (plus `\uXXXX`) otherwise. Why not
+ * `js-yaml`'s `dump`: docs/design/bundling-choice.md, "Output".
  */
 import { unicodeEscape } from "../text/unprintable.ts";
 

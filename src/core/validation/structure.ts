@@ -1,13 +1,7 @@
 /**
- * Structural validation: a document against the official JSON Schema of its OpenAPI version (2.0, 3.0,
- * 3.1, 3.2), as kept by `@seriousme/openapi-schema-validator` (the OAI's schemas, its 3.1 and 3.2 ones
- * with `$dynamicRef` made plain so that ajv follows them), checked with ajv. The choice and its
- * measurements: docs/design/validation-choice.md.
- *
- * ajv's raw errors become short issues, each at the key path of the offending node: the branches of a
- * failed `oneOf`/`anyOf` are reduced to the deepest ones (where the document went furthest into a
- * branch), the "this could have been a `$ref`" branch is dropped when another one explains more, and
- * one node gets one message per kind of problem.
+ * Structural validation against the official JSON Schema of the document's OpenAPI version, with ajv;
+ * its raw errors reduced to one short issue per node and kind of problem, at the offending node's key
+ * path. The validator chosen and the reduction: docs/design/validation-choice.md.
  */
 
 import schema20 from "@seriousme/openapi-schema-validator/schemas/v2.0/schema.json" with { type: "json" };
