@@ -1,12 +1,7 @@
 /**
- * Which repository a run publishes from, as the CI it runs in names it: the repository's name (a spec at
- * the workspace's root is named after it, docs/publishing.md "Slugs") and its identity (`host/path`, with the slug
- * prefix the owner in every publish record, docs/design/ownership.md). One table for every CI, read by both
- * hosts; docs/publishing.md's "Repository identity" table is this one in words.
- *
- * The CI's own variables first, then the checkout's `origin` remote; the checkout folder's name only when
- * nothing else names the repository, and then with a warning (a folder is named by the CI, not by the
- * repository: `s` on Azure Pipelines, `project` on CircleCI, `build` on Bitbucket).
+ * Which repository a run publishes from, as its CI names it: the name (docs/publishing.md "Slugs") and
+ * the identity `host/path` (docs/design/ownership.md); the CI's variables, then `origin`, then, with a
+ * warning, the checkout folder's name. docs/publishing.md's "Repository identity" table is this one in words.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";

@@ -1,19 +1,7 @@
 /**
- * The configuration file (`gitbook-openapi.yaml` at the workspace root, or the `config` setting): the
- * settings of src/settings/settings-table.ts by name, and per-spec entries under `specs`, keyed by a path
- * or a glob: `slug` publishes that file under that slug, `exclude: true` never publishes what it matches,
- * and `overlays`, `remove-internal` and `audiences` shape what GitBook gets from it (shaping-config.ts).
- * Read by the Action and the CLI alike; what they are given directly (input, flag, variable) wins over
- * it. Every problem is an error at its `file:line:column`, before any request. Secrets are refused: the
- * file is committed.
- *
- *   organization: acme
- *   slug-prefix: payments
- *   files: ["api/**\/*.yaml"]
- *   fail-on-breaking: true
- *   specs:
- *     api/openapi.yaml: { slug: payments }
- *     api/drafts/**: { exclude: true }
+ * The configuration file (`gitbook-openapi.yaml`, or the `config` setting): the settings of
+ * ./settings-table.ts by name, and per-spec entries under `specs` (docs/configuration.md). Every problem
+ * is an error at its `file:line:column`, before any request; secrets are refused, the file is committed.
  */
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";

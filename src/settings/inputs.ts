@@ -6,6 +6,7 @@ import type {
   RunSettings,
   SourceMode,
 } from "../core/plan/run-settings.ts";
+import { isCommentKey } from "../core/report/comment-state.ts";
 import { pathParameterProblem } from "../core/service/path-parameter.ts";
 import { parseSlugMapping } from "../core/slugs/mapping.ts";
 import { Redactor } from "../core/text/redact.ts";
@@ -277,7 +278,7 @@ function isLoopbackHost(hostname: string): boolean {
 
 function readCommentKey(raw: string): string {
   const value = raw || setting("comment-key").default;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) {
+  if (!isCommentKey(value)) {
     throw new InputError(
       "comment-key",
       `${JSON.stringify(raw)} may only contain letters, digits, '.', '_' and '-' (1 to 64).`,

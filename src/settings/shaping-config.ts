@@ -1,15 +1,7 @@
 /**
- * The shaping fields of a `specs:` entry in the configuration file (src/core/shaping, docs/overlays-and-audiences.md "Overlays
- * and audiences"): `overlays`, `remove-internal` and `audiences`, read from the entry's YAML nodes with
- * every problem at its `file:line:column`; and their passage to the run as one value of the file's
- * settings ({@link SHAPING_INPUT}), which `readConfig` turns into `RunSettings.shaping`.
- *
- *   specs:
- *     api/openapi.yaml:
- *       overlays: [overlays/gitbook.yaml]          # every audience
- *       audiences:
- *         public: { slug: payments, remove-internal: true, overlays: [overlays/public.yaml] }
- *         internal: { slug: payments-internal }
+ * The shaping fields of a `specs:` entry (`overlays`, `remove-internal`, `audiences`; example in
+ * docs/overlays-and-audiences.md), read with every problem at its `file:line:column`, and passed to the
+ * run as one value ({@link SHAPING_INPUT}) that `readConfig` turns into `RunSettings.shaping`.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
 import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";

@@ -1,9 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/hosts/cli/errors.ts";
+import { longFlag } from "../../src/hosts/cli/flag-names.ts";
 import { checkInputs } from "../../src/hosts/cli/input-errors.ts";
 import { buildSyncSettings, createInputReader } from "../../src/hosts/cli/sync-settings.ts";
 import { readConfig } from "../../src/settings/inputs.ts";
+import { SETTINGS } from "../../src/settings/settings-table.ts";
 
 const cwd = "/repo";
 
@@ -103,6 +105,29 @@ describe("sync flags and variables as the action's inputs", () => {
     expect(flagsWin.workspace).toBe(path.resolve(cwd, "w"));
     expect(flagsWin.settingName("timeout")).toBe("--timeout");
     expect(flagsWin.settingName("slug-prefix")).toBe("GITBOOK_SLUG_PREFIX");
+  });
+
+  it("reads every switch and repeated flag of the settings table only when given", () => {
+    const camel = (flag: string) =>
+      flag.replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase());
+    const rows = SETTINGS.filter((row) => row.cli && !row.secret && row.name !== "slugs");
+    const switches = rows.filter((row) => row.kind === "boolean");
+    const repeated = rows.filter((row) => row.cli?.repeatable);
+    expect(switches.length).toBeGreaterThan(4);
+    expect(repeated.length).toBeGreaterThan(2);
+    for (const row of switches) {
+      const flag = longFlag(row.cli?.flag ?? "");
+      const negated = flag.startsWith("--no-");
+      const key = camel(flag.replace(/^--(no-)?/, ""));
+      const env = { [row.cli?.env ?? ""]: "yes" };
+      // Given: the switch's own value; commander's default (the other value): the variable's.
+      expect(createInputReader({ [key]: !negated }, env).readInput(row.name)).toBe(String(!negated));
+      expect(createInputReader({ [key]: negated }, env).readInput(row.name)).toBe("yes");
+    }
+    for (const row of repeated) {
+      const key = camel(longFlag(row.cli?.flag ?? "").replace(/^--/, ""));
+      expect(createInputReader({ [key]: ["a", "b"] }, {}).readInput(row.name)).toBe("a\nb");
+    }
   });
 
   it("names the flag of a setting that is not set, and the token's two sources", () => {

@@ -1,12 +1,7 @@
 /**
- * The files of the review's base commit, for comparing each spec with what it was: the commit's tree
- * (the workspace's folder of it) written into a temporary folder by git itself — `git ls-tree` lists it,
- * `git cat-file --batch` streams the blobs — fetched first (one commit, no history) when the checkout
- * lacks it. No archiver, no shell: the same on Linux, macOS and Windows. Bounded: the listing, the
- * number of files, each file and the whole are capped, and the whole read has one time budget. Names
- * come from the commit, so from whoever wrote it: one that could leave the folder, name a `.git` or
- * not be written on this system is not written, and said. Git only, nothing of a CI: the host says which
- * commit.
+ * The review's base commit's files, written into a temporary folder by git itself (`ls-tree`, then
+ * `cat-file --batch`; fetched first when missing), with every size and the time bounded and every name
+ * that could escape the folder refused. How and why: docs/design/change-review.md, "How the base tree is read".
  */
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -28,3 +28,4 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry.ts";
 export type { RetryEvent } from "../http/transport.ts";
 export { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
 export { type ClientOptions, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, GitBookClient } from "./client.ts";
+export { connectGitBook, type GitBookConnection } from "./connect.ts";

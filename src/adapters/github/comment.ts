@@ -1,19 +1,7 @@
 /**
- * The pull request's comment on GitHub: who the token is, and the issue-comment endpoints as a
- * `CommentStore` for the host-neutral thread (`review-thread/thread.ts`), which decides what is ours
- * and keeps it single.
- *
- * Facts this relies on (sources in docs/design/review-comment.md):
- * - GraphQL `viewer` answers for every kind of token, a workflow's `GITHUB_TOKEN` and an app's
- *   installation token included (REST `GET /user` answers those 403). For an installation token it names
- *   the app's bot account: `login` with the `[bot]` suffix (`github-actions[bot]`) and `databaseId`, the
- *   bot's account id (41898282 for `github-actions[bot]`). The schema types `viewer` as `User`, so
- *   `__typename` alone is not trusted to say "Bot": the `[bot]` suffix, which no user login can carry
- *   (logins are letters, digits and hyphens), says it too.
- * - REST comments name their author as `user: { login, id, type }`, `type` being "User" or "Bot"
- *   (`user` is null for a deleted account). The id is the account's, the same number as `databaseId`.
- * - Account ids are unique across users and bots; logins are not a proof: a user may register
- *   `github-actions`, the login of the bot without its suffix.
+ * The pull request's comment on GitHub: who the token is (GraphQL `viewer`), and the issue-comment
+ * endpoints as a `CommentStore` for the host-neutral thread (../../core/review-thread/thread.ts). The
+ * facts it relies on, with their sources: docs/design/review-comment.md, "Whose comment is ours".
  */
 
 import type { Logger } from "../../core/logger.ts";

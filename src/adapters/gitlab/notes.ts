@@ -1,12 +1,7 @@
 /**
- * The merge request's note on GitLab: who the token is, and the merge request notes endpoints as a
- * `CommentStore` for the host-neutral thread (`review-thread/thread.ts`), which decides what is ours
- * and keeps it single.
- *
- * Facts this relies on (sources in docs/design/review-comment.md): `GET /user` names the user a token acts as
- * (for a project or group access token, the token's bot user) by `id`; a note names its author as
- * `author: { id, username, … }`. GitLab's bots are users, with ids of their own, so the id alone tells
- * accounts apart: there is one kind of account ("User"). A username proves nothing.
+ * The merge request's note on GitLab: who the token is (`GET /user`), and the notes endpoints as a
+ * `CommentStore` for the host-neutral thread (../../core/review-thread/thread.ts). Accounts are told apart
+ * by id alone, never by username (docs/design/review-comment.md).
  */
 
 import type { Dispatcher } from "undici";

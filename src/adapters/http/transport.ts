@@ -1,14 +1,8 @@
 /**
- * Sends one API call: builds the URL from the base URL, sets the headers, enforces the per-attempt
- * timeout, the run's deadline and the call's own one, retries as {@link decideRetry} says, reads the
- * answer up to the cap for its kind ({@link RESPONSE_CAPS}), and turns every failure into a typed error
- * whose message holds no token. Redirects are never followed (undici's `request` does not follow them),
- * so the token only ever goes to the base URL's origin.
- *
- * The answer is returned as the service sent it: secrets are removed where text is shown (the log, the
- * summary, the outputs, the comment, the CLI's output), never from the data a run works with — a slug
- * or an id that happens to hold a piece of the token must come back as it is, or the run would ask
- * for something else.
+ * Sends one API call: per-attempt timeout, the run's and the call's deadlines, retries as
+ * {@link decideRetry} says, the answer read under its cap ({@link RESPONSE_CAPS}), typed errors without
+ * the token; redirects never followed, so the token goes only to the base URL's origin. The answer comes
+ * back as sent: secrets are removed where text is shown, never from data (docs/security.md).
  */
 import { createRequire } from "node:module";
 import type { Dispatcher } from "undici";

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { TextFormat } from "../documents/format.ts";
+import { pointerTokens } from "./pointer.ts";
 
 /** The bundler's record of a node reached in another file (bundling's `ReferencedNode`). */
 export interface ReferencedSource {
@@ -32,13 +33,10 @@ interface Cursor {
 
 const formatOf = (file: string): TextFormat => (/\.json$/i.test(file) ? "json" : "yaml");
 
-function pointerTokens(fragment: string): string[] {
+/** The tokens of a `#/…` fragment; `#` and `#/` both name the whole document. */
+function fragmentTokens(fragment: string): string[] {
   const pointer = decodeURIComponent(fragment.replace(/^#/, ""));
-  if (pointer === "" || pointer === "/") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return pointer === "/" ? [] : pointerTokens(pointer);
 }
 
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {
@@ -55,7 +53,7 @@ export function bundledPathSource(
   const jump = (cursor: Cursor, ref: string): Cursor | undefined => {
     const hash = ref.indexOf("#");
     const target = hash < 0 ? ref : ref.slice(0, hash);
-    const tokens = pointerTokens(hash < 0 ? "" : ref.slice(hash));
+    const tokens = fragmentTokens(hash < 0 ? "" : ref.slice(hash));
     if (target === "") {
       if (cursor.file === root.file) {
         let node = root.document;

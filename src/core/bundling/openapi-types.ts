@@ -1,11 +1,7 @@
 /**
- * What each position of an OpenAPI 2.0/3.0/3.1 document holds, as far as bundling needs to know: where a
- * `$ref` is a reference (everywhere except literal data), where the contents are literal data (never
- * resolved: `example`, `default`, `const`, `enum`, a Schema's `examples`, an Example's `value` (and 3.2's
- * `dataValue`, `serializedValue`), a Link's
- * `parameters` and `requestBody`, a Swagger 2.0 Response's `examples`), which referenced nodes become named
- * components, and where discriminator mappings are. Positions this table does not know (unknown fields,
- * `x-` extensions) are walked as `anyNode`: every `$ref` in them is resolved.
+ * What each position of an OpenAPI 2.0 to 3.2 document holds, as far as bundling needs to know: where a
+ * `$ref` is a reference, where contents are literal data (never resolved), which referenced nodes become
+ * components, and where discriminator mappings are; an unknown position is walked as `anyNode`.
  */
 export interface NodeType {
   readonly name: string;

@@ -1,15 +1,10 @@
 /**
- * Writes plain data (what JSON can hold) as block-style YAML, four times faster than `js-yaml`'s `dump`
- * on a bundle of 3 MB (the serializer was a quarter of the bundling time). Deliberately narrow, so that
- * every reader, YAML 1.1 or 1.2, reads back exactly the value written (checked by a property test
- * against both `js-yaml` and `yaml`):
- *
- * - a string is plain only when it is made of letters, digits and a few safe punctuation marks, starts
- *   with a letter, `_`, `/` or `$`, and is not a word some reader takes for a boolean or null;
- * - a multi-line string of printable characters that starts with a non-space is a literal block (`|`,
- *   `|-` or `|+` to keep its final line breaks exactly), as descriptions are usually written;
- * - any other string is double-quoted with JSON's escapes, plus `\uXXXX` for what YAML may not print.
+ * Writes plain data as block-style YAML that every reader, YAML 1.1 or 1.2, reads back as written: plain
+ * only when safe, literal blocks for multi-line text, JSON's quoting (plus `\uXXXX`) otherwise. Why not
+ * `js-yaml`'s `dump`: docs/design/bundling-choice.md, "Output".
  */
+import { unicodeEscape } from "../text/unprintable.ts";
+
 export function toYaml(value: unknown): string {
   const out: string[] = [];
   if (isCollection(value) && !isEmpty(value)) writeBlock(value, "", out);
@@ -104,10 +99,7 @@ const unprintableInJson = /[\u007f-\u009f\u2028\u2029\ufeff]/g;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function quoted(value: string): string {
-  return JSON.stringify(value).replace(
-    unprintableInJson,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(value).replace(unprintableInJson, unicodeEscape);
 }
 
 function isLiteralBlock(value: string): boolean {

@@ -1,14 +1,7 @@
 /**
- * Each spec's comparison runs in a worker thread of its own, under a memory budget (a V8 heap limit)
- * and a time budget, and is ended when it goes over either. The comparison's cost is bounded by
- * construction (src/core/changes compares each pair of schemas once); the budget is the second line: a
- * document no measurement foresaw cannot take the run down with it. Anything written to the console in
- * the worker is captured there and reported once, at debug level.
- *
- * The worker runs the file this module is in: this module when running from source, the chunk of
- * `dist/` that holds it when built (it starts the comparison itself, `import.meta.main` being true in
- * the worker's entry); if a build inlines it into an entry (`src/index.ts`, `src/hosts/cli/main.ts`),
- * that entry calls {@link serveComparison} instead of starting the run.
+ * Each spec's comparison in a worker thread of its own, ended when it goes over its heap or time budget
+ * (the second line behind a comparison bounded by construction); its console is captured and logged at
+ * debug level. The worker runs this very file ({@link serveComparison}). The budget: docs/design/change-review.md.
  */
 import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";

@@ -1,19 +1,7 @@
 /**
- * What a schema says, with its `$ref` followed, its `$ref` siblings applied and its `allOf` merged: the
- * normalised form the comparison reads. Each schema object is read once (memoised by identity), so a
- * component used in a thousand places costs one view.
- *
- * - A `$ref` with siblings (common 3.0 practice, the 3.1 meaning) is the target with the siblings
- *   applied over it: `{ $ref: Status, nullable: true, description }` has Status's enum, and null.
- * - `nullable: true` (3.0), `x-nullable: true` (Swagger 2.0) and a `"null"` in a 3.1 type array are one
- *   thing; `number` includes `integer`; a schema without `type` but with `properties` is an object, one
- *   with `items` an array.
- * - `allOf` is the intersection of its members: properties and `required` merged, the narrowest types
- *   and limits.
- * - Keywords beside `oneOf`/`anyOf` (`type`, `properties`, `required`, `enum` …) constrain every variant
- *   (JSON Schema applies them all): each variant is read as its intersection with them, and the
- *   container as the variants alone. `{type: object, properties: {id}, oneOf: [A, B]}` is the same set
- *   of instances as `{oneOf: [{allOf: [{type: object, properties: {id}}, A]}, …]}`, and reads the same.
+ * What a schema says, with its `$ref` followed, its `$ref` siblings applied, its `allOf` merged and the
+ * keywords beside `oneOf`/`anyOf` applied to each variant: the normalised form the comparison reads,
+ * memoised by identity. The model and its choices: docs/design/change-review.md.
  */
 import { isObject, type Json, type Resolver } from "./document.ts";
 

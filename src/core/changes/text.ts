@@ -1,16 +1,12 @@
 import { pointerFromTokens } from "../bundling/pointer.ts";
 import { truncate } from "../text/truncate.ts";
+import { escapeUnprintable } from "../text/unprintable.ts";
 import { MAX_MESSAGE_LENGTH } from "./types.ts";
-
-/** C0 and C1 controls, DEL, line and paragraph separators, bidirectional and zero-width controls. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** A name from a document (path, parameter, property, media type), made visible, one line and bounded. */
 export function quote(text: unknown, max = 120): string {
   const raw = typeof text === "string" ? text : (JSON.stringify(text) ?? String(text));
-  const escaped = raw.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return truncate(escaped, max);
+  return truncate(escapeUnprintable(raw), max);
 }
 
 /** A message: control characters escaped, cut to {@link MAX_MESSAGE_LENGTH}. */

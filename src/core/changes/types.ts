@@ -27,4 +27,4 @@ export interface ApiChanges {
   readonly omitted?: number;
 }
 
-export const MAX_MESSAGE_LENGTH = 300;
+export { MAX_MESSAGE_LENGTH } from "../text/truncate.ts";

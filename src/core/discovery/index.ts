@@ -1,14 +1,7 @@
 /**
- * Discovery of the OpenAPI documents in a workspace.
- *
- * - Candidates are `.yaml`, `.yml` and `.json` files (any case); a candidate is a spec when its top level
- *   is a mapping with `openapi: "3.…"` or `swagger: "2.0"` (see classify.ts).
- * - Without patterns: the whole workspace minus `.git`, `node_modules` and, in a git work tree, what git
- *   ignores. Submodule contents are not searched in that mode; name them with patterns.
- * - With patterns: what they match, git-ignored or not. A pattern without wildcards must name an
- *   existing OpenAPI document (or a folder).
- * - A spec that `$ref`s another whole spec does not absorb it: each complete document is its own spec.
- * - Symbolic links whose target lies outside the workspace are skipped with a warning, never read.
+ * Discovery of the OpenAPI documents in a workspace: `.yaml`, `.yml` and `.json` files whose top level
+ * says `openapi: "3.…"` or `swagger: "2.0"` (classify.ts), by patterns or over the whole workspace less
+ * `.git`, `node_modules` and what git ignores. The rules as users read them: docs/publishing.md.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,6 +1,7 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isScalar, LineCounter, parseDocument } from "yaml";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
+import { yamlSteps } from "./yaml-path.ts";
 
 export interface Position {
   line: number;
@@ -113,25 +114,16 @@ function locateInYaml(text: string, keyPath: readonly string[]): Located {
 
 function walkYaml(contents: unknown, lineCounter: LineCounter, keyPath: readonly string[]): Located {
   let found: Located = { position: START, depth: 0 };
-  let node: unknown = contents;
-  for (const key of keyPath) {
-    if (isSeq(node) && /^\d+$/.test(key)) {
-      const item = node.items[Number(key)] as { range?: [number, number, number] } | undefined;
-      if (!item?.range) return found;
-      const { line, col } = lineCounter.linePos(item.range[0]);
-      found = { position: { line, column: col }, depth: found.depth + 1 };
-      node = item;
-      continue;
-    }
-    if (!isMap(node)) return found;
-    // A YAML key written `200` is the number 200: compared as text, as the key path writes it.
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
-    const keyNode = pair?.key;
-    if (!pair || !isScalar(keyNode) || !keyNode.range) return found;
-    const { line, col } = lineCounter.linePos(keyNode.range[0]);
+  const steps = yamlSteps(contents, keyPath);
+  for (const step of steps) {
+    // A key is located where it is written; a sequence's item at its start.
+    const range = (step.key ?? (step.node as { range?: [number, number, number] } | null))?.range;
+    if (!range) return found;
+    const { line, col } = lineCounter.linePos(range[0]);
     found = { position: { line, column: col }, depth: found.depth + 1 };
-    node = pair.value;
   }
+  if (steps.length < keyPath.length) return found;
+  const node = steps.length === 0 ? contents : steps[steps.length - 1]?.node;
   if (isScalar(node) && typeof node.source === "string") return { ...found, rawValue: node.source };
   return found;
 }

@@ -1,5 +1,6 @@
 import { load } from "js-yaml";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
+import { yamlSteps } from "./yaml-path.ts";
 
 export class SourceSyntaxError extends Error {
   override name = "SourceSyntaxError";
@@ -125,17 +126,9 @@ export function valueLocator(text: string): (tokens: readonly string[]) => { lin
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
   return (tokens) => {
-    let node: unknown = document.contents;
-    let offset = (node as { range?: [number, number] } | null)?.range?.[0] ?? 0;
-    for (const token of tokens) {
-      let next: unknown;
-      if (isMap(node)) {
-        next = node.items.find((item) => isScalar(item.key) && String(item.key.value) === token)?.value;
-      } else if (isSeq(node)) {
-        next = node.items[Number(token)];
-      }
-      if (next === undefined || next === null) break;
-      node = next;
+    let offset = (document.contents as { range?: [number, number] } | null)?.range?.[0] ?? 0;
+    for (const { node } of yamlSteps(document.contents, tokens)) {
+      if (node === undefined || node === null) break;
       offset = (node as { range?: [number, number] }).range?.[0] ?? offset;
     }
     const { line, col } = lineCounter.linePos(offset);

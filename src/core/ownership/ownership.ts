@@ -1,29 +1,14 @@
 /**
- * The publish record: evidence, stored in the document GitBook keeps, of who uploaded a spec and what
- * they uploaded. Every text upload carries it as the top-level key {@link RECORD_KEY}; a later run reads
- * it back from the version's content. It is the only proof the run accepts that
- *
- * - a spec is this repository's, published under this configuration (`owner`) under this very `slug`,
- *   so that pruning may delete it; a slug prefix is a filter, never the proof, and a record found under
- *   another slug is a copy;
- * - its file was `path`, so that a spec whose file still exists is never pruned;
- * - it was published from `commit`, so that a run deletes it only when that commit precedes its own;
- * - GitBook already holds exactly what this run would upload (`digest` of the text, before the record
- *   was added), so that the upload can be skipped: the text's bytes decide, whatever GitBook's processing
- *   does to the document (Swagger 2.0 upgraded to OpenAPI 3, descriptions enriched), and numbers are
- *   compared as written — provided the record sits in the document it describes (`document`, checked
- *   against the version's content), so that it cannot vouch for other content.
- *
- * A text uploaded as its file is written also records what the run's checks read from those bytes
- * (`specVersion`, `standalone`, under the rules numbered {@link CHECKS}): a later run whose file has
- * the same bytes, and runs the same rules, can then report it unchanged from the bytes alone.
- *
- * Why this design and what it costs: docs/publishing.md and docs/design/ownership.md.
+ * The publish record ({@link RECORD_KEY}), spliced into every text upload: the only proof a run accepts
+ * that a spec is this repository's (`owner`, `slug`, `path`, `commit`, so that pruning may delete it) and
+ * that GitBook already holds exactly what the run would upload (`digest`, `document`, and the checks'
+ * readings under {@link CHECKS}). Why, and what it costs: docs/design/ownership.md.
  */
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { insertRootKey, removeRootKey } from "../documents/root-key.ts";
+import { unicodeEscape } from "../text/unprintable.ts";
 
 export const RECORD_KEY = "x-publish-record";
 const TOOL = "gitbook-openapi";
@@ -268,10 +253,7 @@ function asciiJson(record: PublishRecord): string {
   const entries = Object.entries(record).map(
     ([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`,
   );
-  return `{ ${entries.join(", ")} }`.replace(
-    /[\u007f-\uffff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return `{ ${entries.join(", ")} }`.replace(/[\u007f-\uffff]/g, unicodeEscape);
 }
 
 /**

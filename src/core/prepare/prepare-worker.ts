@@ -1,18 +1,7 @@
 /**
- * Each spec's local steps (read and parse, validate, bundle, shape, the extension checks, the publish
- * record: prepare.ts `prepareFile`) run in a worker thread, so that the main thread's event loop stays
- * free whatever a spec costs: the run's `timeout` and its host's stop (`SyncPorts.stop`) are acted on
- * while a spec is in the middle of its work, by ending that worker. One worker serves the whole run
- * ({@link PREPARING_WORKERS}), one spec at a time (a worker's start, with the validator and the readers
- * loaded, costs more than a small spec's steps); a worker ended on a timeout or a stop is replaced on
- * the next spec. Small specs whose steps are bounded by their size stay in the main thread (../run/spec-work.ts). Each runs
- * under a heap limit, so a document or an overlay that grows without bound fails its spec, not the run.
- * The measurements behind this choice: docs/design/stoppable-preparation.md.
- *
- * The worker runs the file this module is in: this module from source, the chunk of `dist/` that holds
- * it when built (run.ts imports it dynamically, so the build gives it a chunk of its own); there
- * `import.meta.main` is true and it serves the jobs it is given ({@link servePreparation}). Tests name
- * another entry that serves with hooks (a phase that never ends, one that throws).
+ * Each spec's local steps (prepare.ts `prepareFile`) in a worker thread under a heap limit, so that the
+ * run's `timeout` and its host's stop end a spec in the middle of its work. The worker runs this very
+ * file (`import.meta.main`: {@link servePreparation}). Why and measured: docs/design/stoppable-preparation.md.
  */
 import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";

@@ -5,13 +5,10 @@
  * same way. The section is cut to the room its caller gives: whole operations while they fit, breaking
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
-import { MAX_MESSAGE_LENGTH } from "../changes/index.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../result.ts";
-import { truncate } from "../text/truncate.ts";
+import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
 import { escapeText } from "./markdown.ts";
 
-/** Longest message shown: the change engine's own bound, so that no message is cut again here. */
-const MAX_MESSAGE = MAX_MESSAGE_LENGTH;
 /** Longest operation (method and path) and operation id shown. */
 const MAX_PLACE = 200;
 
@@ -289,7 +286,9 @@ function planSpec(
 ): SpecPlan {
   const changes = result.changes as SpecChanges;
   const warn = changes.notReviewed !== undefined || changes.breaking.length > 0 ? "⚠️ " : "";
-  const file = escapeText(truncate(withSlug ? `${result.file} → ${result.slug}` : result.file, MAX_MESSAGE));
+  const file = escapeText(
+    truncate(withSlug ? `${result.file} → ${result.slug}` : result.file, MAX_MESSAGE_LENGTH),
+  );
   const head = [`**${file}**: ${warn}${escapeText(changesHeadline(changes))}`, ""].map(defuse);
   const sections: Section[] = [];
   if (changes.notReviewed === undefined && changes.against !== "nothing") {
@@ -361,7 +360,7 @@ function groupLines(group: OperationGroup): string[] {
     group.operationId === undefined ? "" : ` (${escapeText(truncate(group.operationId, MAX_PLACE))})`;
   return [
     `- **${place}**${id}`,
-    ...group.changes.map((change) => `  - ${escapeText(truncate(change.message, MAX_MESSAGE))}`),
+    ...group.changes.map((change) => `  - ${escapeText(truncate(change.message, MAX_MESSAGE_LENGTH))}`),
   ];
 }
 

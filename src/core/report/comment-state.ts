@@ -13,9 +13,14 @@ export interface CommentState {
   previews: string[];
 }
 
+/** What a `comment-key` may hold: letters, digits, `.`, `_` and `-`, 1 to 64 of them. */
+export function isCommentKey(key: string): boolean {
+  return key.length <= MAX_KEY_LENGTH && /^[A-Za-z0-9._-]+$/.test(key);
+}
+
 /**
- * Turns a `comment-key` input into a key safe inside an HTML comment: letters, digits, `.`, `_` and `-`
- * only, at most 64 characters; "default" when nothing is left.
+ * Turns any text into a key {@link isCommentKey} accepts, safe inside an HTML comment; "default" when
+ * nothing is left.
  */
 export function sanitizeCommentKey(key: string | undefined): string {
   const cleaned = (key ?? "")

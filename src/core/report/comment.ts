@@ -1,5 +1,5 @@
 import type { SpecResult } from "../result.ts";
-import { truncate } from "../text/truncate.ts";
+import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl } from "./markdown.ts";
@@ -18,7 +18,6 @@ export {
 
 /** Room kept free under the limit, for the note about rows left out and for safety. */
 const SIZE_MARGIN = 1_024;
-const MAX_MESSAGE_LENGTH = 300;
 const MAX_MESSAGES_PER_SPEC = 5;
 
 export interface PullRequestCommentInput {

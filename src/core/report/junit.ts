@@ -9,6 +9,7 @@
  * characters, lone surrogates) are written as visible `\uXXXX` text instead.
  */
 import type { SpecResult } from "../result.ts";
+import { unicodeEscape } from "../text/unprintable.ts";
 import { changesHeadline } from "./changes.ts";
 
 export interface JUnitOptions {
@@ -108,7 +109,7 @@ const NOT_XML = new RegExp(
 );
 
 function visible(value: string): string {
-  return value.replace(NOT_XML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return value.replace(NOT_XML, unicodeEscape);
 }
 
 /** Text content: `&`, `<` and `>` escaped (so `]]>` cannot appear), carriage returns kept as `&#13;`. */

@@ -37,3 +37,27 @@ export function finalFailureMessage(results: readonly SpecResult[]): string | un
   const noun = results.length === 1 ? "spec" : "specs";
   return `${failures.length} of ${results.length} ${noun} did not publish:\n${lines.join("\n")}`;
 }
+
+/** The parts of a run's closing error, each already in the host's words and redacted. */
+export interface RunFailures {
+  /** Why the run stopped before its end. */
+  stoppedReason?: string | undefined;
+  /** The slug collisions. */
+  collisions?: string | undefined;
+  results: readonly SpecResult[];
+  pruneFailure?: string | undefined;
+  /** The API change review's verdict (`fail-on-breaking`). */
+  reviewFailure?: string | undefined;
+}
+
+/**
+ * The run's closing error, for the Action and the CLI alike: why it stopped; else its slug collisions,
+ * failed specs and prune failure, a blank line between them; else the change review's verdict.
+ * Undefined when the run did not fail.
+ */
+export function runFailureMessage(failures: RunFailures): string | undefined {
+  if (failures.stoppedReason !== undefined) return failures.stoppedReason;
+  const parts = [failures.collisions, finalFailureMessage(failures.results), failures.pruneFailure];
+  const given = parts.filter((part) => part);
+  return given.length > 0 ? given.join("\n\n") : failures.reviewFailure || undefined;
+}

@@ -1,14 +1,7 @@
 /**
- * The one living comment of a pull or merge request, whatever the host: how it is found, written,
- * kept single when runs race, and never written twice by a POST that may have been applied. The host
- * modules (`github/comment.ts`, `gitlab/notes.ts`) only say how to list, create, edit and delete a
- * comment there, and who the token is.
- *
- * Runs race: two runs on one pull request can each find no comment and each create one; no host offers
- * a create-if-absent. So after creating, a run looks again. When it finds more than one of ours, the
- * oldest (lowest id, the same for every run that looks) is kept, the previews recorded in the others are
- * merged into it (a preview dropped from the record would never be cleaned up), and the others are
- * deleted. Every racing run that sees the duplicate converges on the same comment and the same union.
+ * The one living comment of a pull or merge request, whatever the host: found, written, kept single when
+ * runs race (the oldest kept, the others' previews merged into it) and never written twice by a POST that
+ * may have been applied. The hosts' modules only list, create, edit and delete. Why: docs/design/review-comment.md.
  */
 import type { Logger } from "../logger.ts";
 import type { ReviewThread } from "../ports.ts";

@@ -1,12 +1,7 @@
 /**
- * Shaping: what a spec's published document is made of besides its file. Per spec file, in the
- * configuration file (`specs:`): overlays applied to every publication of it, `remove-internal`, and
- * `audiences` — one file published under several slugs, each shaped its own way. Each audience is a spec
- * of its own in the run: its own slug, upload, unchanged check, result and review (docs/overlays-and-audiences.md "Overlays and
- * audiences").
- *
- * The steps, in order: the bundled document → the spec's overlays → the audience's overlays →
- * `remove-internal` (so that an overlay may mark parts `x-internal: true`).
+ * Shaping: per spec file, overlays, `remove-internal` and `audiences` (one file under several slugs, each
+ * a spec of its own in the run), applied in that order after bundling (docs/overlays-and-audiences.md;
+ * choices in docs/design/overlays.md).
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";

@@ -1,17 +1,7 @@
 /**
- * OpenAPI Overlays (Overlay Specification 1.0.x, and 1.1.x with its `copy` action): a document of
- * actions, each a JSONPath `target` (RFC 9535, evaluated by `json-p3`, see docs/design/overlays.md) with an
- * `update` merged into the nodes it selects, or `remove: true`. Actions apply in order, each to the result
- * of the previous one.
- *
- * An overlay that is not one (wrong `overlay` version, no `info` or `actions`, a bad JSONPath, an action
- * that says neither or both of `update` and `remove`) throws {@link OverlayError} at its file and line:
- * the spec fails, never silently unshaped. An action whose target selects nothing is a warning at its
- * line. Where 1.0.0 leaves a case open, the merge follows 1.1.0's rules (docs/design/overlays.md says which).
- *
- * `match()` and `search()` patterns run with a linear-time engine (./patterns.ts), and everything an
- * overlay may consume is bounded for the spec as a whole (./bounds.ts): one budget for all the overlays
- * of a publication, targets bounded in length, nesting and segments, documents and updates in depth.
+ * OpenAPI Overlays 1.0.x and 1.1.x: each action's JSONPath `target` (`json-p3`) gets its `update`,
+ * `remove` or `copy`, in order. A malformed overlay throws {@link OverlayError} at its file and line; a
+ * target that selects nothing is a warning. Choices, deviations and bounds: docs/design/overlays.md.
  */
 import {
   JSONPathEnvironment,

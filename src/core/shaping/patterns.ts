@@ -1,12 +1,7 @@
 /**
- * The patterns of JSONPath's `match()` and `search()` (RFC 9535 §2.4.6–2.4.7): I-Regexp (RFC 9485), run
- * with `re2js`, a JavaScript port of RE2, whose time is linear in the text's length whatever the pattern
- * (no backtracking: `(a+)+$`, `.*.*.*.*.*.*Z` and `(a*){9}Z` cost one pass). The engine and its
- * measurements: docs/design/overlays.md, "Patterns: a linear-time engine".
- *
- * A pattern that is not I-Regexp (a backreference, a lookaround, `\d`, a lazy `*?`, an inline flag) is
- * refused with {@link PatternError}, where RFC 9535 would have `match()` quietly select nothing: in a
- * publishing pipeline a filter that silently matches nothing is a mistake to report.
+ * JSONPath's `match()` and `search()` patterns (I-Regexp, RFC 9485) run with `re2js`, in time linear in
+ * the text whatever the pattern; one that is not I-Regexp is refused with {@link PatternError} rather than
+ * matching nothing. Engine and measurements: docs/design/overlays.md, "Patterns: a linear-time engine".
  */
 import { jsonpath } from "json-p3";
 import { RE2JS } from "re2js";

@@ -1,37 +1,8 @@
 /**
- * `remove-internal`: takes out of a (bundled) OpenAPI document — Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2 —
- * every object of the specification that is marked internal, then whatever names or needs what went, so
- * that the result is a whole document (docs/overlays-and-audiences.md "Overlays and audiences", docs/design/overlays.md "What counts as
- * marked internal" and "remove-internal").
- *
- * The document is walked as OpenAPI, never by key names: {@link fieldsFor} says, for each object of the
- * specification, which fields hold which objects, maps or lists. A key of a map (a header `x-debug-trace`,
- * a property `x-tenant`, a component `x-Audit`) is a name, whatever it starts with; an `x-` field of an
- * object is an extension, whose value is data; so are examples, defaults, enums and constants.
- *
- * Marked: an object of the specification whose `x-internal` is truthy as JavaScript reads it (any value
- * but `false`, `0`, `""` and `null`), as Redocly's `remove-x-internal` decorator reads it. A value other
- * than `true` or `false` is reported in {@link RemovalSummary.unusual} (the caller warns at its place).
- *
- * 1. a marked object leaves the map or list that holds it, or, in an optional field (an operation of a
- *    path item, an `externalDocs`), that field; in a required field (a parameter's `schema`, an `items`)
- *    its holder goes instead, up to the first that can. An operation whose tags are all internal goes;
- * 2. what names or needs what went goes with it: a `$ref` into a removed place (as in 1: its holder); a
- *    discriminator `mapping` entry or `defaultMapping`; a link whose `operationId` or `operationRef`
- *    names a removed operation, and a link's `parameters` entry naming a removed parameter of it; a
- *    security requirement naming a removed scheme (and a `security` list it empties), the scopes of a
- *    removed OAuth flow; a removed property's name in `required`, `dependentRequired` and a
- *    discriminator's `propertyName` (in every schema, when no property of that name is left); a path
- *    item or callback left without operations; a schema whose `allOf`/`anyOf`/`oneOf` lost every member,
- *    a parameter or request body whose `content` lost every media type;
- * 3. declared tags that are marked, or whose operations were all removed, go from the tags, the
- *    operations' `tags`, `x-tagGroups` and the other tags' `x-parent`/`parent` (a tag that never had an
- *    operation stays);
- * 4. components the document reached before and no longer reaches are removed.
- *
- * Linear in the document's size, with no recursion (a deep document cannot overflow the stack). The
- * document is changed in place; {@link InternalRemovalError} when a marked object cannot go (the
- * document itself, its `info`).
+ * `remove-internal`: takes every object marked `x-internal` out of a bundled OpenAPI document (2.0 to
+ * 3.2), with whatever names or needs it, so that the result is a whole document. The document is walked
+ * as OpenAPI ({@link fieldsFor}), never by key names; linear, without recursion, in place. What counts as
+ * marked and the four steps: docs/design/overlays.md, "What counts as marked internal" and "remove-internal".
  */
 import { isRecord, pointerFromTokens, pointerTokens } from "../bundling/pointer.ts";
 

@@ -1,15 +1,7 @@
 /**
- * What the action writes to standard output is a protocol (actions/runner, ActionCommand.cs and
- * ActionCommandManager.cs): the runner reads it line by line, a line ending at `\r`, `\n` or `\r\n`, and
- * takes a line as a workflow command
- * - when, after its leading white space, it starts with `::` and a command name follows
- *   (`::warning file=x::text`, `::add-mask::…`, `::stop-commands::…`; names are case-insensitive), or
- * - when it contains `##[` anywhere, followed by a command name and `]` (the older form).
- *
- * Text from outside (file names, the service's ids, URLs and messages, other people's comments, error
- * texts) must never start such a line. {@link escapeUntrusted} makes one piece of it inert and keeps it
- * on one line; {@link defuseCommands} is the net the host applies to every line it writes, whatever
- * the callers did, keeping the layout of our own multi-line messages.
+ * The runner reads the Action's output as commands (`::name::` at a line's start, `##[` anywhere): text
+ * from outside must never start one. {@link escapeUntrusted} makes one piece inert and keeps it on one
+ * line; {@link defuseCommands} is the host's net over every line. The protocol: docs/design/log-safety.md.
  */
 
 /** Characters that end a line for the runner or for log viewers, and other control characters. */

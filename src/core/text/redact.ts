@@ -1,14 +1,7 @@
 /**
- * Removes secrets from text that came from outside, before it is shown or cut. The runner masks a
- * registered secret only where it appears whole; a message cut to a length, or a token split by the
- * service's own formatting, keeps a part of it that masking cannot hide. A {@link Redactor} therefore
- * replaces every run of text made of pieces of a secret at least {@link FRAGMENT_LENGTH} characters
- * long — the whole secret, a prefix left by a cut, any 8 characters of it — with {@link REDACTED}.
- * ASCII letters match in either case: a URL's host name, for one, comes back in lower case.
- *
- * Linear in the text: every window of {@link FRAGMENT_LENGTH} characters is looked up, by a rolling
- * hash and a bit filter, in the set of the secrets' windows (a k-gram set), and confirmed by comparison
- * on a hit.
+ * Removes secrets from text that came from outside, before it is shown or cut: the whole secret, and any
+ * piece of {@link FRAGMENT_LENGTH}+ characters of it, in either ASCII case. Linear in the text (a rolling
+ * hash over a k-gram set); why pieces: docs/design/log-safety.md.
  */
 
 /** The shortest piece of a secret that is removed wherever it appears. */

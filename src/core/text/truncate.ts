@@ -3,6 +3,9 @@
  * pair, with `…` standing for what was left out (counted in the length).
  */
 
+/** The longest message shown on one line of a report (a change, a failure, a warning), in code points. */
+export const MAX_MESSAGE_LENGTH = 300;
+
 /** `text` cut at its end to at most `max` code points. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -1,11 +1,7 @@
 /**
- * Whether GitBook already holds the text a run would upload, so that the upload can be skipped and the
- * spec reported `unchanged`. Pure: the caller reads the spec and its last version's content and passes
- * them in. Only a proof of sameness says "same": the version's document carries this run's very publish
- * record (same owner, slug, file and digest of the text; see ../ownership/ownership.ts), and that record's document
- * digest is the digest of the document it sits in. Every doubt (a shape we do
- * not know, a failed or unfinished processing, a URL source, no record or another one) says "not same",
- * with a one-line reason for the log, and the run uploads.
+ * Whether GitBook already holds the text a run would upload, so the upload is skipped. Pure. Only proof
+ * says "same": the version's document carries this run's very publish record (../ownership/ownership.ts),
+ * in the document it describes; every doubt says "not same", with a reason for the log, and the run uploads.
  *
  * What the version content holds: docs/design/version-content.md.
  */

@@ -5,6 +5,7 @@
  * `enum`, …). GitBook cannot resolve them: they fail the spec whatever `strict` says.
  */
 import { specVersion, typesFor } from "../bundling/openapi-types.ts";
+import { pointerTokens } from "../bundling/pointer.ts";
 import { walkReferences } from "../bundling/walk.ts";
 import { truncate } from "../text/truncate.ts";
 import type { StructuralIssue } from "./structure.ts";
@@ -54,8 +55,7 @@ function resolve(document: unknown, ref: string): unknown {
   if (pointer === "") return document;
   if (!pointer.startsWith("/")) return MISSING;
   let node = document;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+  for (const token of pointerTokens(pointer)) {
     if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return MISSING;
     node = (node as Record<string, unknown>)[token];
   }

@@ -1,13 +1,7 @@
 /**
- * Structural validation: a document against the official JSON Schema of its OpenAPI version (2.0, 3.0,
- * 3.1, 3.2), as kept by `@seriousme/openapi-schema-validator` (the OAI's schemas, its 3.1 and 3.2 ones
- * with `$dynamicRef` made plain so that ajv follows them), checked with ajv. The choice and its
- * measurements: docs/design/validation-choice.md.
- *
- * ajv's raw errors become short issues, each at the key path of the offending node: the branches of a
- * failed `oneOf`/`anyOf` are reduced to the deepest ones (where the document went furthest into a
- * branch), the "this could have been a `$ref`" branch is dropped when another one explains more, and
- * one node gets one message per kind of problem.
+ * Structural validation against the official JSON Schema of the document's OpenAPI version, with ajv;
+ * its raw errors reduced to one short issue per node and kind of problem, at the offending node's key
+ * path. The validator chosen and the reduction: docs/design/validation-choice.md.
  */
 
 import schema20 from "@seriousme/openapi-schema-validator/schemas/v2.0/schema.json" with { type: "json" };
@@ -18,6 +12,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
+import { pointerTokens } from "../bundling/pointer.ts";
 import { truncate } from "../text/truncate.ts";
 
 export interface StructuralIssue {
@@ -91,14 +86,6 @@ interface RawError {
   error: ErrorObject;
 }
 
-function pointerKeys(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
 /** ajv's errors → one issue per node and kind, the alternatives of each `oneOf`/`anyOf` reduced. */
 export function summarize(
   errors: readonly ErrorObject[],
@@ -106,7 +93,7 @@ export function summarize(
   version: SchemaVersion = "3.1",
 ): StructuralIssue[] {
   const raw: RawError[] = errors.flatMap((error) => {
-    const path = pointerKeys(error.instancePath);
+    const path = pointerTokens(error.instancePath);
     // `propertyNames` (3.1's component names): the failure inside it names the key; the wrapper says
     // nothing more.
     if (error.keyword === "propertyNames") return [];
@@ -189,7 +176,7 @@ function resolveLocal(root: unknown, branch: unknown): object | undefined {
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref !== "string" || !ref.startsWith("#/")) return node;
     let target: unknown = root;
-    for (const key of pointerKeys(ref.slice(1)))
+    for (const key of pointerTokens(ref.slice(1)))
       target = isObject(target) ? (target as Record<string, unknown>)[key] : undefined;
     node = target;
   }

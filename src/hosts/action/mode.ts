@@ -1,21 +1,20 @@
 import type { RunContext } from "../../adapters/github/context.ts";
 import { InputError } from "../../core/plan/input-error.ts";
+import { resolveMode as resolveRunMode } from "../../core/plan/mode.ts";
 import type { RequestedMode } from "../../core/plan/run-settings.ts";
 import type { SyncMode } from "../../core/ports.ts";
 
-/** What this run does: `cleanup` deletes a closed pull request's previews. */
-export type EffectiveMode = SyncMode;
-
-/** `auto` previews on pull requests and publishes otherwise; a closed pull request cleans up its previews. */
-export function resolveMode(requested: RequestedMode, context: RunContext): EffectiveMode {
+/** The run's mode (core/plan/mode.ts) on this workflow run's event. */
+export function resolveMode(requested: RequestedMode, context: RunContext): SyncMode {
   const pullRequest = context.pullRequest;
-  if (requested === "check" || requested === "publish") return requested;
-  if (requested === "preview" && !pullRequest) {
-    throw new InputError(
-      "mode",
-      `'preview' needs a pull_request or pull_request_target event (this run is '${context.eventName || "unknown"}'); use 'publish' or 'auto'.`,
-    );
-  }
-  if (!pullRequest) return "publish";
-  return pullRequest.action === "closed" ? "cleanup" : "preview";
+  const review = pullRequest && { closed: pullRequest.action === "closed" };
+  return resolveRunMode(
+    requested,
+    review,
+    (mode) =>
+      new InputError(
+        "mode",
+        `'${mode}' needs a pull_request or pull_request_target event (this run is '${context.eventName || "unknown"}'); use 'publish' or 'auto'.`,
+      ),
+  );
 }

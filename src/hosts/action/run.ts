@@ -9,7 +9,7 @@ import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { SettingNames } from "../../core/plan/settings.ts";
 import type { Clock, Git } from "../../core/ports.ts";
 import { systemClock } from "../../core/ports.ts";
-import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
+import { renderOutputs, runFailureMessage } from "../../core/report/outputs.ts";
 import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
 import { redactedReview } from "../../core/review-thread/redacted-review.ts";
@@ -210,19 +210,20 @@ async function finish(
     }),
   );
 
-  const specFailures = finalFailureMessage(results);
   const pruneFailure = report.pruneFailure && redact(report.pruneFailure);
-  const failures =
-    specFailures && pruneFailure ? `${specFailures}\n\n${pruneFailure}` : (specFailures ?? pruneFailure);
   if (interrupted) {
+    const failures = runFailureMessage({ results, pruneFailure });
     const said = `${interrupted.message}: ${partialCounts(results)}.`;
     host.setFailed(failures ? `${said}\n\n${failures}` : said);
     return interrupted.exitCode;
   }
-  const failure =
-    stoppedReason ??
-    (collisions && failures ? `${collisions}\n\n${failures}` : failures) ??
-    (report.changeReview?.failure && redact(report.changeReview.failure));
+  const failure = runFailureMessage({
+    stoppedReason,
+    collisions,
+    results,
+    pruneFailure,
+    reviewFailure: report.changeReview?.failure && redact(report.changeReview.failure),
+  });
   if (failure) host.setFailed(failure);
   return undefined;
 }

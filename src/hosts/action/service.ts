@@ -1,5 +1,4 @@
-import { GitBookClient } from "../../adapters/gitbook/index.ts";
-import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
+import { connectGitBook } from "../../adapters/gitbook/index.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { RunSettings } from "../../core/plan/run-settings.ts";
 import type { RunService } from "../../core/ports.ts";
@@ -10,14 +9,6 @@ export interface ServiceOptions {
 
 export type ServiceFactory = (config: RunSettings, logger: Logger, options: ServiceOptions) => RunService;
 
-/** The real service, through our typed client; retries are logged so slow runs explain themselves. */
+/** The real service, through our typed client. */
 export const createGitBookService: ServiceFactory = (config, logger, { deadline }) =>
-  new GitBookClient({
-    token: config.token ?? "",
-    baseUrl: config.apiUrl,
-    deadline,
-    // The run's deadline is the real bound: a transient failure is retried as long as time is left.
-    retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
-    onRetry: ({ method, path, attempt, delayMs, reason }) =>
-      logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
-  });
+  connectGitBook({ token: config.token ?? "", apiUrl: config.apiUrl }, { deadline, logger });

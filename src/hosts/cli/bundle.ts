@@ -9,7 +9,6 @@
 import path from "node:path";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { inspectFile } from "../../core/discovery/index.ts";
-import { isWithin } from "../../core/files/containment.ts";
 import { type Logger, type SourceLocation, silentLogger } from "../../core/logger.ts";
 import { ownerKey } from "../../core/ownership/ownership.ts";
 import { prepareFile } from "../../core/prepare/prepare.ts";
@@ -25,6 +24,7 @@ import { checkInputs } from "./input-errors.ts";
 import { type CliIo, type Output, printable } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
+import { workspacePath } from "./workspace-file.ts";
 
 export interface BundleFlags {
   output?: string;
@@ -54,13 +54,7 @@ export async function runBundleCommand(
     () => readConfig((name) => (name === "mode" ? "check" : settings.readInput(name))),
     settings.settingName,
   );
-  const absolute = path.resolve(io.cwd, file);
-  if (!isWithin(settings.workspace, absolute))
-    throw new UsageError(
-      "<file>",
-      `${file} is outside the workspace ${settings.workspace}; pass --workspace.`,
-    );
-  const relative = path.relative(settings.workspace, absolute).split(path.sep).join("/");
+  const relative = workspacePath(settings.workspace, io.cwd, file, "<file>");
   const inspection = await inspectFile(settings.workspace, relative);
   if (inspection.kind !== "spec" && inspection.kind !== "broken") {
     const reason = "reason" in inspection ? `: ${inspection.reason}` : "";

@@ -3,7 +3,8 @@
  * never a flag's value, so that it stays out of shell history and process lists), the API URL and the
  * organization, checked by the action's own rules (`readConfig`), and the client.
  */
-import { GitBookClient } from "../../adapters/gitbook/index.ts";
+import { connectGitBook, type GitBookClient } from "../../adapters/gitbook/index.ts";
+import type { Logger } from "../../core/logger.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { UsageError } from "./errors.ts";
 import { checkInputs } from "./input-errors.ts";
@@ -57,6 +58,11 @@ export function resolveConnection(
   return { apiUrl: config.apiUrl, organization };
 }
 
-export function createClient(apiUrl: string, token: string): GitBookClient {
-  return new GitBookClient({ token, baseUrl: apiUrl, userAgent: CLI_USER_AGENT });
+/** The CLI's client (its user agent); for a run, bounded by its deadline as {@link connectGitBook} says. */
+export function createClient(
+  apiUrl: string,
+  token: string,
+  run?: { deadline: number; logger: Logger },
+): GitBookClient {
+  return connectGitBook({ token, apiUrl, userAgent: CLI_USER_AGENT }, run);
 }

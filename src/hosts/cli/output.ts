@@ -6,6 +6,7 @@
  * here, at the sink: the data a run works with (slugs, ids) is never redacted.
  */
 import { Redactor } from "../../core/text/redact.ts";
+import { escapeUnprintable } from "../../core/text/unprintable.ts";
 import type { SignalSource } from "./signals.ts";
 import type { Env, Stream } from "./streams.ts";
 import { type Palette, paletteOf, type TerminalManners, terminalManners } from "./terminal.ts";
@@ -87,20 +88,10 @@ export class Output {
   }
 }
 
-/**
- * Text from outside (the service's answers, file names) made safe for a terminal: control characters
- * (escape sequences could move the cursor or rewrite the screen), and the invisible ones that reorder or
- * hide text (bidirectional and zero-width controls, line separators; the set src/core/changes/text.ts
- * escapes), are shown as `\uXXXX`. Line breaks are kept only when `multiline`.
- */
+/** Text from outside made safe for a terminal (src/core/text/unprintable.ts); line breaks kept when `multiline`. */
 export function printable(value: string, multiline = false): string {
-  return value.replace(UNPRINTABLE, (char) =>
-    multiline && char === "\n" ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return escapeUnprintable(value, multiline);
 }
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** Why a write failed, in words, with the system's code: `no space left on device (ENOSPC)`. */
 export function writeFailure(error: unknown): string {

@@ -4,14 +4,13 @@
  * closed (core/previews/sweep.ts), and cleans each closed one up as `--merge-request N` does. The
  * results of every part are written once (`--json`, `--junit`); the worst exit code wins.
  */
-import { GitBookClient } from "../../adapters/gitbook/index.ts";
-import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
 import { sweepClosedPullRequests } from "../../core/previews/sweep.ts";
 import type { SpecResult } from "../../core/result.ts";
 import { listAllSpecs } from "../../core/run/first-contact.ts";
 import { resolveOrganizationId } from "../../core/run/organization.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import type { CiRun } from "./ci.ts";
+import { createClient } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
@@ -20,7 +19,6 @@ import type { Output } from "./output.ts";
 import type { Env } from "./streams.ts";
 import { CLI_TOKEN_HINT, finishSync } from "./sync-finish.ts";
 import type { SyncSettings } from "./sync-settings.ts";
-import { CLI_USER_AGENT } from "./version.ts";
 
 /** The cleanup of one pull request, as `sync --mode cleanup --merge-request N` runs it. */
 export type CleanUpOne = (number: number) => Promise<{ code: number; results: readonly SpecResult[] }>;
@@ -47,20 +45,19 @@ export async function runCleanupSweep(
   const deadline = Date.now() + config.timeoutSeconds * 1000;
   const states = ci.pullRequestStates?.(deadline);
   if (!states) {
-    throw new UsageError(
-      "BITBUCKET_TOKEN",
-      "cleanup without --merge-request asks Bitbucket which pull requests are closed, with a repository access token (Pull requests: Write) in the secured variable BITBUCKET_TOKEN; it is not set.",
-    );
+    throw ci.name === "Azure Pipelines"
+      ? new UsageError(
+          "SYSTEM_ACCESSTOKEN",
+          "cleanup without --merge-request asks Azure DevOps which pull requests are closed, with the job's token: map it into the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)); it is not set.",
+        )
+      : new UsageError(
+          "BITBUCKET_TOKEN",
+          "cleanup without --merge-request asks Bitbucket which pull requests are closed, with a repository access token (Pull requests: Write) in the secured variable BITBUCKET_TOKEN; it is not set.",
+        );
   }
   if (!config.token || !config.organization)
     throw new UsageError(settings.settingName("token"), CLI_TOKEN_HINT);
-  const client = new GitBookClient({
-    token: config.token,
-    baseUrl: config.apiUrl,
-    userAgent: CLI_USER_AGENT,
-    deadline,
-    retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
-  });
+  const client = createClient(config.apiUrl, config.token, { deadline, logger });
   let slugs: string[];
   try {
     const orgId = await resolveOrganizationId(config.organization, client, (name) =>

@@ -104,22 +104,24 @@ interface Setting {
   fromEnv?: (raw: string) => string;
 }
 
-/** How a flag's parsed value becomes the input's text, where it is not the value itself. */
+/** How a flag's parsed value becomes the input's text, where {@link flagText} does not say it. */
 const FLAG_VALUES: Readonly<Record<string, Pick<Setting, "fromFlag" | "fromEnv">>> = {
-  files: { fromFlag: (f) => f.files?.join("\n") },
   slugs: {
     fromFlag: (f) => f.slug && slugLines(f.slug, "--slug"),
     fromEnv: (raw) => slugLines(raw.split(/\r?\n/), "GITBOOK_SLUGS"),
   },
-  wait: { fromFlag: (f) => (f.wait === false ? "false" : undefined) },
-  prune: { fromFlag: (f) => (f.prune ? "true" : undefined) },
-  force: { fromFlag: (f) => (f.force ? "true" : undefined) },
-  "fail-on-breaking": { fromFlag: (f) => (f.failOnBreaking ? "true" : undefined) },
-  "fail-on-unreviewed": { fromFlag: (f) => (f.failOnUnreviewed ? "true" : undefined) },
-  "breaking-allowed": { fromFlag: (f) => f.breakingAllowed?.join("\n") },
-  exclude: { fromFlag: (f) => f.exclude?.join("\n") },
-  strict: { fromFlag: (f) => (f.strict ? "true" : undefined) },
 };
+
+/**
+ * A flag's parsed value as the input's text: a repeated flag's values one a line; a switch only when
+ * given (`--prune` → "true", `--no-wait` → "false"), so that commander's default for it never hides the
+ * variable or the configuration file; text as it is.
+ */
+function flagText(value: unknown, negated: boolean): string | undefined {
+  if (Array.isArray(value)) return value.join("\n");
+  if (typeof value === "boolean") return value === !negated ? String(value) : undefined;
+  return typeof value === "string" ? value : undefined;
+}
 
 export { longFlag, TOKEN_SETTINGS };
 
@@ -138,7 +140,7 @@ export const SYNC_SETTINGS: readonly Setting[] = SETTINGS.flatMap((declared) => 
       input: declared.name,
       flag,
       env: declared.cli.env,
-      fromFlag: (f: SyncFlags) => (f as Record<string, string | undefined>)[key],
+      fromFlag: (f: SyncFlags) => flagText((f as Record<string, unknown>)[key], flag.startsWith("--no-")),
       ...FLAG_VALUES[declared.name],
     },
   ];

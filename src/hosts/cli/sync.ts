@@ -6,19 +6,19 @@
 
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
-import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
+import { AuthenticationError, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
-import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
 import { changeComparer, specChangeLine } from "../../core/change-review/change-review.ts";
 import { DiscoveryError } from "../../core/discovery/index.ts";
 import { InputError } from "../../core/plan/input-error.ts";
+import { resolveMode } from "../../core/plan/mode.ts";
 import { planOf } from "../../core/plan/plan.ts";
 import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { RequestedMode } from "../../core/plan/run-settings.ts";
 import { type SyncMode, systemClock } from "../../core/ports.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
-import { finalFailureMessage } from "../../core/report/outputs.ts";
+import { finalFailureMessage, runFailureMessage } from "../../core/report/outputs.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
 import type { SpecResult } from "../../core/result.ts";
@@ -32,6 +32,7 @@ import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { rerunMemory } from "../rerun-cache.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
+import { createClient } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
@@ -44,7 +45,6 @@ import type { Env } from "./streams.ts";
 import { CLI_TOKEN_HINT, finishSync, junitName } from "./sync-finish.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { type Palette, statusPaint } from "./terminal.ts";
-import { CLI_USER_AGENT } from "./version.ts";
 
 /** Runs a sync with the given settings; resolves to the exit code. */
 export async function runSyncCommand(
@@ -141,16 +141,7 @@ async function syncRun(
   });
   const report = await runSync(plan, {
     createService: config.token
-      ? (deadline) =>
-          new GitBookClient({
-            token: config.token ?? "",
-            baseUrl: config.apiUrl,
-            userAgent: CLI_USER_AGENT,
-            deadline,
-            retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
-            onRetry: ({ method, path, attempt, delayMs, reason }) =>
-              logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
-          })
+      ? (deadline) => createClient(config.apiUrl, config.token ?? "", { deadline, logger })
       : undefined,
     openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
     clock: systemClock,
@@ -189,13 +180,13 @@ function printReport(
   const palette = output.errorPalette;
   // A run GitBook refused (the token, the organization) says so alone: no spec was planned or started.
   if (!options.quiet && !isRefusal(report.stoppedBy)) printSpecLines(report, output, palette);
-  const collisions =
-    report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet);
-  const failures =
-    report.stoppedReason ??
-    joined(finalFailureMessage(report.results), report.pruneFailure) ??
-    report.changeReview?.failure;
-  const failure = collisions && failures ? `${collisions}\n\n${failures}` : (collisions ?? failures);
+  const failure = runFailureMessage({
+    stoppedReason: report.stoppedReason,
+    collisions: report.slugCollisions && describeCollisionsForCli(report.slugCollisions, options.filesSet),
+    results: report.results,
+    pruneFailure: report.pruneFailure,
+    reviewFailure: report.changeReview?.failure,
+  });
   // A run that stopped says why as the command's error; failed specs are the run's own outcome.
   if (report.stoppedBy instanceof Interrupted) {
     // The specs that failed before the stop, with their reasons; those not started are only counted.
@@ -211,12 +202,6 @@ function printReport(
     output.err(
       `Done in ${(report.durationMs / 1000).toFixed(1)} s (mode ${report.mode}): ${printable(headline({ results: report.results }))}.\n`,
     );
-}
-
-/** The texts given, a blank line between them; undefined when none is. */
-function joined(...texts: (string | undefined)[]): string | undefined {
-  const given = texts.filter((text) => text);
-  return given.length > 0 ? given.join("\n\n") : undefined;
 }
 
 function printSpecLines(report: SyncReport, output: Output, palette: Palette): void {
@@ -289,20 +274,17 @@ function readCi(env: Env, settings: SyncSettings): CiRun {
   }
 }
 
-/** `auto` previews the run's pull or merge request (cleans up after a closed one) and publishes otherwise. */
+/** The run's mode (core/plan/mode.ts) on the CI's pull or merge request, if any. */
 function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, settings: SyncSettings): SyncMode {
-  if (requested === "check" || requested === "publish") return requested;
-  if (requested === "auto") {
-    if (!ci.review) return "publish";
-    return ci.review.closed ? "cleanup" : "preview";
-  }
-  if (!ci.review) {
-    throw new UsageError(
-      settings.settingName("mode"),
-      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID, in Azure Pipelines from SYSTEM_PULLREQUEST_PULLREQUESTID; in Bitbucket and Azure Pipelines, cleanup without one sweeps every closed pull request).`,
-    );
-  }
-  return requested;
+  return resolveMode(
+    requested,
+    ci.review,
+    (mode) =>
+      new UsageError(
+        settings.settingName("mode"),
+        `'${mode}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID, in Azure Pipelines from SYSTEM_PULLREQUEST_PULLREQUESTID; in Bitbucket and Azure Pipelines, cleanup without one sweeps every closed pull request).`,
+      ),
+  );
 }
 
 function stopExitCode(error: unknown): number {

@@ -1,18 +1,8 @@
 import type { Env, Stream } from "./streams.ts";
 /**
- * What the CLI may send to a stream besides plain text: colours and a line rewritten in place. Decided
- * once per stream from the environment, as other command-line tools decide it:
- *
- * - `FORCE_COLOR` set: colours at its level (`0`/`false` none; ``/`true`/`1` to `3` on, a larger number
- *   3, any other value on), whatever the stream is; as in Node's own `tty.getColorDepth()`, it wins over
- *   `NO_COLOR` (Node, though, reads a value it does not know, e.g. `yes` or `4`, as no colours);
- * - else `NO_COLOR` set to anything but "": no colours (https://no-color.org);
- * - else colours only on a terminal whose `TERM` is not `dumb`.
- *
- * The live progress line needs a terminal (not `dumb`) of known width; no setting forces it, so a pipe, a
- * file or a CI log never gets a `\r` or an erase sequence. Only four colours are used, each for a meaning
- * (failed red, published green, unchanged or skipped dim, warnings yellow): a few bytes of code, so no
- * library is bundled for them.
+ * What the CLI may send to a stream besides plain text: four colours (`FORCE_COLOR`, then `NO_COLOR`,
+ * then a terminal not `dumb`) and a live line (a terminal of known width only). Decided once per stream;
+ * the rules and why: docs/design/terminal-manners.md.
  */
 
 export interface TerminalManners {

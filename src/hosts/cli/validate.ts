@@ -6,7 +6,6 @@
  * The checks load when the command runs: `--help` and the other commands do not pay for them.
  */
 
-import path from "node:path";
 import type { Command } from "commander";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
@@ -84,14 +83,14 @@ export async function runValidateCommand(
 ): Promise<number> {
   const [
     { discoverSpecs, inspectFile },
-    { isWithin },
+    { workspacePath },
     { prepareFile },
     { bareMessage, locatedMessage },
     { defuseCommands },
     settingsModules,
   ] = await Promise.all([
     import("../../core/discovery/index.ts"),
-    import("../../core/files/containment.ts"),
+    import("./workspace-file.ts"),
     import("../../core/prepare/prepare.ts"),
     import("../../core/prepare/problem-text.ts"),
     import("../../core/text/log-protocol.ts"),
@@ -147,13 +146,7 @@ export async function runValidateCommand(
     }
   } else {
     for (const file of files) {
-      const absolute = path.resolve(io.cwd, file);
-      if (!isWithin(settings.workspace, absolute))
-        throw new UsageError(
-          "[files...]",
-          `${file} is outside the workspace ${settings.workspace}; pass --workspace.`,
-        );
-      const relative = path.relative(settings.workspace, absolute).split(path.sep).join("/");
+      const relative = workspacePath(settings.workspace, io.cwd, file, "[files...]");
       const inspection = await inspectFile(settings.workspace, relative);
       if (inspection.kind === "spec") targets.push(inspection.spec);
       else if (inspection.kind === "broken") targets.push(inspection.broken);
