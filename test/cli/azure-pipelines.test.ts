@@ -299,6 +299,27 @@ describe("a scheduled cleanup job on Azure Pipelines", () => {
     expect(ours(5)[0]?.body).toContain("### 🧹");
     expect(ours(6)).toHaveLength(1);
   });
+  it("without a pull request, sweeps the closed ones: deletes their previews, keeps open ones", async () => {
+    await startAzure();
+    expect((await sync(["--json"], pipelineEnv())).code).toBe(0);
+    expect((await sync(["--json"], pipelineEnv({ SYSTEM_PULLREQUEST_PULLREQUESTID: "6" }))).code).toBe(0);
+    azure.setPullRequest(5, "completed");
+    azure.setPullRequest(6, "active");
+    const scheduled = pipelineEnv({ BUILD_REASON: "Schedule" });
+    delete (scheduled as Partial<Record<string, string>>).SYSTEM_PULLREQUEST_PULLREQUESTID;
+
+    const sweep = await sync(["--mode", "cleanup", "--json"], scheduled);
+
+    expect(sweep.code).toBe(0);
+    expect(results(sweep).map((r) => [r.slug, r.status])).toEqual([
+      ["specs-pets-pr-5", "deleted"],
+      ["specs-stores-pr-5", "deleted"],
+    ]);
+    expect(emulator.getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
+    expect(emulator.getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+    expect(sweep.stderr).toContain("1 closed pull request(s) cleaned up (#5), 1 open, 0 unknown (kept)");
+    expect(ours(5)[0]?.body).toContain("### 🧹");
+  });
 });
 
 describe("the pull request state port on Azure Pipelines", () => {
