@@ -332,6 +332,7 @@ export function specChange(change: ApiChange): SpecChange {
     ...(operation === undefined ? {} : { operation }),
     ...(change.operationId === undefined ? {} : { operationId: change.operationId }),
     message: change.message,
+    pointer: change.location,
   };
 }
 
