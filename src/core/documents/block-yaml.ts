@@ -86,16 +86,23 @@ function scan(text: string, root: WantedKeys): void {
       if (child) child.at = at;
       const rest = line.slice(1).replace(/^ +/, "");
       const column = indent + (line.length - rest.length);
-      if (!child || child.children.size === 0) return skip(indent);
+      if (!child || child.children.size === 0) {
+        skip(indent);
+        return;
+      }
       if (rest === "" || rest.startsWith("#")) {
         opening = { indent, wanted: child };
         return;
       }
       if (rest.startsWith("- ") || rest === "-") throw GIVE_UP;
       const inner: Frame = { indent: column, list: false, wanted: child, index: 0 };
-      if (keyOf(rest) === undefined) return skip(indent);
+      if (keyOf(rest) === undefined) {
+        skip(indent);
+        return;
+      }
       stack.push(inner);
-      return entry(inner, rest, at + (column - indent), column);
+      entry(inner, rest, at + (column - indent), column);
+      return;
     }
     const key = keyOf(line);
     if (key === undefined) throw GIVE_UP;

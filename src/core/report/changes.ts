@@ -6,9 +6,10 @@
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
 import { MAX_MESSAGE_LENGTH } from "../changes/index.ts";
+import { sourcePlace } from "../review/change-review.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../sync/result.ts";
 import { truncate } from "../text/truncate.ts";
-import { escapeText } from "./markdown.ts";
+import { codeCell, escapeText } from "./markdown.ts";
 
 /** Longest message shown: the change engine's own bound, so that no message is cut again here. */
 const MAX_MESSAGE = MAX_MESSAGE_LENGTH;
@@ -361,7 +362,10 @@ function groupLines(group: OperationGroup): string[] {
     group.operationId === undefined ? "" : ` (${escapeText(truncate(group.operationId, MAX_PLACE))})`;
   return [
     `- **${place}**${id}`,
-    ...group.changes.map((change) => `  - ${escapeText(truncate(change.message, MAX_MESSAGE))}`),
+    ...group.changes.map(
+      (change) =>
+        `  - ${escapeText(truncate(change.message, MAX_MESSAGE))}${change.file === undefined ? "" : ` (${codeCell(truncate(sourcePlace(change), MAX_PLACE))})`}`,
+    ),
   ];
 }
 

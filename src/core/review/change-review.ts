@@ -352,3 +352,8 @@ export function entrypointDocument(content: SpecVersionContent): unknown | undef
   const specification = entrypoints.length === 1 ? entrypoints[0]?.specification : undefined;
   return typeof specification === "object" && specification !== null ? specification : undefined;
 }
+
+/** Where a placed change is written, as compilers say it: `api/paths/pets.yaml:12` (the file alone without a line). */
+export function sourcePlace(change: Pick<SpecChange, "file" | "line">): string {
+  return `${change.file ?? ""}${change.line === undefined ? "" : `:${change.line}`}`;
+}

@@ -12,13 +12,15 @@ import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
 import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
 import { DiscoveryError } from "../../core/discovery/index.ts";
+import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
+import { type LoggedFinding, renderCodeQuality } from "../../core/report/code-quality.ts";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
-import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
+import { changeComparer, sourcePlace, specChangeLine } from "../../core/review/change-review.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { InputError } from "../../core/sync/input-error.ts";
 import { OrganizationLookupError, UnknownOrganizationError } from "../../core/sync/organization.ts";
@@ -59,6 +61,7 @@ export async function runSyncCommand(
 ): Promise<number> {
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
+  if (given.codeQualityFile !== undefined) checkOutputFile(codeQualityName(given), given.codeQualityFile);
   const ci = readCi(env, given);
   const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
@@ -70,13 +73,16 @@ export async function runSyncCommand(
     settings.settingName,
   );
   const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
-  const { logger, progress } = createCliLog(output, {
+  const { logger: cliLogger, progress } = createCliLog(output, {
     gitlabSections: ci.name === "GitLab CI",
     debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
     liveColumns: output.errorManners.liveColumns,
     quiet: settings.quiet,
     palette: output.errorPalette,
   });
+  // For the Code Quality report: every finding the run logs at a place (validation's errors and warnings).
+  const logged: LoggedFinding[] = [];
+  const logger = settings.codeQualityFile === undefined ? cliLogger : recordingFindings(cliLogger, logged);
   for (const warning of warnings) logger.warning(warning);
   const { repository } = ci;
   logger.debug(
@@ -137,6 +143,11 @@ export async function runSyncCommand(
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const code = await finishSync(report.results, settings, output);
+  if (settings.codeQualityFile !== undefined) {
+    const text = renderCodeQuality(report.results, logged, report.changeReview?.removedSpecs);
+    await mkdir(path.dirname(settings.codeQualityFile), { recursive: true });
+    await writeOutputFile(codeQualityName(settings), settings.codeQualityFile, output.redact(text));
+  }
   if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
   if (report.slugCollisions) return ExitCode.usage;
   if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok) return ExitCode.failed;
@@ -198,8 +209,10 @@ function printSpecLines(report: SyncReport, output: Output, palette: Palette): v
     output.err(
       `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
     );
-    for (const change of result.changes.breaking)
-      output.err(`  ${palette.yellow("breaking:")} ${printable(specChangeLine(change))}\n`);
+    for (const change of result.changes.breaking) {
+      const place = change.file === undefined ? "" : `${printable(sourcePlace(change))}: `;
+      output.err(`  ${place}${palette.yellow("breaking:")} ${printable(specChangeLine(change))}\n`);
+    }
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
     output.err(`${palette.yellow("Removed spec (breaking):")} ${printable(file)}\n`);
@@ -291,6 +304,19 @@ function refusedByService(results: readonly SpecResult[]): boolean {
     failed.length > 0 &&
     failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
   );
+}
+
+function codeQualityName(settings: Pick<SyncSettings, "codeQualitySetting">): string {
+  return settings.codeQualitySetting ?? "--codequality";
+}
+
+/** `inner`, recording each error and warning logged at a place into `found`. */
+function recordingFindings(inner: Logger, found: LoggedFinding[]): Logger {
+  const record = (level: LoggedFinding["level"]) => (message: string, location?: SourceLocation) => {
+    if (location) found.push({ level, message, location });
+    inner[level](message, location);
+  };
+  return { ...inner, warning: record("warning"), error: record("error") };
 }
 
 function junitName(settings: Pick<SyncSettings, "junitSetting">): string {
