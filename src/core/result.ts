@@ -78,6 +78,15 @@ export interface SpecChange {
   operationId?: string;
   /** What changed there, in words; never repeats the place. */
   message: string;
+  /**
+   * A JSON pointer into the compared head document (the base's for what was removed): what the change
+   * concerns, the same from run to run whatever lines move (a Code Quality fingerprint's part).
+   */
+  pointer?: string;
+  /** The file that writes it, relative to the workspace (a split spec's file, not only its root). */
+  file?: string;
+  /** The line of {@link file} that writes it, from 1 (what the head no longer has: its nearest part). */
+  line?: number;
 }
 
 /** A spec's validation findings given as warnings: how many, and the lines logged (capped, the last counting the rest). */

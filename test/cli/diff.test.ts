@@ -163,6 +163,10 @@ describe("gitbook-openapi diff", () => {
         operation: "POST /pets",
         operationId: "addPet",
         message: expect.any(String),
+        pointer: "#/paths/~1pets/post",
+        // Where the head writes it, named from the current directory as the argument was.
+        file: "repo/api/openapi.yaml",
+        line: 9,
       },
     ]);
   });

@@ -323,6 +323,7 @@ export function specChange(change: ApiChange): SpecChange {
     ...(operation === undefined ? {} : { operation }),
     ...(change.operationId === undefined ? {} : { operationId: change.operationId }),
     message: change.message,
+    pointer: change.location,
   };
 }
 
@@ -341,4 +342,9 @@ export function entrypointDocument(content: SpecVersionContent): unknown | undef
   const entrypoints = files.entries.filter((entry) => entry.isEntrypoint);
   const specification = entrypoints.length === 1 ? entrypoints[0]?.specification : undefined;
   return typeof specification === "object" && specification !== null ? specification : undefined;
+}
+
+/** Where a placed change is written, as compilers say it: `api/paths/pets.yaml:12` (the file alone without a line). */
+export function sourcePlace(change: Pick<SpecChange, "file" | "line">): string {
+  return `${change.file ?? ""}${change.line === undefined ? "" : `:${change.line}`}`;
 }

@@ -5,9 +5,10 @@
  * same way. The section is cut to the room its caller gives: whole operations while they fit, breaking
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
+import { sourcePlace } from "../change-review/change-review.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../result.ts";
 import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
-import { escapeText } from "./markdown.ts";
+import { codeCell, escapeText } from "./markdown.ts";
 
 /** Longest operation (method and path) and operation id shown. */
 const MAX_PLACE = 200;
@@ -360,7 +361,10 @@ function groupLines(group: OperationGroup): string[] {
     group.operationId === undefined ? "" : ` (${escapeText(truncate(group.operationId, MAX_PLACE))})`;
   return [
     `- **${place}**${id}`,
-    ...group.changes.map((change) => `  - ${escapeText(truncate(change.message, MAX_MESSAGE_LENGTH))}`),
+    ...group.changes.map(
+      (change) =>
+        `  - ${escapeText(truncate(change.message, MAX_MESSAGE_LENGTH))}${change.file === undefined ? "" : ` (${codeCell(truncate(sourcePlace(change), MAX_PLACE))})`}`,
+    ),
   ];
 }
 

@@ -68,6 +68,9 @@ function copyChange(change: SpecChange): SpecChange {
     ...(change.operation === undefined ? {} : { operation: change.operation }),
     ...(change.operationId === undefined ? {} : { operationId: change.operationId }),
     message: change.message,
+    ...(change.pointer === undefined ? {} : { pointer: change.pointer }),
+    ...(change.file === undefined ? {} : { file: change.file }),
+    ...(change.line === undefined ? {} : { line: change.line }),
   };
 }
 

@@ -4,6 +4,7 @@
  * its upload (or, in check mode or without a token, its lookup).
  */
 
+import { placedChanges, readSpecSources } from "../change-review/change-places.ts";
 import { type BaseSide, notReviewed, reviewChanges, specChanges } from "../change-review/change-review.ts";
 import type { Logger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
@@ -99,7 +100,10 @@ export function streamedSpec(
         // the wait for it all the same.
         const limits = { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log };
         const reading = { preparation: run.preparation, limits };
-        const work = changesOf(target, prepared.document(), comparing, log, reading);
+        const work = changesOf(target, prepared.document(), comparing, log, reading).then(
+          (found): Promise<typeof found> | typeof found =>
+            "ended" in found ? found : placed(found, plan.workspace, file.path),
+        );
         const reviewed = await unlessEnded(work, {
           stop: ports.stop,
           msLeft: run.deadline - ports.clock.now(),
@@ -267,6 +271,13 @@ async function heldFirst(
   const fileFacts = { path: file.path, slug, owner: run.owner, digest };
   const result = unchangedFileResult(fileFacts, read, log, connection.remember);
   return result ? { result, read } : { read };
+}
+
+/** The listed changes with the place the head's files write each (review/change-places.ts). */
+async function placed(changes: SpecChanges, workspace: string, file: string): Promise<SpecChanges> {
+  const listed = changes.breaking.length + changes.allowed.length + changes.other.length;
+  if (listed === 0 || changes.against === "nothing") return changes;
+  return placedChanges(changes, await readSpecSources(workspace, file));
 }
 
 export interface Comparing {

@@ -9,6 +9,7 @@ import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { SettingNames } from "../../core/plan/settings.ts";
 import type { Clock, Git } from "../../core/ports.ts";
 import { systemClock } from "../../core/ports.ts";
+import { changeAnnotations } from "../../core/report/change-annotations.ts";
 import { renderOutputs, runFailureMessage } from "../../core/report/outputs.ts";
 import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
@@ -176,6 +177,16 @@ function forkSkipReason(pullRequestNumber: number | undefined): string {
   return `Pull request #${pullRequestNumber} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so there is no GitBook token: publishing the preview is skipped. Run with 'mode: check' to validate fork pull requests, or publish after merging.`;
 }
 
+/** Each placed API change as an annotation at its file and line (errors for breaking ones). */
+function annotateChanges(host: ActionHost, results: SyncReport["results"]): void {
+  const { annotations, left } = changeAnnotations(results);
+  for (const { level, message, location } of annotations) host.logger[level](message, location);
+  if (left > 0)
+    host.logger.info(
+      `${left} more API change${left === 1 ? "" : "s"} not annotated: the job summary and the pull request comment list them.`,
+    );
+}
+
 async function finish(
   host: ActionHost,
   redact: Redact,
@@ -194,6 +205,7 @@ async function finish(
   host.setOutput("failed", outputs.failed);
   if (modeKnown) host.setOutput("mode", report.mode);
   if (report.reviewUrl) host.setOutput("comment-url", report.reviewUrl);
+  annotateChanges(host, results);
 
   await host.appendSummary(
     renderJobSummary({

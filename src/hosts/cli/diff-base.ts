@@ -14,6 +14,7 @@ import type { SpecChange, SpecChanges } from "../../core/result.ts";
 import { runSync } from "../../core/run/run.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { runRepository } from "../repository.ts";
+import { placedMessage } from "./diff.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
@@ -173,7 +174,7 @@ export function renderDiffBase(result: DiffBaseResult): string {
       for (const group of groupByOperation(changes)) {
         const place = group.operation ?? "The whole document";
         lines.push(`    ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-        for (const change of group.changes) lines.push(`      - ${change.message}`);
+        for (const change of group.changes) lines.push(`      - ${placedMessage(change)}`);
       }
     }
   }

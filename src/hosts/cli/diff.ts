@@ -8,7 +8,8 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { BundleFailure, bundleSpec } from "../../core/bundling/index.ts";
-import { specChange } from "../../core/change-review/change-review.ts";
+import { placedChanges, type SpecSources } from "../../core/change-review/change-places.ts";
+import { sourcePlace, specChange } from "../../core/change-review/change-review.ts";
 import { budgetedCompare } from "../../core/change-review/compare-worker.ts";
 import { NotReviewedError } from "../../core/change-review/not-reviewed.ts";
 import { inspectFile, loadSpec } from "../../core/discovery/index.ts";
@@ -48,10 +49,24 @@ export async function runDiffCommand(
   const after = await readSpecFile("<head>", files.head, io.cwd);
   let result: DiffResult;
   try {
-    const compared = await budgetedCompare(budget)(before, after);
+    const compared = await budgetedCompare(budget)(before.document, after.document);
+    const placed = placedChanges(
+      {
+        against: "base commit",
+        breaking: compared.breaking.map(specChange),
+        other: compared.other.map(specChange),
+        allowed: [],
+      },
+      after.sources,
+    );
+    // Named from the current directory, as the user named the files.
+    const fromCwd = (change: SpecChange): SpecChange =>
+      change.file === undefined
+        ? change
+        : { ...change, file: cwdRelative(path.join(after.root, change.file), io.cwd) };
     result = {
-      breaking: compared.breaking.map(specChange),
-      other: compared.other.map(specChange),
+      breaking: placed.breaking.map(fromCwd),
+      other: placed.other.map(fromCwd),
       ...(compared.omitted ? { omitted: compared.omitted } : {}),
     };
   } catch (error) {
@@ -92,10 +107,20 @@ export function renderDiff(result: DiffResult): string {
     for (const group of groupByOperation(changes)) {
       const place = group.operation ?? "The whole document";
       lines.push(`  ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-      for (const change of group.changes) lines.push(`    - ${change.message}`);
+      for (const change of group.changes) lines.push(`    - ${placedMessage(change)}`);
     }
   }
   return `${lines.map((line) => printable(line)).join("\n")}\n`;
+}
+
+/** A change's message after its place, `api/pets.yaml:12: …`, when it has one. */
+export function placedMessage(change: SpecChange): string {
+  return change.file === undefined ? change.message : `${sourcePlace(change)}: ${change.message}`;
+}
+
+function cwdRelative(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return (relative.startsWith("..") || path.isAbsolute(relative) ? file : relative).split(path.sep).join("/");
 }
 
 /**
@@ -113,7 +138,11 @@ function reviewBudget(env: CliIo["env"]): ReviewBudget {
  * {@link referenceRoot}. A file that cannot be read, is not an OpenAPI document or cannot be bundled is
  * a usage error naming the argument and the file.
  */
-async function readSpecFile(argument: string, file: string, cwd: string): Promise<unknown> {
+async function readSpecFile(
+  argument: string,
+  file: string,
+  cwd: string,
+): Promise<{ document: unknown; sources: SpecSources; root: string }> {
   const fail = (message: string) => new UsageError(argument, `${file} ${message}`);
   let real: string;
   try {
@@ -144,10 +173,18 @@ async function readSpecFile(argument: string, file: string, cwd: string): Promis
     throw fail(loaded.code === "SYNTAX_ERROR" ? notParsed(problem) : `cannot be read: ${problem.message}`);
   }
   const spec = loaded.spec;
-  if (spec.referencesOtherFiles === false) return spec.document;
+  const sources = (referenced: SpecSources["referenced"]): SpecSources => ({
+    root: { file: spec.path, text: spec.text, format: spec.format, document: spec.document },
+    referenced,
+  });
+  if (spec.referencesOtherFiles === false) return { document: spec.document, sources: sources([]), root };
   try {
     const bundled = await bundleSpec(spec.absolutePath, { workspace: root }, spec.text, () => spec.document);
-    return bundled.bundled ? bundled.document : spec.document;
+    return {
+      document: bundled.bundled ? bundled.document : spec.document,
+      sources: sources(bundled.referenced ?? []),
+      root,
+    };
   } catch (error) {
     if (!(error instanceof BundleFailure)) throw error;
     const problems = error.problems.map((problem) => `\n  ${problem.message}`).join("");

@@ -405,6 +405,7 @@ const RUN_VARIABLES: readonly [string, string][] = [
   ["GITBOOK_JSON", "'true' for --json"],
   ["GITBOOK_QUIET", "'true' for --quiet"],
   ["GITBOOK_JUNIT", "--junit"],
+  ["GITBOOK_CODEQUALITY", "--codequality"],
   ["GITBOOK_MERGE_REQUEST", "--merge-request"],
 ];
 
@@ -471,6 +472,10 @@ function addSyncCommand(
     .option("--json", "print the results as JSON: stdout holds only JSON")
     .option("-q, --quiet", "print only errors and the final line on stderr (no log, no progress)")
     .option("--junit <file>", "write a JUnit XML report, one test case per spec")
+    .option(
+      "--codequality <file>",
+      "write a GitLab Code Quality report: validation findings and breaking API changes at their lines",
+    )
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
     .addHelpText("after", SYNC_HELP)
     .action(async (_options: unknown, cmd: Command) => {

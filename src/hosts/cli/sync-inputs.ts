@@ -35,6 +35,7 @@ export interface SyncFlags {
   /** `--quiet`: errors and the final line only. */
   quiet?: boolean;
   junit?: string;
+  codequality?: string;
   mergeRequest?: string;
   tokenFile?: string;
   prune?: boolean;
@@ -77,6 +78,10 @@ export interface SyncSettings {
   readonly junitFile: string | undefined;
   /** How the user named it: "--junit" or "GITBOOK_JUNIT". */
   readonly junitSetting?: string | undefined;
+  /** `--codequality FILE` (GitLab's Code Quality report), resolved against the current directory. */
+  readonly codeQualityFile?: string | undefined;
+  /** How the user named it: "--codequality" or "GITBOOK_CODEQUALITY". */
+  readonly codeQualitySetting?: string | undefined;
   /** `--merge-request IID`: the merge or pull request number, for previews and the comment. */
   readonly mergeRequest: number | undefined;
   /**

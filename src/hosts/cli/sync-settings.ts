@@ -32,6 +32,7 @@ export function buildSyncSettings(
   const folder = named ? options.cwd : workspaceFolder;
   const head = readConfigFile(folder, named?.value);
   const junit = pick(flags.junit, env, "GITBOOK_JUNIT");
+  const codeQuality = pick(flags.codequality, env, "GITBOOK_CODEQUALITY");
   const mergeRequest = pick(flags.mergeRequest, env, "GITBOOK_MERGE_REQUEST");
   const withFiles = (files: readonly ConfigFile[]): SyncSettings => ({
     ...createInputReader(flags, env, options.token, files),
@@ -41,6 +42,8 @@ export function buildSyncSettings(
     quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),
     junitSetting: junit?.setting,
+    codeQualityFile: codeQuality && path.resolve(options.cwd, codeQuality.value),
+    codeQualitySetting: codeQuality?.setting,
     mergeRequest: readMergeRequest(mergeRequest),
     config: { head, folder, named: named?.value, withFiles },
   });

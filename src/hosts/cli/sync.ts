@@ -4,13 +4,16 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { AuthenticationError, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
-import { changeComparer, specChangeLine } from "../../core/change-review/change-review.ts";
+import { changeComparer, sourcePlace, specChangeLine } from "../../core/change-review/change-review.ts";
 import { DiscoveryError } from "../../core/discovery/index.ts";
+import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { InputError } from "../../core/plan/input-error.ts";
 import { resolveMode } from "../../core/plan/mode.ts";
 import { planOf } from "../../core/plan/plan.ts";
@@ -18,6 +21,7 @@ import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { RequestedMode } from "../../core/plan/run-settings.ts";
 import { type SyncMode, systemClock } from "../../core/ports.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
+import { type LoggedFinding, renderCodeQuality } from "../../core/report/code-quality.ts";
 import { finalFailureMessage, runFailureMessage } from "../../core/report/outputs.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
@@ -38,7 +42,7 @@ import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import { type Output, printable } from "./output.ts";
-import { checkOutputFile } from "./output-file.ts";
+import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { Env } from "./streams.ts";
@@ -55,6 +59,7 @@ export async function runSyncCommand(
 ): Promise<number> {
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
+  if (given.codeQualityFile !== undefined) checkOutputFile(codeQualityName(given), given.codeQualityFile);
   const ci = readCi(env, given);
   if (isCleanupSweep(given, ci)) {
     // Each closed pull request is cleaned up as `--merge-request N` would; one report at the end.
@@ -95,13 +100,16 @@ async function syncRun(
     settings.settingName,
   );
   const mode = resolveCliMode(cleanup ? "cleanup" : config.mode, ci, settings);
-  const { logger, progress } = createCliLog(output, {
+  const { logger: cliLogger, progress } = createCliLog(output, {
     gitlabSections: ci.name === "GitLab CI",
     debug: /^(1|true)$/i.test(env.GITBOOK_DEBUG ?? ""),
     liveColumns: output.errorManners.liveColumns,
     quiet: settings.quiet,
     palette: output.errorPalette,
   });
+  // For the Code Quality report: every finding the run logs at a place (validation's errors and warnings).
+  const logged: LoggedFinding[] = [];
+  const logger = settings.codeQualityFile === undefined ? cliLogger : recordingFindings(cliLogger, logged);
   for (const warning of warnings) logger.warning(warning);
   const { repository } = ci;
   logger.debug(
@@ -161,6 +169,11 @@ async function syncRun(
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const results = report.results;
   const code = await finishSync(results, part ? { json: false, junitFile: undefined } : settings, output);
+  if (!part && settings.codeQualityFile !== undefined) {
+    const text = renderCodeQuality(results, logged, report.changeReview?.removedSpecs);
+    await mkdir(path.dirname(settings.codeQualityFile), { recursive: true });
+    await writeOutputFile(codeQualityName(settings), settings.codeQualityFile, output.redact(text));
+  }
   if (report.stoppedReason !== undefined) return { code: stopExitCode(report.stoppedBy), results };
   if (report.slugCollisions) return { code: ExitCode.usage, results };
   if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok)
@@ -217,8 +230,10 @@ function printSpecLines(report: SyncReport, output: Output, palette: Palette): v
     output.err(
       `${printable(`API changes in ${result.file} (against the ${result.changes.against}): ${changesHeadline(result.changes)}`)}\n`,
     );
-    for (const change of result.changes.breaking)
-      output.err(`  ${palette.yellow("breaking:")} ${printable(specChangeLine(change))}\n`);
+    for (const change of result.changes.breaking) {
+      const place = change.file === undefined ? "" : `${printable(sourcePlace(change))}: `;
+      output.err(`  ${place}${palette.yellow("breaking:")} ${printable(specChangeLine(change))}\n`);
+    }
   }
   for (const file of report.changeReview?.removedSpecs ?? [])
     output.err(`${palette.yellow("Removed spec (breaking):")} ${printable(file)}\n`);
@@ -309,4 +324,17 @@ function refusedByService(results: readonly SpecResult[]): boolean {
     failed.length > 0 &&
     failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
   );
+}
+
+function codeQualityName(settings: Pick<SyncSettings, "codeQualitySetting">): string {
+  return settings.codeQualitySetting ?? "--codequality";
+}
+
+/** `inner`, recording each error and warning logged at a place into `found`. */
+function recordingFindings(inner: Logger, found: LoggedFinding[]): Logger {
+  const record = (level: LoggedFinding["level"]) => (message: string, location?: SourceLocation) => {
+    if (location) found.push({ level, message, location });
+    inner[level](message, location);
+  };
+  return { ...inner, warning: record("warning"), error: record("error") };
 }

@@ -1,4 +1,12 @@
 import type { TextFormat } from "../../documents/format.ts";
+import {
+  decodeKey,
+  endOfString,
+  lineStarts,
+  positionOf,
+  skipSpace,
+  skipValue,
+} from "../../documents/json-text.ts";
 import { keyPathLocator, type Position } from "../../documents/locate.ts";
 
 /** A path into a document: keys of mappings and indexes of lists (numbers or decimal strings), e.g. ["tags", 2, "x-parent"]. */
@@ -68,68 +76,4 @@ function itemIn(
     at = skipSpace(text, at + 1);
   }
   return undefined;
-}
-
-function decodeKey(literal: string): string {
-  try {
-    return JSON.parse(literal) as string;
-  } catch {
-    return literal.slice(1, -1);
-  }
-}
-
-/** The offset just after the JSON value starting at `at` (a string, a number or word, or a nested value). */
-function skipValue(text: string, at: number): number {
-  const first = text[at];
-  if (first === '"') return endOfString(text, at) + 1;
-  if (first !== "{" && first !== "[") {
-    let end = at;
-    while (end < text.length && !/[\s,}\]]/.test(text[end] as string)) end += 1;
-    return end;
-  }
-  let depth = 0;
-  for (let index = at; index < text.length; index += 1) {
-    const char = text[index];
-    if (char === '"') index = endOfString(text, index);
-    else if (char === "{" || char === "[") depth += 1;
-    else if (char === "}" || char === "]") {
-      depth -= 1;
-      if (depth === 0) return index + 1;
-    }
-  }
-  return text.length;
-}
-
-function endOfString(text: string, open: number): number {
-  for (let index = open + 1; index < text.length; index += 1) {
-    const char = text[index];
-    if (char === "\\") index += 1;
-    else if (char === '"') return index;
-  }
-  return text.length;
-}
-
-function skipSpace(text: string, at: number): number {
-  let index = at;
-  while (index < text.length && /\s/.test(text[index] as string)) index += 1;
-  return index;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1))
-    starts.push(index + 1);
-  return starts;
-}
-
-function positionOf(starts: readonly number[], offset: number | undefined): Position {
-  if (offset === undefined) return { line: 1, column: 1 };
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((starts[middle] as number) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return { line: low + 1, column: offset - (starts[low] as number) + 1 };
 }

@@ -1,0 +1,98 @@
+/**
+ * Where the head spec writes what a change concerns: each change's JSON pointer (into the compared,
+ * bundled document) followed back through the root file and its `$ref`s to the file and line that
+ * write it (validation/bundled-locations.ts, as validation problems are located). What the head no
+ * longer has (a removed operation, response, media type) is placed at its deepest part the head still
+ * writes: the path item, the `responses` of the operation. Located after the comparison and only for
+ * the changes it lists, one parse per file touched (docs/design/code-quality.md).
+ */
+
+import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
+import { bundleSpec } from "../bundling/index.ts";
+import { pointerTokens } from "../bundling/pointer.ts";
+import { inspectFile, loadSpec } from "../discovery/index.ts";
+import type { TextFormat } from "../documents/format.ts";
+import { locateKeyPaths } from "../documents/locate-many.ts";
+import type { SpecChanges } from "../result.ts";
+
+/** A place in the workspace: a `/`-separated path relative to it, and a line from 1. */
+export interface SourcePlace {
+  file: string;
+  line: number;
+}
+
+/** A spec's root file and the nodes its `$ref`s reach in other files (none for a single file). */
+export interface SpecSources {
+  root: { file: string; text: string; format: TextFormat; document: unknown };
+  referenced: readonly ReferencedSource[];
+}
+
+/**
+ * The sources of the spec at `file` in `workspace`, read as a run reads it (bundled when it references
+ * other files); undefined when it cannot be read so any more: its changes then go without a place.
+ */
+export async function readSpecSources(workspace: string, file: string): Promise<SpecSources | undefined> {
+  try {
+    const inspection = await inspectFile(workspace, file);
+    if (inspection.kind !== "spec") return undefined;
+    const loaded = loadSpec(inspection.spec);
+    if (!loaded.ok) return undefined;
+    const spec = loaded.spec;
+    const root = { file: spec.path, text: spec.text, format: spec.format, document: spec.document };
+    if (spec.referencesOtherFiles === false) return { root, referenced: [] };
+    const bundled = await bundleSpec(spec.absolutePath, { workspace }, spec.text, () => spec.document);
+    return { root, referenced: bundled.referenced ?? [] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where each pointer (`#/paths/~1pets/get`) is written: one parse of each file it leads into. */
+export function placesOf(sources: SpecSources, pointers: readonly string[]): SourcePlace[] {
+  const byFile = new Map<string, { text: string; format: TextFormat; keyPaths: string[][]; at: number[] }>();
+  const sourced = pointers.map((pointer, index) => {
+    const tokens = pointerTokens(pointer.replace(/^#/, ""));
+    const source = bundledPathSource(sources.root, sources.referenced, tokens);
+    let entry = byFile.get(source.file);
+    if (!entry) {
+      entry = { text: source.text, format: source.format, keyPaths: [], at: [] };
+      byFile.set(source.file, entry);
+    }
+    entry.keyPaths.push(source.keyPath);
+    entry.at.push(index);
+    return source.file;
+  });
+  const places: SourcePlace[] = sourced.map((file) => ({ file, line: 1 }));
+  for (const [file, entry] of byFile) {
+    const located = locateKeyPaths(entry.text, entry.format, entry.keyPaths);
+    located.forEach((found, i) => {
+      places[entry.at[i] as number] = { file, line: found.position.line };
+    });
+  }
+  return places;
+}
+
+/**
+ * The spec's changes, each listed one with its place (`file`, `line`) when it has a pointer; the lists
+ * as they were when the sources cannot be read.
+ */
+export function placedChanges(changes: SpecChanges, sources: SpecSources | undefined): SpecChanges {
+  if (!sources) return changes;
+  const lists = [changes.breaking, changes.allowed, changes.other];
+  // Many changes share a pointer (each finding inside one response's schema): each is located once.
+  const pointers = [...new Set(lists.flat().flatMap((change) => change.pointer ?? []))];
+  if (pointers.length === 0) return changes;
+  const places = placesOf(sources, pointers);
+  const placeOf = new Map(pointers.map((pointer, index) => [pointer, places[index] as SourcePlace]));
+  const placed = (list: SpecChanges["breaking"]) =>
+    list.map((change) => {
+      const place = change.pointer === undefined ? undefined : placeOf.get(change.pointer);
+      return place ? { ...change, file: place.file, line: place.line } : change;
+    });
+  return {
+    ...changes,
+    breaking: placed(changes.breaking),
+    other: placed(changes.other),
+    allowed: placed(changes.allowed),
+  };
+}
