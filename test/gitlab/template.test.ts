@@ -5,7 +5,7 @@
  * against the emulator of GitBook and the fake GitLab over loopback.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -366,6 +366,14 @@ describe("the template's jobs, run as a GitLab Runner runs them", () => {
     expect(notes[0]?.author.id).toBe(FAKE_GITLAB_BOT.id);
     expect(notes[0]?.body).toContain("acme-specs-pets-mr-12");
     expect(notes[0]?.body).toMatch(/specs\/pets\.yaml\*\*: ⚠️ 1 breaking/);
+    // The artifact the merge request widget reads: the breaking change at its file.
+    const report = JSON.parse(await readFile(path.join(checkout, "gl-code-quality.json"), "utf8")) as {
+      severity: string;
+      location: { path: string };
+    }[];
+    expect(report.filter((f) => f.severity === "critical").map((f) => f.location.path)).toEqual([
+      "specs/pets.yaml",
+    ]);
 
     // fail-on-breaking fails the job; the note is still the one note, edited.
     const strict = await run("gitbook-preview", { ...INPUTS, "fail-on-breaking": true }, mergeRequest);
