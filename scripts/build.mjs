@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { validatorsPlugin } from "./validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/design/build-choice.md).
@@ -47,6 +48,8 @@ const result = await build({
   banner: { js: banner },
   metafile: true,
   logLevel: "warning",
+  // The OpenAPI validators as code generated now, a chunk per version (scripts/validators-plugin.mjs).
+  plugins: [validatorsPlugin],
 });
 if (result.warnings.length > 0)
   throw new Error(`esbuild warned ${result.warnings.length} time(s): see above`);
