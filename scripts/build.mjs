@@ -19,7 +19,14 @@ import { validatorsPlugin } from "./validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/design/build-choice.md).
-const { values: options } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
+// `--validators-at-run-time` leaves the OpenAPI validators to be compiled by ajv when a run needs them,
+// as the sources do: the baseline of bench/validators.ts, never dist/.
+const { values: options } = parseArgs({
+  options: {
+    outdir: { type: "string", default: "dist" },
+    "validators-at-run-time": { type: "boolean", default: false },
+  },
+});
 const dist = path.resolve(root, options.outdir);
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 /** The oldest Node the package supports (package.json `engines`), as esbuild's target. */
@@ -49,7 +56,7 @@ const result = await build({
   metafile: true,
   logLevel: "warning",
   // The OpenAPI validators as code generated now, a chunk per version (scripts/validators-plugin.mjs).
-  plugins: [validatorsPlugin],
+  plugins: options["validators-at-run-time"] ? [] : [validatorsPlugin],
 });
 if (result.warnings.length > 0)
   throw new Error(`esbuild warned ${result.warnings.length} time(s): see above`);
