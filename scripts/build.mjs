@@ -15,10 +15,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { validatorsPlugin } from "./validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/design/build-choice.md).
-const { values: options } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
+// `--validators-at-run-time` leaves the OpenAPI validators to be compiled by ajv when a run needs them,
+// as the sources do: the baseline of bench/validators.ts, never dist/.
+const { values: options } = parseArgs({
+  options: {
+    outdir: { type: "string", default: "dist" },
+    "validators-at-run-time": { type: "boolean", default: false },
+  },
+});
 const dist = path.resolve(root, options.outdir);
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 /** The oldest Node the package supports (package.json `engines`), as esbuild's target. */
@@ -47,6 +55,8 @@ const result = await build({
   banner: { js: banner },
   metafile: true,
   logLevel: "warning",
+  // The OpenAPI validators as code generated now, a chunk per version (scripts/validators-plugin.mjs).
+  plugins: options["validators-at-run-time"] ? [] : [validatorsPlugin],
 });
 if (result.warnings.length > 0)
   throw new Error(`esbuild warned ${result.warnings.length} time(s): see above`);

@@ -21,7 +21,7 @@ import {
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
-  loadStructuralCheck,
+  loadStructuralCheckFor,
   type ValidationProblem,
   validateBundledStructure,
   validateSpecDocument,
@@ -196,7 +196,7 @@ async function prepareLoaded(
   if (options.boundedOnly && !boundedBy(spec, asWritten, options.boundedOnly.maxBytes)) {
     return { file: spec.path, slug, problems: [], handOff: true };
   }
-  await loadStructuralCheck();
+  await loadStructuralCheckFor(spec);
   const { phase } = options;
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
