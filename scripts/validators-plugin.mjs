@@ -58,7 +58,175 @@ export function generateValidator(version) {
       return at === undefined ? whole : `const ${name} = ${at};`;
     },
   );
-  return `${code}\nexport { ${rootName} as schema };\n`;
+  return `${compact(code)}\nexport { ${rootName} as schema };\n`;
+}
+
+// The error objects ajv writes, one literal per place an error can arise (`allErrors`, `verbose`): most
+// of the generated code. Each becomes a call of one helper, which builds the same object.
+const ERROR_KEYS = [
+  "instancePath",
+  "schemaPath",
+  "keyword",
+  "params",
+  "message",
+  "schema",
+  "parentSchema",
+  "data",
+];
+const HELPERS = `function pushError(errors, instancePath, schemaPath, keyword, params, message, schema, parentSchema, data) {
+  const error = { instancePath, schemaPath, keyword, params, message, schema, parentSchema, data };
+  if (errors === null) return [error];
+  errors.push(error);
+  return errors;
+}
+function pushKeywordError(errors, instancePath, schemaPath, keyword, params, message, parentSchema, data) {
+  return pushError(errors, instancePath, schemaPath, keyword, params, message, parentSchema[keyword], parentSchema, data);
+}
+function escapedKey(key) {
+  return key.replace(/~/g, "~0").replace(/\\//g, "~1");
+}
+`;
+
+/**
+ * ajv's standalone code with each error literal and its push (`const errN = {…};if(vErrors === null)
+ * {vErrors = [errN];}else {vErrors.push(errN);}errors++;`) written as a call of {@link HELPERS}; an
+ * error's `schema` that is its `parentSchema[keyword]` is left to the helper to read.
+ */
+export function compact(code) {
+  const ts = require("typescript");
+  for (const name of ["pushError", "pushKeywordError", "escapedKey"]) {
+    if (new RegExp(`\\b${name}\\b`).test(code)) throw new Error(`ajv's code already uses the name ${name}`);
+  }
+  const file = ts.createSourceFile("validator.js", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const source = (node) => code.slice(node.getStart(file), node.end);
+  const squeezed = (node) => source(node).replace(/\s+/g, "");
+  const edits = [];
+  let literals = 0;
+  const visit = (node) => {
+    if (ts.isVariableStatement(node)) {
+      const [declaration, ...others] = node.declarationList.declarations;
+      const name = declaration && ts.isIdentifier(declaration.name) ? declaration.name.text : "";
+      const initializer = declaration?.initializer;
+      // An empty literal is an error inside `not`, which only counts: left as it is.
+      // So is one of `propertyNames`, which names the key (a few).
+      const left =
+        initializer &&
+        ts.isObjectLiteralExpression(initializer) &&
+        (initializer.properties.length === 0 || /\bpropertyName:/.test(source(initializer)));
+      if (/^err\d+$/.test(name) && others.length === 0 && !left) {
+        literals++;
+        const replaced = errorCall(node, declaration, name);
+        if (replaced) edits.push(replaced);
+        return;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  const errorCall = (statement, declaration, name) => {
+    const siblings = statement.parent.statements;
+    const at = siblings?.indexOf(statement) ?? -1;
+    const push = siblings?.[at + 1];
+    const count = siblings?.[at + 2];
+    if (!push || !count) return undefined;
+    if (squeezed(push) !== `if(vErrors===null){vErrors=[${name}];}else{vErrors.push(${name});}`)
+      return undefined;
+    if (squeezed(count) !== "errors++;") return undefined;
+    const literal = declaration.initializer;
+    if (!literal || !ts.isObjectLiteralExpression(literal)) return undefined;
+    const values = new Map();
+    for (const property of literal.properties) {
+      if (ts.isShorthandPropertyAssignment(property)) values.set(property.name.text, property.name.text);
+      else if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name))
+        values.set(property.name.text, source(property.initializer));
+      else return undefined;
+    }
+    if (values.size !== ERROR_KEYS.length || ![...values.keys()].every((key, i) => key === ERROR_KEYS[i]))
+      return undefined;
+    const [instancePath, schemaPath, keyword, params, message, schema, parentSchema, data] = ERROR_KEYS.map(
+      (key) => values.get(key),
+    );
+    const keywordText = /^"([A-Za-z$]+)"$/.exec(keyword)?.[1];
+    const derived =
+      keywordText !== undefined &&
+      (schema === `${parentSchema}.${keywordText}` || schema === `${parentSchema}[${keyword}]`);
+    const args = derived
+      ? [instancePath, schemaPath, keyword, params, message, parentSchema, data]
+      : [instancePath, schemaPath, keyword, params, message, schema, parentSchema, data];
+    const call = `vErrors = ${derived ? "pushKeywordError" : "pushError"}(vErrors, ${args.join(", ")});errors++;`;
+    return { start: statement.getStart(file), end: count.end, text: call };
+  };
+  visit(file);
+  if (edits.length !== literals) {
+    throw new Error(
+      `${literals - edits.length} of ajv's ${literals} error literals are not in the form expected`,
+    );
+  }
+  let compacted = code;
+  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) {
+    compacted = compacted.slice(0, start) + text + compacted.slice(end);
+  }
+  // A key written into an error's or a call's `instancePath`, escaped as a JSON pointer.
+  compacted = compacted.replace(
+    /\b([A-Za-z_$][\w$]*)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/g,
+    "escapedKey($1)",
+  );
+  if (compacted.includes('.replace(/~/g, "~0")'))
+    throw new Error("ajv's code escapes a key in a form not expected");
+  return HELPERS + hoistedStrings(compacted, ts);
+}
+
+/** Each string literal written often enough in expressions, as a constant of its own (named once). */
+function hoistedStrings(code, ts) {
+  if (/\btext\d+\b/.test(code)) throw new Error("ajv's code already uses names of the form textN");
+  const file = ts.createSourceFile("validator.js", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const found = new Map();
+  const visit = (node) => {
+    if (ts.isStringLiteral(node) && hoistable(node)) {
+      const text = node.getText(file);
+      const seen = found.get(text) ?? [];
+      seen.push(node);
+      found.set(text, seen);
+    }
+    ts.forEachChild(node, visit);
+  };
+  const hoistable = (node) => {
+    const parent = node.parent;
+    if ((ts.isPropertyAssignment(parent) || ts.isPropertyAccessExpression(parent)) && parent.name === node)
+      return false;
+    if (
+      ts.isCallExpression(parent) &&
+      ts.isIdentifier(parent.expression) &&
+      parent.expression.text === "require"
+    )
+      return false;
+    if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExpressionStatement(parent))
+      return false;
+    // Parts of a concatenation ajv writes, which the minifier folds into one literal.
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return false;
+    // What V8 compiles best with the literal in place: a `typeof` test, a property read of the data.
+    if (
+      ts.isBinaryExpression(parent) &&
+      [parent.left, parent.right].some((side) => ts.isTypeOfExpression(side))
+    )
+      return false;
+    if (ts.isElementAccessExpression(parent)) return false;
+    return true;
+  };
+  visit(file);
+  const edits = [];
+  const declarations = [];
+  for (const [text, nodes] of found) {
+    // Two quotes and two characters, twice: shorter once minified (measured: 4 and 2 gave the least).
+    if (text.length < 4 || nodes.length < 2) continue;
+    const name = `text${declarations.length}`;
+    declarations.push(`const ${name} = ${text};`);
+    for (const node of nodes) edits.push({ start: node.getStart(file), end: node.end, text: name });
+  }
+  let hoisted = code;
+  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) {
+    hoisted = hoisted.slice(0, start) + text + hoisted.slice(end);
+  }
+  return `${declarations.join("\n")}\n${hoisted}`;
 }
 
 /** The module that stands for validators.ts in the build. */
