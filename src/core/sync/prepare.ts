@@ -29,7 +29,6 @@ import {
 import { type RecordedText, withRecord } from "./ownership.ts";
 import type { LocalProblem, PreparedSpec, ValidationWarnings } from "./prepared.ts";
 import { bareMessage, locatedMessage } from "./problem-text.ts";
-import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
@@ -197,6 +196,8 @@ async function prepareLoaded(
     return { file: spec.path, slug, problems: [], handOff: true };
   }
   await loadStructuralCheckFor(spec);
+  // Shaping's code (overlays: JSONPath, RE2) loads only for a spec that is shaped.
+  const shaped = options.shaping ? await import("./shaped.ts") : undefined;
   const { phase } = options;
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
@@ -270,11 +271,11 @@ async function prepareLoaded(
     // whose spec fails is the one that most needs its changes seen. Nothing of it is uploaded.
     const reviewed =
       options.keepDocument && problems.every((p) => p.code === "INVALID_SPEC")
-        ? reviewedDocument(spec, bundled, { ...options, keepDocument: true }, base, logger)
+        ? reviewedDocument(spec, bundled, { ...options, keepDocument: true }, base, logger, shaped)
         : undefined;
     return { ...base, problems, ...(reviewed ? { document: reviewed } : {}) };
   }
-  if (options.shaping) {
+  if (options.shaping && shaped) {
     const { workspace, owner, commit } = options;
     const shapedOptions = {
       workspace,
@@ -284,7 +285,7 @@ async function prepareLoaded(
       strict: options.strict,
       phase,
     };
-    return prepareShaped(
+    return shaped.prepareShaped(
       spec,
       bundled,
       options.shaping,
@@ -354,8 +355,9 @@ function reviewedDocument(
   options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
   base: { file: string; slug: string; specVersion?: string },
   logger: Logger,
+  shaped: typeof import("./shaped.ts") | undefined,
 ): (() => unknown) | undefined {
-  if (!options.shaping) {
+  if (!options.shaping || !shaped) {
     const document = bundled?.bundled ? bundled.document : spec.document;
     return () => document;
   }
@@ -363,8 +365,14 @@ function reviewedDocument(
   const shapedOptions = { workspace, owner, commit, keepDocument: true, strict, phase };
   // The file's warnings were given on the unshaped document above; this pass only makes the document.
   const quiet = withoutWarnings(logger);
-  return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, quiet)
-    .document;
+  return shaped.prepareShaped(
+    spec,
+    bundled,
+    options.shaping,
+    base,
+    { ...shapedOptions, sourceUrl: false },
+    quiet,
+  ).document;
 }
 
 /**
