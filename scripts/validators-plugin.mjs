@@ -8,7 +8,9 @@
 // each definition a `$ref` names). Each definition's literal is rewritten as the path to the same
 // object in the root, so that the errors' `schema` and `parentSchema` are the root's own objects, as
 // they are when ajv compiles at run time (structure.ts tells branches apart by identity). A schema that
-// is not in the root (JSON Schema's own, which the 2.0 schema refers to) stays a literal.
+// is not in the root (JSON Schema's own, which the 2.0 schema refers to) stays a literal. The code is
+// then compacted (`compact`: its error objects built by helpers, repeated strings named once), so that
+// dist/ stays under its 2 MB budget.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,7 +94,7 @@ function escapedKey(key) {
  * {vErrors = [errN];}else {vErrors.push(errN);}errors++;`) written as a call of {@link HELPERS}; an
  * error's `schema` that is its `parentSchema[keyword]` is left to the helper to read.
  */
-export function compact(code) {
+function compact(code) {
   const ts = require("typescript");
   for (const name of ["pushError", "pushKeywordError", "escapedKey"]) {
     if (new RegExp(`\\b${name}\\b`).test(code)) throw new Error(`ajv's code already uses the name ${name}`);
