@@ -96,11 +96,16 @@ describe("what the command line loads", () => {
     expect(inputs.filter((input) => input.endsWith("node_modules/undici/index.js"))).toEqual([]);
   });
 
-  it("for sync: the engine and YAML (so the checks above can fail); the validator when it first validates", () => {
-    const packages = packagesIn(
-      loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"]),
-    );
-    expect(packages).toEqual(expect.arrayContaining(["commander", "undici", "yaml", "js-yaml"]));
+  it("for sync: the engine and YAML (so the checks above can fail); the HTTP client and the validator when used", () => {
+    const sync = [...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"];
+    const packages = packagesIn(loadedBy(sync));
+    expect(packages).toEqual(expect.arrayContaining(["commander", "yaml", "js-yaml"]));
+    // A check without a token calls nothing: the GitBook client (undici) loads with a token, the review
+    // threads (their HTTP client) with a review.
+    expect(packages).not.toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/adapters/gitbook/client.ts"]))).toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/adapters/gitlab/notes.ts"]))).toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/adapters/github/pull-request-thread.ts"]))).toContain("undici");
     // The check against the official schemas is imported by loadStructuralCheck, after the first request.
     expect(packages).not.toContain("ajv");
   });

@@ -6,10 +6,8 @@
 import { readFileSync } from "node:fs";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
-import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
-import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
 import type { ReviewThread } from "../../core/sync/ports.ts";
@@ -26,7 +24,12 @@ export interface CiRun {
   baseCommit: string | undefined;
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
-  /** The review's comment or note, when this CI has one the run may write. */
+  /**
+   * Loads what {@link openReview} needs (the CI's review thread and its HTTP client): only a run with a
+   * review loads it.
+   */
+  loadReview(): Promise<void>;
+  /** The review's comment or note, when this CI has one the run may write; after {@link loadReview}. */
   openReview(config: RunSettings, logger: Logger, deadline: number): ReviewThread | undefined;
   /**
    * How the URL GitBook fetches a file from (`--source url`) is made; undefined where the CI gives none.
@@ -41,6 +44,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   const repository = runRepository(env, workspace);
   if (isGitLabCi(processEnv)) {
     const context = readGitLabContext(processEnv);
+    let notes: typeof import("../../adapters/gitlab/notes.ts") | undefined;
     const number = mergeRequest ?? context.mergeRequest?.iid;
     const sha = env.CI_COMMIT_SHA ?? "";
     return {
@@ -48,10 +52,13 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
       baseCommit: context.mergeRequest?.diffBaseSha,
       repository,
       review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
+      loadReview: async () => {
+        notes ??= await import("../../adapters/gitlab/notes.ts");
+      },
       openReview: (config, logger, deadline) =>
         number === undefined
           ? undefined
-          : createMergeRequestNotes({
+          : loaded(notes).createMergeRequestNotes({
               context,
               mergeRequestIid: number,
               commentKey: config.commentKey,
@@ -68,6 +75,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
+    let comments: typeof import("../../adapters/github/pull-request-thread.ts") | undefined;
     const number = mergeRequest ?? pullRequest?.number;
     return {
       name: "GitHub Actions",
@@ -81,9 +89,12 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
               kind: "pull-request",
               closed: pullRequest?.action === "closed" && mergeRequest === undefined,
             },
+      loadReview: async () => {
+        comments ??= await import("../../adapters/github/pull-request-thread.ts");
+      },
       openReview: (config, logger, deadline) =>
         config.comment
-          ? createPullRequestComments(
+          ? loaded(comments).createPullRequestComments(
               { ...config, githubToken: env.GITHUB_TOKEN || undefined },
               context,
               logger,
@@ -99,9 +110,15 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     repository,
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
+    loadReview: async () => {},
     openReview: () => undefined,
     sourceUrls: () => undefined,
   };
+}
+
+function loaded<T>(module: T | undefined): T {
+  if (module === undefined) throw new Error("The review thread is not loaded: await loadReview() first.");
+  return module;
 }
 
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */

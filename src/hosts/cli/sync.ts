@@ -7,7 +7,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
-import { AuthenticationError, GitBookClient, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
 import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
@@ -19,6 +18,7 @@ import { toResultRecords } from "../../core/report/results-record.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
 import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
+import { AuthenticationError, PermissionDeniedError } from "../../core/service/errors.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { InputError } from "../../core/sync/input-error.ts";
 import { OrganizationLookupError, UnknownOrganizationError } from "../../core/sync/organization.ts";
@@ -114,10 +114,14 @@ export async function runSyncCommand(
     },
     onSecond: (signal) => output.err(`\n${signal} received again: exiting now.\n`),
   });
+  // The HTTP client (undici) loads only for a run that calls GitBook or writes a review: a check
+  // without a token has no use for it.
+  const gitbook = config.token ? await import("../../adapters/gitbook/client.ts") : undefined;
+  if (plan.review) await ci.loadReview();
   const report = await runSync(plan, {
-    createService: config.token
+    createService: gitbook
       ? (deadline) =>
-          new GitBookClient({
+          new gitbook.GitBookClient({
             token: config.token ?? "",
             baseUrl: config.apiUrl,
             userAgent: CLI_USER_AGENT,
