@@ -10,7 +10,8 @@
  *
  * Runs are interleaved (one of each per round) so that a busy machine slows every row alike. Prints
  * medians, the ratio to redocly, the peak RSS of each process and the size of each bundle.
- * Run with `npx node bench/bundle.ts [rounds]` (default 7).
+ * Run with `npx node bench/bundle.ts [rounds] [--quick]` (default 7 rounds, `--quick` 3). Prints `BENCH`
+ * rows (bench/report.ts): the built action's whole check run of the root against `redocly bundle`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -20,10 +21,11 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { load } from "js-yaml";
-import { ACTION_BUNDLE, repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { repositoryRoot, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { bundleSpec } from "../src/core/bundling/index.ts";
+import { actionEntry, median, quick, reportRow, runsArgument } from "./report.ts";
 
-const rounds = Math.max(3, Number(process.argv[2] ?? 7));
+const rounds = Math.max(3, runsArgument(quick ? 3 : 7));
 const fixture = path.join(repositoryRoot, "test", "fixtures", "digitalocean-openapi.tar.gz");
 const rootRelative = "specification/DigitalOcean-public.v2.yaml";
 const redoclyCli = path.join(
@@ -32,18 +34,12 @@ const redoclyCli = path.join(
   "cli.js",
 );
 const quiet = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
-const builtAction = path.join(repositoryRoot, "dist", "index.js");
+const builtAction = path.join(repositoryRoot, actionEntry);
 
 interface Sample {
   ms: number;
   peakMiB?: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 /** A `--import` hook that reports the process's peak RSS on stderr as it exits. */
 function writeRssHook(into: string): string {
@@ -78,7 +74,7 @@ function timeProcess(args: string[], hook: string): Sample {
 async function timeAction(workspace: string, inputs: Record<string, string>, hook: string): Promise<Sample> {
   const start = performance.now();
   const run = await runActionLikeRunner({
-    entry: ACTION_BUNDLE,
+    entry: actionEntry,
     workspace,
     inputs,
     env: { GITHUB_REPOSITORY: "digitalocean/openapi" },
@@ -183,6 +179,27 @@ try {
   const cold = median(samples.cold?.map((s) => s.ms) ?? []);
   const action = median(samples.action?.map((s) => s.ms) ?? []);
   const scan = median(samples.actionScan?.map((s) => s.ms) ?? []);
+  const largestPeak = (rows: Sample[] | undefined) => {
+    const values = (rows ?? []).flatMap((s) => (s.peakMiB === undefined ? [] : [s.peakMiB]));
+    return values.length > 0 ? Math.max(...values) : null;
+  };
+  const baseline = `\`redocly bundle\` ${redoclyVersion}, whole process`;
+  if (haveAction) {
+    reportRow({
+      name: "bundle-2850-check",
+      median_ms: action,
+      baseline_name: baseline,
+      baseline_ms: redocly,
+      peak_rss_mib: largestPeak(samples.action),
+    });
+  }
+  reportRow({
+    name: "bundle-2850-one-shot",
+    median_ms: cold,
+    baseline_name: baseline,
+    baseline_ms: redocly,
+    peak_rss_mib: largestPeak(samples.cold),
+  });
   const met = cold < redocly && (!haveAction || (action < redocly && scan < redocly));
   console.log(
     `\nTarget (faster than \`redocly bundle\` as a whole process, the whole action run included): ${met ? "met" : "NOT met"}`,

@@ -6,12 +6,12 @@
  * Specs: Stripe's 4.2 MB OpenAPI 3.0 description and Kubernetes' 3.8 MB Swagger 2.0 one (single files,
  * test/fixtures/real-specs), DigitalOcean's split description (its root references 2,849 files,
  * test/fixtures/digitalocean-openapi.tar.gz), Docker's 0.5 MB Swagger 2.0 one, and a generated 250 KiB
- * YAML spec, the largest the main thread still prepares itself (src/core/sync/spec-work.ts). For each: the time of every synchronous step (read and parse,
+ * YAML spec, the largest the main thread still prepares itself (src/core/run/spec-work.ts). For each: the time of every synchronous step (read and parse,
  * validation, the bundle's own validation, remove-internal, the extension checks, writing the shaped
  * text, the publish record), the longest block within bundling (async, measured by a probe on the event
  * loop), the longest block of the whole of `prepareFile` without shaping in process (what the main
  * thread still does for small specs), and with shaping (remove-internal), in process and in the
- * preparation's worker (src/core/sync/prepare-worker.ts), where the main thread only waits.
+ * preparation's worker (src/core/prepare/prepare-worker.ts), where the main thread only waits.
  *
  * Run with `npx node bench/event-loop.ts [runs]` (default 3; the median of each is printed).
  */
@@ -32,10 +32,10 @@ import {
   loadSpec,
 } from "../src/core/discovery/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
+import { withRecord } from "../src/core/ownership/ownership.ts";
+import { prepareFile } from "../src/core/prepare/prepare.ts";
 import { shapeDocument, shapedText, workspaceOverlays } from "../src/core/shaping/audiences.ts";
 import { checkGitBookExtensions } from "../src/core/shaping/extensions/check.ts";
-import { withRecord } from "../src/core/sync/ownership.ts";
-import { prepareFile } from "../src/core/sync/prepare.ts";
 import {
   loadStructuralCheck,
   validateBundledStructure,
@@ -43,7 +43,7 @@ import {
 } from "../src/core/validation/index.ts";
 
 /** The workers, when this checkout has them (so that the same script measures before and after). */
-const pool = await import("../src/core/sync/prepare-worker.ts").then(
+const pool = await import("../src/core/prepare/prepare-worker.ts").then(
   (module) => new module.PreparationPool({ size: 1 }),
   () => undefined,
 );

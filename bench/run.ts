@@ -1,7 +1,10 @@
 /**
  * `npm run bench`: runs every benchmark in this folder, one after the other, each in its own process
  * so they do not disturb each other. Pass a benchmark's name to run only that one:
- * `npm run bench -- sync`. `unchanged-real` measures Swagger 2.0 specs only when folders of them are
+ * `npm run bench -- sync`. `--quick` runs only the benchmarks of the README's table ({@link REPORTED}),
+ * each with fewer runs; they print `BENCH` lines (bench/report.ts), which `npx node
+ * scripts/bench-report.ts` turns into that table.
+ * `unchanged-real` measures Swagger 2.0 specs only when folders of them are
  * named in `BENCH_REAL_SPECS` (see its header).
  */
 import { spawnSync } from "node:child_process";
@@ -21,11 +24,19 @@ const all = [
   "review",
   "overlay-patterns",
 ];
+/** The benchmarks that print `BENCH` rows and take `--quick`. */
+const REPORTED = new Set(["bundle", "sync", "unchanged"]);
+const quick = process.argv.includes("--quick");
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = false;
-for (const name of chosen.length > 0 ? chosen : all) {
+const names = chosen.length > 0 ? chosen : all.filter((name) => !quick || REPORTED.has(name));
+for (const name of names) {
   console.log(`\n## bench/${name}.ts\n`);
-  const run = spawnSync(process.execPath, [path.join(here, `${name}.ts`)], { stdio: "inherit" });
+  const run = spawnSync(
+    process.execPath,
+    [path.join(here, `${name}.ts`), ...(quick && REPORTED.has(name) ? ["--quick"] : [])],
+    { stdio: "inherit" },
+  );
   if (run.status !== 0) failed = true;
 }
 process.exitCode = failed ? 1 : 0;

@@ -21,10 +21,10 @@ import { publishAll } from "../harness/publish-all.ts";
 import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
-import { limitConcurrency } from "../src/core/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE } from "../src/core/sync/poll-schedule.ts";
-import { systemClock } from "../src/core/sync/ports.ts";
-import type { PreparedSpec } from "../src/core/sync/prepared.ts";
+import { systemClock } from "../src/core/ports.ts";
+import type { PreparedSpec } from "../src/core/prepare/prepared.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../src/core/publish/poll-schedule.ts";
+import { limitConcurrency } from "../src/core/run/limit.ts";
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
 const SPECS = 1_000;

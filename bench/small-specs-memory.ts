@@ -2,7 +2,7 @@
  * Peak memory of `gitbook-openapi sync` publishing 1,000 small specs (8 KiB of YAML each) to the
  * emulator over loopback, the command run from source as a process of its own, so that its peak RSS
  * (worker threads included: they live in the same process) is the command's alone. Written for issue 26,
- * to check that moving each spec's local steps into worker threads (src/core/sync/prepare-worker.ts)
+ * to check that moving each spec's local steps into worker threads (src/core/prepare/prepare-worker.ts)
  * did not make memory per spec worse (issue 28 is about memory growth).
  *
  Run with `npx node bench/small-specs-memory.ts [runs] [cli…]`: each CLI given (a `main.ts` or a built

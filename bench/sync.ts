@@ -4,7 +4,9 @@
  * and, in the same run, by GitBook's CLI (`gitbook openapi publish`, one process per spec, uploading
  * only) as the baseline. A second table compares polling schedules in-process at concurrency 4.
  *
- * Run with `npx node bench/sync.ts [runs]` (default 3 runs per row; the CLI row runs once per run).
+ * Run with `npx node bench/sync.ts [runs] [--quick]` (default 3 runs per row; the CLI row runs once per
+ * run; `--quick`: one run, concurrency 4 and 16 only, no CLI row nor schedules). Prints `BENCH` rows
+ * (bench/report.ts) against the ideal.
  */
 
 import { execFileSync, spawn } from "node:child_process";
@@ -13,15 +15,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
 import { publishAll } from "../harness/publish-all.ts";
-import { ACTION_BUNDLE, runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
-import { limitConcurrency } from "../src/core/sync/limit.ts";
-import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/sync/poll-schedule.ts";
-import { systemClock } from "../src/core/sync/ports.ts";
+import { systemClock } from "../src/core/ports.ts";
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/publish/poll-schedule.ts";
+import { limitConcurrency } from "../src/core/run/limit.ts";
+import { actionEntry, MAX_RSS_HOOK, median, peakRssMib, quick, reportRow, runsArgument } from "./report.ts";
 
-const RUNS = Math.max(1, Number(process.argv[2] ?? 3));
+const RUNS = runsArgument(quick ? 1 : 3);
 const SPECS = 100;
 const LATENCY_MS = 20;
 const PROCESSING_MS = 2000;
@@ -29,11 +32,6 @@ const MIN_REQUESTS_PER_SPEC = 3; // PUT, the poll that sees `complete`, the vers
 const CLI_PREFIX = path.join(tmpdir(), "gitbook-cli-bench");
 const CLI = path.join(CLI_PREFIX, "node_modules", "@gitbook", "cli", "cli.js");
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const idealMs = (concurrency: number, processingMs = PROCESSING_MS) =>
   (MIN_REQUESTS_PER_SPEC * LATENCY_MS * SPECS) / concurrency + processingMs;
@@ -78,13 +76,11 @@ interface Row {
   ok: boolean;
 }
 
-const MAX_RSS_HOOK = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss-kb="+process.resourceUsage().maxRSS+"\\n"))`;
-
 async function runAction(workspace: string, concurrency: number): Promise<Row> {
   return withEmulator(async (api) => {
     const started = performance.now();
     const run = await runActionLikeRunner({
-      entry: ACTION_BUNDLE,
+      entry: actionEntry,
       workspace,
       inputs: {
         token: api.token,
@@ -96,11 +92,10 @@ async function runAction(workspace: string, concurrency: number): Promise<Row> {
       nodeArgs: ["--import", MAX_RSS_HOOK],
     });
     const wallMs = performance.now() - started;
-    const maxRssKb = Number(/maxrss-kb=(\d+)/.exec(run.stderr)?.[1] ?? 0);
     return {
       wallMs,
       requestsPerSpec: api.requests.length / SPECS,
-      peakRssMb: maxRssKb / 1024,
+      peakRssMb: peakRssMib(run.stderr) ?? Number.NaN,
       ok: run.exitCode === 0 && run.outputs.published === String(SPECS),
     };
   });
@@ -113,7 +108,7 @@ async function runInProcess(
   processingMs: number,
 ): Promise<Row> {
   const { discoverSpecs } = await import("../src/core/discovery/index.ts");
-  const { prepareSpecs } = await import("../src/core/sync/prepare.ts");
+  const { prepareSpecs } = await import("../src/core/prepare/prepare.ts");
   const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   const prepared = await prepareSpecs(discovery, {
     workspace,
@@ -205,15 +200,23 @@ async function measure(label: string, times: number, once: () => Promise<Row>) {
 
 const workspace = writeWorkspace();
 try {
-  ensureCli();
+  if (!quick) ensureCli();
   const action = [];
-  for (const concurrency of [1, 4, 16]) {
+  for (const concurrency of quick ? [4, 16] : [1, 4, 16]) {
     action.push({
       concurrency,
       ...(await measure(`action c=${concurrency}`, RUNS, () => runAction(workspace, concurrency))),
     });
   }
-  const cli = await measure("gitbook CLI", Math.min(RUNS, 1), () => runCli(workspace));
+  const cli = quick
+    ? {
+        label: "gitbook CLI",
+        wallMs: Number.NaN,
+        requestsPerSpec: Number.NaN,
+        peakRssMb: Number.NaN,
+        ok: false,
+      }
+    : await measure("gitbook CLI", Math.min(RUNS, 1), () => runCli(workspace));
 
   console.log(
     `\n### Publishing ${SPECS} specs (${LATENCY_MS} ms latency, ${PROCESSING_MS / 1000} s processing), median of ${RUNS}\n`,
@@ -227,10 +230,18 @@ try {
     console.log(
       `| action, concurrency ${row.concurrency} | ${seconds(row.wallMs)} | ${seconds(ideal)} | ${(row.wallMs / ideal).toFixed(2)}× | ${row.requestsPerSpec.toFixed(2)} | ${row.peakRssMb.toFixed(0)} MB | ${row.ok ? "yes" : "NO"} |`,
     );
+    reportRow({
+      name: `publish-${SPECS}-c${row.concurrency}`,
+      median_ms: row.wallMs,
+      baseline_name: `ideal: ${MIN_REQUESTS_PER_SPEC} requests/spec × ${LATENCY_MS} ms ÷ ${row.concurrency} + ${PROCESSING_MS / 1000} s processing`,
+      baseline_ms: ideal,
+      peak_rss_mib: Number.isNaN(row.peakRssMb) ? null : row.peakRssMb,
+    });
   }
-  console.log(
-    `| gitbook openapi publish (1 process/spec, upload only) | ${seconds(cli.wallMs)} | | | ${cli.requestsPerSpec.toFixed(2)} | | ${cli.ok ? "uploaded only" : "NO"} |`,
-  );
+  if (!quick)
+    console.log(
+      `| gitbook openapi publish (1 process/spec, upload only) | ${seconds(cli.wallMs)} | | | ${cli.requestsPerSpec.toFixed(2)} | | ${cli.ok ? "uploaded only" : "NO"} |`,
+    );
   const c4 = action.find((r) => r.concurrency === 4);
   const c16 = action.find((r) => r.concurrency === 16);
   const speedup4 = cli.wallMs / (c4?.wallMs ?? Number.NaN);
@@ -242,10 +253,12 @@ try {
   console.log(
     `- within 1.3× of ideal at concurrency 16: ${((c16?.wallMs ?? 0) / idealMs(16)).toFixed(2)}× → ${(c16?.wallMs ?? 0) <= 1.3 * idealMs(16) ? "met" : "NOT met"}`,
   );
-  for (const [label, speedup] of [
-    ["4", speedup4],
-    ["16", speedup16],
-  ] as const) {
+  for (const [label, speedup] of quick
+    ? []
+    : ([
+        ["4", speedup4],
+        ["16", speedup16],
+      ] as const)) {
     console.log(
       `- ≥10× faster than the CLI's upload alone (concurrency ${label}): ${speedup.toFixed(1)}× → ${speedup >= 10 ? "met" : "NOT met"}`,
     );
@@ -259,7 +272,7 @@ try {
     ["500 ms, ×2, ±20 %", { ...DEFAULT_POLL_SCHEDULE, firstDelayMs: 500, growth: 2, jitter: 0.2 }],
   ];
 
-  for (const processingMs of [PROCESSING_MS, 3 * PROCESSING_MS]) {
+  for (const processingMs of quick ? [] : [PROCESSING_MS, 3 * PROCESSING_MS]) {
     console.log(
       `\n### Polling schedules, in-process, concurrency 16, ${processingMs / 1000} s processing, median of ${RUNS}\n`,
     );

@@ -4,10 +4,10 @@
  * their specs up front.
  */
 import type { Logger } from "../src/core/logger.ts";
-import { streamSpecs } from "../src/core/sync/pipeline.ts";
-import type { PreparedSpec } from "../src/core/sync/prepared.ts";
-import { type PublishOptions, publishOne } from "../src/core/sync/publish.ts";
-import type { SpecResult } from "../src/core/sync/result.ts";
+import type { PreparedSpec } from "../src/core/prepare/prepared.ts";
+import { type PublishOptions, publishOne } from "../src/core/publish/publish.ts";
+import type { SpecResult } from "../src/core/result.ts";
+import { streamSpecs } from "../src/core/run/pipeline.ts";
 
 export function publishAll(specs: readonly PreparedSpec[], options: PublishOptions): Promise<SpecResult[]> {
   const streamed = specs.map((spec) => ({

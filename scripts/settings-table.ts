@@ -3,7 +3,7 @@
  * action.yml's `inputs:`, the configuration guide's tables of the Action's inputs and of the CLI's flags
  * and variables (docs/configuration.md), the README's short table of every setting, and the
  * configuration file's JSON Schema (`schema/config.schema.json`, for editors).
- * Without `--write` it prints them; `test/config/settings-table.test.ts` fails when a file differs from
+ * Without `--write` it prints them; `test/settings/settings-table.test.ts` fails when a file differs from
  * what this writes.
  *
  *   npx node scripts/settings-table.ts [--write]

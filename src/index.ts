@@ -1,6 +1,6 @@
-import { isCompareWorker } from "./core/review/worker-kind.ts";
+import { isCompareWorker } from "./core/change-review/worker-kind.ts";
 
-// The bundle may also be the change review's worker (src/core/review/compare-worker.ts): there it only
+// The bundle may also be the change review's worker (src/core/change-review/compare-worker.ts): there it only
 // compares, and the run's code is not loaded.
-if (isCompareWorker(process.argv)) (await import("./core/review/compare-worker.ts")).serveComparison();
+if (isCompareWorker(process.argv)) (await import("./core/change-review/compare-worker.ts")).serveComparison();
 else await (await import("./hosts/action/main.ts")).run();

@@ -28,6 +28,7 @@ import {
   type FaultMatch,
   Faults,
   Gates,
+  listOf,
   type Reply,
   reply,
 } from "./http-reply.ts";
@@ -126,14 +127,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   };
   const viewer = account(options.viewer ?? GITHUB_ACTIONS_BOT);
 
-  const issueComments = (issue: number): FakeComment[] => {
-    let list = byIssue.get(issue);
-    if (!list) {
-      list = [];
-      byIssue.set(issue, list);
-    }
-    return list;
-  };
+  const issueComments = (issue: number): FakeComment[] => listOf(byIssue, issue);
   const addComment = (
     issue: number,
     owner: string,

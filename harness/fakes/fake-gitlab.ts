@@ -26,6 +26,7 @@ import {
   type FaultMatch,
   Faults,
   Gates,
+  listOf,
   type Reply,
   reply,
 } from "./http-reply.ts";
@@ -111,14 +112,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   let nextId = 5000;
   let origin = "";
 
-  const mrNotes = (iid: number): FakeGitLabNote[] => {
-    let list = byIid.get(iid);
-    if (!list) {
-      list = [];
-      byIid.set(iid, list);
-    }
-    return list;
-  };
+  const mrNotes = (iid: number): FakeGitLabNote[] => listOf(byIid, iid);
   const addNote = (iid: number, body: string, author: FakeGitLabUser, system = false): FakeGitLabNote => {
     const note: FakeGitLabNote = {
       id: nextId++,

@@ -1,6 +1,6 @@
+import type { Clock, SpecService } from "../../src/core/ports.ts";
 import { createApiError } from "../../src/core/service/errors.ts";
 import type { Spec, SpecSource, SpecVersion, SpecVersionContent } from "../../src/core/service/types.ts";
-import type { Clock, SpecService } from "../../src/core/sync/ports.ts";
 
 /** How the fake service ends the processing of one slug. */
 export type FakeOutcome =

@@ -23,6 +23,16 @@ export function bodyField(raw: string): string | undefined {
   return undefined;
 }
 
+/** The list kept under `key`, made empty on first use: a fake's comments of one pull request. */
+export function listOf<T>(map: Map<number, T[]>, key: number): T[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
 export interface Reply {
   status: number;
   payload: unknown;
@@ -47,6 +57,8 @@ export interface FaultMatch {
   method?: string;
   /** A regular expression tested against the request's path (without the fake's prefix or query). */
   path?: RegExp;
+  /** A regular expression tested against the request's body, where the fake passes it. */
+  body?: RegExp;
 }
 
 export type FaultKind =
@@ -65,10 +77,11 @@ export type FaultKind =
    */
   | { hugeBody: number; declareLength?: boolean; apply?: boolean };
 
-function matches(match: FaultMatch, method: string, path: string): boolean {
+function matches(match: FaultMatch, method: string, path: string, body: string): boolean {
   return (
     (match.method === undefined || match.method === method) &&
-    (match.path === undefined || match.path.test(path))
+    (match.path === undefined || match.path.test(path)) &&
+    (match.body === undefined || match.body.test(body))
   );
 }
 
@@ -81,8 +94,8 @@ export class Faults {
   }
 
   /** The fault for this request, if any, counted as used. */
-  take(method: string, path: string): FaultKind | undefined {
-    const entry = this.#queue.find(({ match, left }) => left > 0 && matches(match, method, path));
+  take(method: string, path: string, body = ""): FaultKind | undefined {
+    const entry = this.#queue.find(({ match, left }) => left > 0 && matches(match, method, path, body));
     if (!entry) return undefined;
     entry.left--;
     return entry.fault;
@@ -102,8 +115,8 @@ export class Gates {
   }
 
   /** Resolves when the request may be handled. */
-  pass(method: string, path: string): Promise<void> {
-    const gate = this.#gates.find((g) => g.count > 0 && matches(g.match, method, path));
+  pass(method: string, path: string, body = ""): Promise<void> {
+    const gate = this.#gates.find((g) => g.count > 0 && matches(g.match, method, path, body));
     if (!gate) return Promise.resolve();
     return new Promise((resolve) => {
       gate.waiting.push(resolve);

@@ -1,8 +1,8 @@
 /**
  * The process's SIGINT and SIGTERM, and its exit, for both hosts (the Action and the CLI): what each
- * does with them is the core's stop (core/sync/stopped.ts `listenForStop`, `SyncPorts.stop`).
+ * does with them is the core's stop (core/run/stopped.ts `listenForStop`, `SyncPorts.stop`).
  */
-import type { SignalSource } from "../core/sync/stopped.ts";
+import type { SignalSource } from "../core/run/stopped.ts";
 
 export const processSignals: SignalSource = {
   listen(handler) {

@@ -10,7 +10,7 @@
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { repositoryIdentity } from "../core/sync/ownership.ts";
+import { repositoryIdentity } from "../core/ownership/ownership.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

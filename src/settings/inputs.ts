@@ -1,8 +1,13 @@
-import type { ReviewBudget } from "../core/review/compare-worker.ts";
+import { InputError } from "../core/plan/input-error.ts";
+import type {
+  OrganizationRef,
+  RequestedMode,
+  ReviewBudget,
+  RunSettings,
+  SourceMode,
+} from "../core/plan/run-settings.ts";
 import { pathParameterProblem } from "../core/service/path-parameter.ts";
 import { parseSlugMapping } from "../core/slugs/mapping.ts";
-import { InputError } from "../core/sync/input-error.ts";
-import type { OrganizationRef, RequestedMode, RunSettings, SourceMode } from "../core/sync/run-settings.ts";
 import { Redactor } from "../core/text/redact.ts";
 import { numericDefault, SETTINGS, setting } from "./settings-table.ts";
 import { readShapingValue, SHAPING_INPUT } from "./shaping-value.ts";
@@ -105,6 +110,7 @@ export function readConfig(
     prune,
     pruneLimit: readInteger("prune-limit", readInput("prune-limit"), 1, MAX_PRUNE_LIMIT),
     force: readBoolean("force", readInput("force")),
+    cacheFile: readCacheFile(readInput("cache-file")),
     failOnBreaking: readBoolean("fail-on-breaking", readInput("fail-on-breaking")),
     failOnUnreviewed: readBoolean("fail-on-unreviewed", readInput("fail-on-unreviewed")),
     breakingAllowed: readLines(readInput("breaking-allowed")) ?? [],
@@ -212,6 +218,14 @@ function readLines(raw: string): string[] | undefined {
 function readSlugMapping(raw: string): ReadonlyMap<string, string> {
   if (raw.trim() === "") return new Map();
   return parseSlugMapping(raw);
+}
+
+function readCacheFile(raw: string): string | undefined {
+  if (raw === "") return undefined;
+  if (/[\0\r\n]/.test(raw)) {
+    throw new InputError("cache-file", "is not a file path (it holds a line break or a NUL character).");
+  }
+  return raw;
 }
 
 function readSlugPrefix(raw: string): string | undefined {

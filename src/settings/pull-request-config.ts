@@ -7,7 +7,7 @@
  * takes nothing from it. Every value of the head's file that is not used this way is a warning naming it.
  */
 import path from "node:path";
-import type { Git } from "../core/sync/ports.ts";
+import type { Git } from "../core/ports.ts";
 import { escapeUntrusted } from "../core/text/log-protocol.ts";
 import { type ConfigFile, ConfigFileError, DEFAULT_CONFIG_FILES, parseConfigFile } from "./config-file.ts";
 import type { InputReader } from "./inputs.ts";

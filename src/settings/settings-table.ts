@@ -171,6 +171,19 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     headFile: "previews",
   },
   {
+    name: "cache-file",
+    kind: "text",
+    default: "",
+    doc: "A file where a run keeps which version each spec's upload produced, so that the next run, given the file back by the CI's cache, reads no unchanged spec's content from GitBook (docs/publishing.md); relative to the workspace in the Action, to the current directory on the command line. Never used on pull or merge requests. Default: none.",
+    action: true,
+    cli: {
+      flag: "--cache-file <path>",
+      env: "GITBOOK_CACHE_FILE",
+      help: "keep the re-run cache in this file (restore and save it with the CI's cache)",
+    },
+    headFile: "never",
+  },
+  {
     name: "prune",
     kind: "boolean",
     default: "false",

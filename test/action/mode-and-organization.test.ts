@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RunContext } from "../../src/adapters/github/context.ts";
 import { rawFileUrlBuilder } from "../../src/adapters/github/source-url.ts";
+import { OrganizationLookupError, resolveOrganizationId } from "../../src/core/run/organization.ts";
 import type { Organization } from "../../src/core/service/types.ts";
-import { OrganizationLookupError, resolveOrganizationId } from "../../src/core/sync/organization.ts";
 import { resolveMode } from "../../src/hosts/action/mode.ts";
 
 const push: RunContext = {

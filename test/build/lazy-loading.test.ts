@@ -133,16 +133,16 @@ describe("what the command line loads", () => {
   });
 
   it("for a spec's local steps in a worker: a chunk of its own, with no command line and no HTTP client", () => {
-    // The workers run the chunk that holds src/core/sync/prepare-worker.ts (import.meta.url): were it
+    // The workers run the chunk that holds src/core/prepare/prepare-worker.ts (import.meta.url): were it
     // folded into a shared chunk or an entry, they would load and run code meant for the main thread.
-    const inputs = loadedBy(["src/core/sync/prepare-worker.ts"]);
-    expect(inputs).toContain("src/core/sync/prepare.ts");
+    const inputs = loadedBy(["src/core/prepare/prepare-worker.ts"]);
+    expect(inputs).toContain("src/core/prepare/prepare.ts");
     expect(packagesIn(inputs)).toEqual(expect.arrayContaining(["js-yaml"]));
     expect(packagesIn(inputs)).not.toContain("commander");
     expect(packagesIn(inputs)).not.toContain("undici");
     expect(inputs.filter((input) => input.includes("src/hosts/"))).toEqual([]);
     // It reads the review's base version (base-document.ts), but never loads the comparison.
-    expect(inputs).toContain("src/core/review/base-document.ts");
+    expect(inputs).toContain("src/core/change-review/base-document.ts");
     expect(inputs.filter((input) => /src\/core\/(changes\/|review\/compare-worker)/.test(input))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { ownerKey } from "../../src/core/sync/ownership.ts";
+import { ownerKey } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffResult } from "../../src/hosts/cli/diff.ts";
 import { renderDiff } from "../../src/hosts/cli/diff.ts";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
+import { generatedSpec } from "../change-review/fixtures/generated-spec.ts";
 import { changeValidator } from "../report/results-schema.ts";
-import { generatedSpec } from "../review/fixtures/generated-spec.ts";
 import { CLI_DIST, CLI_SOURCE, runCli } from "./run-cli.ts";
 
 const ROOT_BASE = `openapi: 3.0.3

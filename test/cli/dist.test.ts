@@ -64,7 +64,7 @@ describe("dist/cli.js", () => {
   });
 
   it("prepares a split spec in the worker its own chunk starts, and publishes it", async () => {
-    // The split spec goes to the preparation's worker (src/core/sync/prepare-worker.ts), which runs the
+    // The split spec goes to the preparation's worker (src/core/prepare/prepare-worker.ts), which runs the
     // chunk of dist/ that holds it: were that chunk unable to serve, the worker would exit and the spec
     // fail with INTERNAL_ERROR.
     const workspace = await mkdtemp(path.join(tmpdir(), "dist-worker-"));

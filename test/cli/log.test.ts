@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { createCliLog } from "../../src/hosts/cli/log.ts";
 import { Output } from "../../src/hosts/cli/output.ts";
 

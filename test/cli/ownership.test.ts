@@ -10,7 +10,7 @@ import path from "node:path";
 import { load } from "js-yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/sync/ownership.ts";
+import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
 import { slugsUnder } from "../support/slugs-under.ts";
 import { type CliRun, runCli } from "./run-cli.ts";

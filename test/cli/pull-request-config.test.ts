@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "../e2e/helpers.ts";
 import { startLocalServer } from "../support/emulator-fixtures.ts";
 import { git } from "../support/git.ts";

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
-import { generatedSpec } from "../review/fixtures/generated-spec.ts";
-import { PETS, PETS_WITHOUT_ONE, previewArgs } from "../review/fixtures/pets.ts";
+import type { SpecResult } from "../../src/core/result.ts";
+import { generatedSpec } from "../change-review/fixtures/generated-spec.ts";
+import { PETS, PETS_WITHOUT_ONE, previewArgs } from "../change-review/fixtures/pets.ts";
 import { git } from "../support/git.ts";
 import { CLI_DIST, CLI_SOURCE, runCli } from "./run-cli.ts";
 

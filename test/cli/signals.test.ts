@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import { readCommentState } from "../../src/core/report/comment-state.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
 import type { SignalSource, StopSignal } from "../../src/hosts/cli/signals.ts";
 import { git } from "../support/git.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toResultRecords } from "../../src/core/report/results-record.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { Output } from "../../src/hosts/cli/output.ts";
 import { finishSync } from "../../src/hosts/cli/sync.ts";
 import { runCli } from "./run-cli.ts";

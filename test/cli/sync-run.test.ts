@@ -17,7 +17,7 @@ import {
   startFakeGitLab,
 } from "../../harness/fakes/fake-gitlab.ts";
 import { commentMarker } from "../../src/core/report/comment-state.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { git as gitIn } from "../support/git.ts";
 import { CLI_SOURCE, type CliRun, runCli } from "./run-cli.ts";
 

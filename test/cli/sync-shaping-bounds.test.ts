@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { COPY_SOURCE, DEEP, HOSTILE_OVERLAYS, hostileSpec } from "./hostile-overlays.ts";
 import { runCliProcess } from "./run-cli.ts";
 

@@ -6,7 +6,7 @@ import { findExternalRefs } from "../../src/core/bundling/index.ts";
 import { discoverSpecs } from "../../src/core/discovery/index.ts";
 import { checkedJsonSpec } from "../../src/core/discovery/load.ts";
 import { silentLogger } from "../../src/core/logger.ts";
-import { prepareFile } from "../../src/core/sync/prepare.ts";
+import { prepareFile } from "../../src/core/prepare/prepare.ts";
 import { loadStructuralCheck } from "../../src/core/validation/index.ts";
 import { makeTree } from "./helpers.ts";
 

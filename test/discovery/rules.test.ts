@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyDocument } from "../../src/core/discovery/classify.ts";
 import { declaresSpecKey } from "../../src/core/discovery/declares.ts";
-import { lineAndColumn, parseText } from "../../src/core/discovery/parse.ts";
+import { parseText } from "../../src/core/discovery/parse.ts";
 import { isCandidatePath, mayDeclareSpec } from "../../src/core/discovery/prefilter.ts";
+import { lineAndColumn } from "../../src/core/documents/locate.ts";
 
 describe("classifyDocument", () => {
   it.each([

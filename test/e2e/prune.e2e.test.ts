@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { ownerKey, withRecord } from "../../src/core/sync/ownership.ts";
+import { ownerKey, withRecord } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 

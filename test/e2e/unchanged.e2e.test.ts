@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
-import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/sync/ownership.ts";
+import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/ownership/ownership.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -11,9 +11,9 @@ import {
 } from "../../src/adapters/github/comment.ts";
 import { ReviewHostDeadlineError } from "../../src/adapters/review-host/host-client.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { ReviewRun } from "../../src/core/ports.ts";
 import { renderCommentState } from "../../src/core/report/comment-state.ts";
 import { findOwnComments } from "../../src/core/review-thread/thread.ts";
-import type { ReviewRun } from "../../src/core/sync/ports.ts";
 
 const TOKEN = "ghs_fakeTokenValue1234567890";
 const target = { owner: "acme", repo: "api", issueNumber: 7 };

@@ -16,8 +16,8 @@ import { nextPage } from "../../src/adapters/review-host/host-client.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import { commentMarker, readCommentState, renderCommentState } from "../../src/core/report/comment-state.ts";
 import type { ReviewComments, ReviewRun } from "../../src/core/report/review-comment.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { findOwnComments } from "../../src/core/review-thread/thread.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
 
 const IID = 12;
 

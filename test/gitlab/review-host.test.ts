@@ -10,9 +10,9 @@ import {
 import { commentMarker } from "../../src/core/report/comment-state.ts";
 import { reviewCommentBody } from "../../src/core/report/review-comment.ts";
 import { defuseGitLabLine } from "../../src/core/report/review-host.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { isPreviewSlugOf, previewSlug } from "../../src/core/slugs/preview.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
 
 function result(overrides: Partial<SpecResult> = {}): SpecResult {
   return { file: "specs/pets.yaml", slug: "pets-mr-12", status: "published", errors: [], ...overrides };

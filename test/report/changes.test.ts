@@ -18,7 +18,7 @@ import {
   renderReviewComment,
 } from "../../src/core/report/comment.ts";
 import { renderJobSummary, SUMMARY_LIMIT } from "../../src/core/report/summary.ts";
-import type { SpecChange, SpecChanges, SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecChange, SpecChanges, SpecResult } from "../../src/core/result.ts";
 
 function change(operation: string | undefined, message: string, extra: Partial<SpecChange> = {}): SpecChange {
   return { kind: "x-changed", ...(operation === undefined ? {} : { operation }), message, ...extra };

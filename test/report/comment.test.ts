@@ -5,7 +5,7 @@ import {
   type PullRequestCommentInput,
   renderPullRequestComment,
 } from "../../src/core/report/comment.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 
 function result(overrides: Partial<SpecResult> = {}): SpecResult {
   return { file: "specs/pets.yaml", slug: "pets-pr-12", status: "published", errors: [], ...overrides };

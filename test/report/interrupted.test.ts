@@ -10,8 +10,8 @@ import { nextRecordedPreviews, reviewCommentBody } from "../../src/core/report/r
 import { GITHUB_REVIEW } from "../../src/core/report/review-host.ts";
 import { partialCounts } from "../../src/core/report/status.ts";
 import { renderJobSummary } from "../../src/core/report/summary.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
-import { cancelledResult, Interrupted, notStartedResult } from "../../src/core/sync/stopped.ts";
+import type { SpecResult } from "../../src/core/result.ts";
+import { cancelledResult, Interrupted, notStartedResult } from "../../src/core/run/stopped.ts";
 
 const stop = (() => {
   const controller = new AbortController();

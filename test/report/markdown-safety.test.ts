@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { renderPullRequestComment } from "../../src/core/report/comment.ts";
 import { codeBlock, codeCell, escapeCell, markdownLink, safeUrl } from "../../src/core/report/markdown.ts";
 import { renderJobSummary } from "../../src/core/report/summary.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 
 const hostile = fc.array(
   fc.oneof(

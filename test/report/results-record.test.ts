@@ -1,6 +1,6 @@
 /**
  * The results record and its documented schema: the schema's values and fields are those of the run's
- * own types (read from `src/core/sync/result.ts` by the TypeScript compiler, so that a new status or field
+ * own types (read from `src/core/result.ts` by the TypeScript compiler, so that a new status or field
  * fails here until the schema says it), and every kind of record the run makes is valid under it.
  */
 import { fileURLToPath } from "node:url";
@@ -8,10 +8,10 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { renderOutputs } from "../../src/core/report/outputs.ts";
 import { FIELDS_LEFT_OUT, toResultRecord, toResultRecords } from "../../src/core/report/results-record.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 import { loadResultsSchema, resultsValidator } from "./results-schema.ts";
 
-const RESULT_TYPES = fileURLToPath(new URL("../../src/core/sync/result.ts", import.meta.url));
+const RESULT_TYPES = fileURLToPath(new URL("../../src/core/result.ts", import.meta.url));
 
 /** The run's result types as the compiler sees them. */
 function resultTypes() {
@@ -29,7 +29,7 @@ function resultTypes() {
         (ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement)) &&
         statement.name.text === name,
     );
-    if (!found) throw new Error(`${name} is not declared in src/core/sync/result.ts`);
+    if (!found) throw new Error(`${name} is not declared in src/core/result.ts`);
     return checker.getTypeAtLocation(found);
   };
   const literals = (type: ts.Type): string[] =>

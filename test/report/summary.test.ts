@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import { localFailure } from "../../src/core/publish/spec-results.ts";
 import { finalFailureMessage, renderOutputs } from "../../src/core/report/outputs.ts";
 import { headline, renderJobSummary } from "../../src/core/report/summary.ts";
-import type { SpecResult } from "../../src/core/sync/result.ts";
-import { localFailure } from "../../src/core/sync/spec-results.ts";
+import type { SpecResult } from "../../src/core/result.ts";
 
 const published: SpecResult = {
   file: "api/pets.yaml",

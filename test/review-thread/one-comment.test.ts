@@ -1,16 +1,29 @@
 /**
- * The rules both hosts share, run against the fake GitHub and the fake GitLab over loopback with the
+ * The rules every host shares, run against the fakes of GitHub, GitLab, Bitbucket and Azure DevOps over loopback with the
  * real clients: one comment even when two runs race, no POST sent twice when it may have been applied,
  * and every answer read under its cap (issue 16, items 7 and 8, and "every read bounded").
  */
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  FAKE_AZURE_BUILD_SERVICE,
+  FAKE_AZURE_TOKEN,
+  startFakeAzureDevOps,
+} from "../../harness/fakes/fake-azure-devops.ts";
+import {
+  FAKE_BITBUCKET_BOT,
+  FAKE_BITBUCKET_TOKEN,
+  startFakeBitbucket,
+} from "../../harness/fakes/fake-bitbucket.ts";
 import { GITHUB_ACTIONS_BOT, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import type { FaultKind, FaultMatch } from "../../harness/fakes/http-reply.ts";
+import { createPullRequestThreads } from "../../src/adapters/azure-devops/threads.ts";
+import { createBitbucketComments, IDENTITY_PROBE } from "../../src/adapters/bitbucket/comments.ts";
 import { createGitHubClient } from "../../src/adapters/github/api.ts";
 import { pullRequestThread } from "../../src/adapters/github/comment.ts";
 import { createMergeRequestNotes } from "../../src/adapters/gitlab/notes.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
+import type { ReviewRun, ReviewThread } from "../../src/core/ports.ts";
 import {
   commentMarker,
   mergeCommentStates,
@@ -20,7 +33,6 @@ import {
 } from "../../src/core/report/comment-state.ts";
 import type { StoredComment } from "../../src/core/review-thread/own-comment.ts";
 import { type CommentStore, writeOwnComment } from "../../src/core/review-thread/thread.ts";
-import type { ReviewRun, ReviewThread } from "../../src/core/sync/ports.ts";
 
 interface Setup {
   /** One run's view of the comment: a fresh port, as a new run would make. */
@@ -114,6 +126,97 @@ const HOSTS: { name: string; start(): Promise<Setup> }[] = [
         listCall: "GitLab GET /api/v4/projects/77/merge_requests/12/notes",
         pageKind: "a page of notes",
         suffix: "mr-12",
+        close: () => fake.close(),
+      };
+    },
+  },
+  {
+    name: "Bitbucket",
+    async start() {
+      const fake = await startFakeBitbucket();
+      // The identity probe (a draft comment, deleted at once) is no create of the comment: faults and
+      // counts are about the real ones.
+      const probe = /finding which account this token acts as/;
+      const notProbe = /^(?![\s\S]*finding which account this token acts as)/;
+      const real = (match: FaultMatch): FaultMatch => (match.body ? match : { ...match, body: notProbe });
+      expect(IDENTITY_PROBE).toMatch(probe);
+      return {
+        thread: (logger) => {
+          const comments = createBitbucketComments({
+            context: { apiUrl: fake.apiUrl, workspace: "acme", repoSlug: "api", token: FAKE_BITBUCKET_TOKEN },
+            pullRequestId: 12,
+            commentKey: "default",
+            logger,
+            deadline: Date.now() + 30_000,
+            retryDelayMs: 5,
+          });
+          if (!comments) throw new Error("expected a review port");
+          return comments;
+        },
+        ours: () =>
+          fake
+            .comments(12)
+            .filter((c) => c.user.uuid === FAKE_BITBUCKET_BOT.uuid && !c.deleted && !c.pending)
+            .map((c) => ({ id: c.id, body: c.content.raw })),
+        seedOurs: (body) => void fake.seedComments(12, [body], FAKE_BITBUCKET_BOT),
+        fail: (match, fault, times) => fake.fail(real(match), fault, times),
+        hold: (match, count) => fake.hold(real(match), count),
+        requests: () => fake.requests.filter((r) => !(r.method === "POST" && probe.test(r.body))),
+        list: /^\/repositories\/acme\/api\/pullrequests\/12\/comments$/,
+        identity: {
+          method: "POST",
+          path: /^\/repositories\/acme\/api\/pullrequests\/12\/comments$/,
+          body: probe,
+        },
+        listCall: "Bitbucket GET /2.0/repositories/acme/api/pullrequests/12/comments",
+        pageKind: "a page of comments",
+        suffix: "pr-12",
+        close: () => fake.close(),
+      };
+    },
+  },
+  {
+    name: "Azure DevOps",
+    async start() {
+      const fake = await startFakeAzureDevOps();
+      const target = {
+        collectionUri: fake.collectionUri.replace(/\/$/, ""),
+        project: "proj",
+        projectName: "proj",
+        repositoryId: "repo",
+        repositoryName: "repo",
+      };
+      return {
+        thread: (logger) => {
+          const threads = createPullRequestThreads({
+            target,
+            token: FAKE_AZURE_TOKEN,
+            number: 12,
+            commentKey: "default",
+            logger,
+            deadline: Date.now() + 30_000,
+            retryDelayMs: 5,
+          });
+          if (!threads) throw new Error("expected a review port");
+          return threads;
+        },
+        ours: () =>
+          fake
+            .threads(12)
+            .flatMap((thread) =>
+              thread.comments
+                .filter((c) => c.author.id === FAKE_AZURE_BUILD_SERVICE.id && !c.isDeleted)
+                .map((c) => ({ id: thread.id, body: c.content })),
+            ),
+        seedOurs: (body) => void fake.seedThread(12, [{ content: body, author: FAKE_AZURE_BUILD_SERVICE }]),
+        fail: (match, fault, times) => fake.fail(match, fault, times),
+        hold: (match, count) => fake.hold(match, count),
+        requests: () => fake.requests,
+        list: /^\/proj\/_apis\/git\/repositories\/repo\/pullRequests\/12\/threads$/,
+        identity: { method: "GET", path: /^\/_apis\/connectionData$/ },
+        listCall: "Azure DevOps GET /fabrikam/proj/_apis/git/repositories/repo/pullRequests/12/threads",
+        pageKind: "a page of threads",
+        suffix: "pr-12",
         close: () => fake.close(),
       };
     },

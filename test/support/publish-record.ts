@@ -1,4 +1,4 @@
-import { RECORD_KEY } from "../../src/core/sync/ownership.ts";
+import { RECORD_KEY } from "../../src/core/ownership/ownership.ts";
 
 /**
  * An uploaded text less the publish record the run spliced into it: the text as the user wrote it. Throws

@@ -29,7 +29,7 @@ const LAYER_IMPORTS = {
 } as const;
 type Layer = keyof typeof LAYER_IMPORTS;
 const LAYER_PROBES: Record<string, readonly Layer[]> = {
-  "src/core/sync/probe.ts": ["core", "adapters", "settings", "hosts"],
+  "src/core/run/probe.ts": ["core", "adapters", "settings", "hosts"],
   "src/adapters/github/probe.ts": ["core", "adapters", "settings", "hosts"],
   "src/settings/nested/probe.ts": ["core", "adapters", "settings", "hosts"],
   "src/hosts/cli/probe.ts": ["core", "adapters", "settings", "hosts"],
@@ -52,7 +52,7 @@ const CORE_ALLOWED_LINES = [
   "export const used = [spawn, execFile, request, env, exec, Worker, readFile, globalThis.setTimeout];",
   "export type Used = Dispatcher;",
 ];
-const CORE_EDGE_PROBE = "src/core/review/edge-probe.ts";
+const CORE_EDGE_PROBE = "src/core/change-review/edge-probe.ts";
 /** The same file outside the core (an adapter): nothing in it is refused. */
 const ADAPTER_EDGE_PROBE = "src/adapters/git/edge-probe.ts";
 
@@ -63,7 +63,7 @@ const HOST_PROBES = {
     'import type { SyncFlags } from "../../hosts/cli/sync-settings.ts";',
     'export { main } from "../cli/main.ts";',
     'import { processSignals } from "../process-signals.ts";',
-    'import { runSync } from "../../core/sync/run.ts";',
+    'import { runSync } from "../../core/run/run.ts";',
     'import { SETTINGS } from "../../settings/settings-table.ts";',
     "export const used = [runCli, processSignals, runSync, SETTINGS, {} as SyncFlags];",
   ],
@@ -163,7 +163,7 @@ describe("imports point inwards: hosts → settings → core ← adapters", () =
   const refusedLayers = (file: string) => restricted(file).map((line) => LAYER_PROBES[file]?.[line - 1]);
 
   it("the core imports nothing outside it", () => {
-    expect(refusedLayers("src/core/sync/probe.ts")).toEqual(["adapters", "settings", "hosts"]);
+    expect(refusedLayers("src/core/run/probe.ts")).toEqual(["adapters", "settings", "hosts"]);
   });
 
   it("adapters import the core and each other, never a host or the settings", () => {

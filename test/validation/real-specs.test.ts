@@ -14,8 +14,8 @@ import { brotliDecompressSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { inspectFile } from "../../src/core/discovery/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
-import { prepareFile } from "../../src/core/sync/prepare.ts";
-import type { PreparedSpec } from "../../src/core/sync/prepared.ts";
+import { prepareFile } from "../../src/core/prepare/prepare.ts";
+import type { PreparedSpec } from "../../src/core/prepare/prepared.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const workspace = mkdtempSync(path.join(tmpdir(), "real-specs-validation-"));

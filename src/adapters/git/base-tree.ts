@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { BaseTree, Git } from "../../core/sync/ports.ts";
+import type { BaseTree, Git } from "../../core/ports.ts";
 import { fileAtCommit, headCommit, isAncestor } from "./commits.ts";
 import { listFiles } from "./list-files.ts";
 import { gitProblem, runGit } from "./run-git.ts";

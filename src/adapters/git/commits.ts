@@ -3,7 +3,7 @@
  * whether one commit is an ancestor of another (a publish record's commit and the run's), and the commit
  * the work tree is at. Each answer that git cannot give says why, never throws.
  */
-import type { Ancestry, FileAtCommit } from "../../core/sync/ports.ts";
+import type { Ancestry, FileAtCommit } from "../../core/ports.ts";
 import { gitProblem, runGit } from "./run-git.ts";
 
 const COMMIT = /^[0-9a-f]{7,64}$/;

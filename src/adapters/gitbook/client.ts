@@ -1,7 +1,7 @@
 /**
  * Typed client of GitBook's OpenAPI specification hosting (`/v1/orgs/{org}/openapi...`) and of the
  * organization lookup by email domain. Arguments are checked before anything is sent; responses are
- * checked where they enter ({@link ./parse.ts}); failures are typed errors ({@link ./errors.ts}).
+ * checked where they enter (`src/core/service/parse.ts`); failures are typed errors (`src/core/service/errors.ts`).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher } from "undici";

@@ -17,10 +17,10 @@
  */
 
 import type { Logger } from "../../core/logger.ts";
+import type { ReviewThread } from "../../core/ports.ts";
 import { GITHUB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import type { ReviewThread } from "../../core/sync/ports.ts";
 import { KiB, MiB } from "../http/limits.ts";
 import { type AnswerCap, ReviewHostError } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";

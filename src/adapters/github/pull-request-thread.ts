@@ -1,6 +1,6 @@
 import type { Logger } from "../../core/logger.ts";
-import type { ReviewRun, ReviewThread } from "../../core/sync/ports.ts";
-import type { RunSettings } from "../../core/sync/run-settings.ts";
+import type { RunSettings } from "../../core/plan/run-settings.ts";
+import type { ReviewRun, ReviewThread } from "../../core/ports.ts";
 import { createGitHubClient } from "./api.ts";
 import { pullRequestThread } from "./comment.ts";
 import type { RunContext } from "./context.ts";

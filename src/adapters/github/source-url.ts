@@ -1,4 +1,4 @@
-import { InputError } from "../../core/sync/input-error.ts";
+import { InputError } from "../../core/plan/input-error.ts";
 import type { RunContext } from "./context.ts";
 
 /**

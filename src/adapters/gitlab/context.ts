@@ -1,5 +1,6 @@
 import path from "node:path";
 import { truncate } from "../../core/text/truncate.ts";
+import { webUrl } from "../http/web-url.ts";
 
 /** The merge request a merge-request pipeline runs for (`CI_MERGE_REQUEST_*`). */
 export interface MergeRequestContext {
@@ -232,22 +233,6 @@ function parseToken(value: string | undefined, name: string): string | undefined
 function optionalWebUrl(value: string | undefined): string | undefined {
   const text = nonEmpty(value);
   return text === undefined ? undefined : webUrl(text);
-}
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** `text` as an https (or loopback http) address without a trailing slash; undefined otherwise. */
-function webUrl(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) return undefined;
-  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
-  return url.href.replace(/\/+$/, "");
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,9 +1,9 @@
 /**
- * The one HTTP client of the review hosts (GitHub's and GitLab's comment APIs): JSON in and out, every
- * answer read under a size cap chosen per kind of call, every request under the run's deadline, and the
- * retry loop of the GitBook client (`withRetries`, deciding by `decideRetry`) — so a POST that may have
- * been applied is never sent twice: it fails with `mayHaveApplied` for the caller to look before writing
- * again.
+ * The one HTTP client of the review hosts (GitHub's, GitLab's and Azure DevOps' comment APIs): JSON in
+ * and out, every answer read under a size cap chosen per kind of call, every request under the run's
+ * deadline, and the retry loop of the GitBook client (`withRetries`, deciding by `decideRetry`) — so a
+ * POST that may have been applied is never sent twice: it fails with `mayHaveApplied` for the caller to
+ * look before writing again.
  */
 
 import type { Dispatcher } from "undici";
@@ -75,7 +75,10 @@ export class AnswerTooLargeError extends ReviewHostError {
 }
 
 /** What a host's client lets its caller tune: time, retries, clock and dispatcher. */
-export type HostClientTuning = Omit<HostClientOptions, "host" | "baseUrl" | "headers" | "secrets">;
+export type HostClientTuning = Omit<
+  HostClientOptions,
+  "host" | "baseUrl" | "headers" | "secrets" | "signInStatuses"
+>;
 
 export interface HostClientOptions {
   /** "GitHub" or "GitLab": starts every message. */
@@ -84,6 +87,11 @@ export interface HostClientOptions {
   baseUrl: string;
   /** Sent with every request: the credential, the media type. */
   headers: Record<string, string>;
+  /**
+   * Success statuses that mean the token was not taken: Azure DevOps answers 203 with its HTML sign-in
+   * page. Such an answer fails at once, as an authentication error with that status, never applied.
+   */
+  signInStatuses?: readonly number[];
   /** Removed, whole or in pieces, from every message built from an answer. */
   secrets: readonly string[];
   /** Epoch milliseconds after which no request is sent or waited for. */
@@ -192,6 +200,14 @@ export function createHostClient(options: HostClientOptions): HostClient {
             );
             return { kind: "stop", error };
           }
+          if (result.kind === "answer" && options.signInStatuses?.includes(result.status)) {
+            const error = new ReviewHostError(
+              `${what} answered HTTP ${result.status} with a sign-in page instead of an answer: the token was not accepted.`,
+              result.status,
+              false,
+            );
+            return { kind: "stop", error };
+          }
           if (isSuccess(result)) {
             const value = { status: result.status, headers: result.headers, data: parseJson(result.bytes) };
             return { kind: "done", value };
@@ -279,12 +295,18 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
-/** The host's reason from an error answer (`message` or `error`), cut and redacted; "" when none. */
+/**
+ * The host's reason from an error answer (`message`, `error`, or Bitbucket's `error.message`), cut and
+ * redacted; "" when none.
+ */
 function reasonOf(bytes: Buffer, redact: (text: string) => string): string {
   const data = parseJson(bytes);
   let reason: unknown;
   if (typeof data === "object" && data !== null) {
     reason = (data as { message?: unknown }).message ?? (data as { error?: unknown }).error;
+    const nested =
+      typeof reason === "object" && reason !== null ? (reason as { message?: unknown }).message : undefined;
+    if (typeof nested === "string") reason = nested;
   }
   if (reason !== undefined && typeof reason !== "string") reason = JSON.stringify(reason);
   if (typeof reason !== "string" || reason.trim() === "") return "";

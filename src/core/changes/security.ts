@@ -2,7 +2,7 @@
  * Security compared on the effective requirement of every operation (its own, else the document's): a
  * requirement a client met before and does not meet now is breaking; more alternatives are not.
  */
-import type { Collector, Place } from "./compare.ts";
+import type { Collector, Place } from "./collector.ts";
 import { isObject, type Json } from "./document.ts";
 import { matchPaths } from "./paths.ts";
 import type { ChangeKind } from "./rules.ts";

@@ -1,6 +1,5 @@
 import { findObjectKey } from "../documents/json-keys.ts";
-import { locateKeyPath } from "../documents/locate.ts";
-import { lineAndColumn } from "./parse.ts";
+import { lineAndColumn, locateKeyPath } from "../documents/locate.ts";
 import type { SpecFormat } from "./types.ts";
 
 const SPEC_KEYS: ReadonlySet<string> = new Set(["openapi", "swagger"]);

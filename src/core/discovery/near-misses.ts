@@ -3,9 +3,10 @@
  * silence, so that a spec whose file went wrong (re-encoded by an editor, given comments) fails the run
  * instead of vanishing from it.
  */
+
+import { lineAndColumn } from "../documents/locate.ts";
 import { classifyDocument } from "./classify.ts";
 import { declaresSpecKey } from "./declares.ts";
-import { lineAndColumn } from "./parse.ts";
 
 export interface NearMiss {
   line?: number;

@@ -1,3 +1,4 @@
+import { lineAndColumn } from "../documents/locate.ts";
 import { parseSource, SourceSyntaxError } from "../documents/source-text.ts";
 import type { SpecFormat } from "./types.ts";
 
@@ -45,22 +46,6 @@ function parseYaml(text: string): ParseOutcome {
         error.line === undefined ? { message } : { line: error.line, column: error.column ?? 1, message },
     };
   }
-}
-
-/** 1-based line and column of a UTF-16 offset into `text`. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const bounded = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let lineStart = 0;
-  for (
-    let index = text.indexOf("\n");
-    index !== -1 && index < bounded;
-    index = text.indexOf("\n", index + 1)
-  ) {
-    line += 1;
-    lineStart = index + 1;
-  }
-  return { line, column: bounded - lineStart + 1 };
 }
 
 function endOf(text: string): { line: number; column: number } {

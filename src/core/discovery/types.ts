@@ -11,7 +11,7 @@ export interface LocatedProblem {
 /** The files git lists, or why it could not (not a work tree, no git). */
 export type GitListing = { ok: true; paths: string[] } | { ok: false; reason: string };
 
-/** Lists a work tree's files as git sees them: the `Git` port's `listFiles` (src/core/sync/ports.ts). */
+/** Lists a work tree's files as git sees them: the `Git` port's `listFiles` (src/core/ports.ts). */
 export interface FileLister {
   /**
    * Files of the git work tree at `workspace` that git does not ignore (tracked and untracked, nested

@@ -1,5 +1,4 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
-import { lineAndColumn } from "../discovery/parse.ts";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
 
@@ -135,4 +134,20 @@ function walkYaml(contents: unknown, lineCounter: LineCounter, keyPath: readonly
   }
   if (isScalar(node) && typeof node.source === "string") return { ...found, rawValue: node.source };
   return found;
+}
+
+/** 1-based line and column of a UTF-16 offset into `text`. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const bounded = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (
+    let index = text.indexOf("\n");
+    index !== -1 && index < bounded;
+    index = text.indexOf("\n", index + 1)
+  ) {
+    line += 1;
+    lineStart = index + 1;
+  }
+  return { line, column: bounded - lineStart + 1 };
 }

@@ -6,7 +6,7 @@
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
 import { MAX_MESSAGE_LENGTH } from "../changes/index.ts";
-import type { SpecChange, SpecChanges, SpecResult } from "../sync/result.ts";
+import type { SpecChange, SpecChanges, SpecResult } from "../result.ts";
 import { truncate } from "../text/truncate.ts";
 import { escapeText } from "./markdown.ts";
 

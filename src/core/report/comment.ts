@@ -1,4 +1,4 @@
-import type { SpecResult } from "../sync/result.ts";
+import type { SpecResult } from "../result.ts";
 import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
@@ -7,6 +7,8 @@ import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, partialCounts, statusLabel, warningsNote } from "./status.ts";
 
 export {
+  AZURE_DEVOPS_COMMENT_LIMIT,
+  AZURE_DEVOPS_REVIEW,
   GITHUB_COMMENT_LIMIT,
   GITHUB_REVIEW,
   GITLAB_NOTE_LIMIT,

@@ -8,7 +8,7 @@
  * attribute and text is escaped here, and characters that XML 1.0 cannot carry at all (most control
  * characters, lone surrogates) are written as visible `\uXXXX` text instead.
  */
-import type { SpecResult } from "../sync/result.ts";
+import type { SpecResult } from "../result.ts";
 import { changesHeadline } from "./changes.ts";
 
 export interface JUnitOptions {

@@ -1,4 +1,4 @@
-import type { SpecResult } from "../sync/result.ts";
+import type { SpecResult } from "../result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { toResultRecords } from "./results-record.ts";
 import { countBy, failureReason, isFailure } from "./status.ts";

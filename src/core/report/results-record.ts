@@ -2,9 +2,9 @@
  * The results record: what one spec's outcome looks like to scripts, the same in the Action's `results`
  * output and the CLI's `--json`. Its documented form is `schema/results.schema.json`; a test holds the
  * two together, and holds the status, operation and `changes.against` values to the types of
- * `sync/result.ts`.
+ * `src/core/result.ts`.
  */
-import type { SpecChange, SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../sync/result.ts";
+import type { SpecChange, SpecChanges, SpecOperation, SpecResult, SpecStatus } from "../result.ts";
 
 /** One spec's outcome as scripts read it: every field always present, `null` when it has no value. */
 export interface ResultRecord {

@@ -1,9 +1,9 @@
-import type { ReviewRun } from "../sync/ports.ts";
-import type { SpecResult } from "../sync/result.ts";
+import type { ReviewRun } from "../ports.ts";
+import type { SpecResult } from "../result.ts";
 import { renderReviewComment } from "./comment.ts";
 import type { ReviewHost } from "./review-host.ts";
 
-export type { ReviewRun, ReviewThread as ReviewComments } from "../sync/ports.ts";
+export type { ReviewRun, ReviewThread as ReviewComments } from "../ports.ts";
 
 export interface ReviewCommentBodyInput {
   /** The `comment-key`; identifies the comment of this instance. */

@@ -2,7 +2,7 @@ import type { ReviewKind } from "../slugs/preview.ts";
 
 /**
  * The words and limits of the place that hosts the review comment: the renderer of that comment is
- * CI-neutral and takes one of these ({@link GITHUB_REVIEW} or {@link GITLAB_REVIEW}).
+ * CI-neutral and takes one of these ({@link GITHUB_REVIEW}, {@link GITLAB_REVIEW}, {@link BITBUCKET_REVIEW}).
  */
 export interface ReviewHost {
   /** Whose limits these are, in the note about rows left out: "GitHub", "GitLab". */
@@ -38,6 +38,12 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
  */
 export const GITLAB_NOTE_LIMIT = 1_000_000;
 
+/**
+ * Bitbucket Cloud documents no limit; pull request comments over 32,767 characters are refused
+ * ("less than 32768 characters", reported by ovh/cds#5601), and pr-agent keeps them under 31,000.
+ */
+export const BITBUCKET_COMMENT_LIMIT = 31_000;
+
 export const GITHUB_REVIEW: ReviewHost = {
   name: "GitHub",
   reviewNoun: "pull request",
@@ -64,6 +70,18 @@ export const GITLAB_REVIEW: ReviewHost = {
   defuse: defuseGitLabLine,
 };
 
+export const BITBUCKET_REVIEW: ReviewHost = {
+  name: "Bitbucket",
+  reviewNoun: "pull request",
+  reference: (number) => `#${number}`,
+  commentLimit: BITBUCKET_COMMENT_LIMIT,
+  commentNoun: "comment",
+  everyChange: GITLAB_REVIEW.everyChange,
+  runNoun: "pipeline",
+  reviewKind: "pull-request",
+  defuse: (line) => line,
+};
+
 /** A zero-width space: between a reference's sigil and its name, it keeps GitLab from matching it. */
 const BREAK = "&#8203;";
 
@@ -81,4 +99,32 @@ export function defuseGitLabLine(line: string): string {
     .replace(/\\([#!~])/g, `\\$1${BREAK}`)
     .replace(/&#64;|&amp;/g, (entity) => `${entity}${BREAK}`)
     .replace(/^(\s*)\//, "$1&#47;");
+}
+
+/**
+ * Azure DevOps refuses a pull request comment longer than this many characters ("A discussion comment
+ * cannot be longer than 150000 characters", docs/design/azure-devops.md).
+ */
+export const AZURE_DEVOPS_COMMENT_LIMIT = 150_000;
+
+export const AZURE_DEVOPS_REVIEW: ReviewHost = {
+  name: "Azure DevOps",
+  reviewNoun: "pull request",
+  reference: (number) => `!${number}`,
+  commentLimit: AZURE_DEVOPS_COMMENT_LIMIT,
+  commentNoun: "comment",
+  everyChange:
+    "`gitbook-openapi diff --base <target branch>` lists them all, and each spec's `changes` in `gitbook-openapi sync --json` holds them.",
+  runNoun: "pipeline run",
+  reviewKind: "pull-request",
+  defuse: defuseAzureDevOpsLine,
+};
+
+/**
+ * Azure DevOps links `#12` to work item 12 and `!12` to pull request 12 in the rendered comment, escapes
+ * undone; a zero-width space after the escaped sigil breaks the link, as on GitLab. A mention needs an
+ * identity's GUID (`@<…>`), which `&#64;` never forms.
+ */
+export function defuseAzureDevOpsLine(line: string): string {
+  return line.replace(/\\([#!])/g, `\\$1${BREAK}`);
 }

@@ -1,4 +1,4 @@
-import type { SpecResult, SpecStatus } from "../sync/result.ts";
+import type { SpecResult, SpecStatus } from "../result.ts";
 
 export const STATUS_ICONS: Record<SpecStatus, string> = {
   published: "✅",

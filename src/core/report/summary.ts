@@ -1,4 +1,4 @@
-import type { SpecResult } from "../sync/result.ts";
+import type { SpecResult } from "../result.ts";
 import { truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { codeBlock, codeCell, escapeCell, escapeText, markdownLink, REMOVED_FILE_LABEL } from "./markdown.ts";

@@ -11,6 +11,7 @@
  * deleted. Every racing run that sees the duplicate converges on the same comment and the same union.
  */
 import type { Logger } from "../logger.ts";
+import type { ReviewThread } from "../ports.ts";
 import {
   type CommentState,
   mergeCommentStates,
@@ -19,7 +20,6 @@ import {
 } from "../report/comment-state.ts";
 import { reviewCommentBody } from "../report/review-comment.ts";
 import type { ReviewHost } from "../report/review-host.ts";
-import type { ReviewThread } from "../sync/ports.ts";
 import { ReviewHostError } from "./errors.ts";
 import { type Account, isOwnComment, type StoredComment } from "./own-comment.ts";
 

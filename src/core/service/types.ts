@@ -1,6 +1,6 @@
 /**
- * Resources of the specification-hosting service (../shared/service-interface.md, completed by the
- * published description in `@gitbook/api`). Enumerations list the values the service is known to use
+ * Resources of the specification-hosting service (its interface as the project was given it, completed
+ * by the published description in `@gitbook/api`). Enumerations list the values the service is known to use
  * but stay open (`| (string & {})`) so that a value added by the server later never breaks parsing.
  */
 

@@ -1,9 +1,9 @@
+import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
 import { numericVersionOf } from "../discovery/declares.ts";
 import type { LoadedSpec, LocatedProblem } from "../discovery/types.ts";
 import { keyPathLocator, locateKeyPath } from "../documents/locate.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { warnAboutGitBookExtensions } from "../shaping/extensions/check.ts";
-import { bundledPathSource, type ReferencedSource } from "./bundled-locations.ts";
 import { danglingInternalRefs } from "./internal-refs.ts";
 import type { StructuralIssue } from "./structure.ts";
 
@@ -70,7 +70,7 @@ export interface ValidationOptions {
   structure?: boolean;
   /** Told the findings logged as warnings (capped as problems are, the last line counting the rest). */
   onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
-  /** False: GitBook's extensions are left to the caller, who checks the bundle (sync/prepare.ts). */
+  /** False: GitBook's extensions are left to the caller, who checks the bundle (src/core/prepare/prepare.ts). */
   extensions?: boolean;
 }
 

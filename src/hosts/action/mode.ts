@@ -1,7 +1,7 @@
 import type { RunContext } from "../../adapters/github/context.ts";
-import { InputError } from "../../core/sync/input-error.ts";
-import type { SyncMode } from "../../core/sync/ports.ts";
-import type { RequestedMode } from "../../core/sync/run-settings.ts";
+import { InputError } from "../../core/plan/input-error.ts";
+import type { RequestedMode } from "../../core/plan/run-settings.ts";
+import type { SyncMode } from "../../core/ports.ts";
 
 /** What this run does: `cleanup` deletes a closed pull request's previews. */
 export type EffectiveMode = SyncMode;

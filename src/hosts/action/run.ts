@@ -3,23 +3,24 @@ import { headCommit } from "../../adapters/git/commits.ts";
 import { type RunContext, readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
+import { changeComparer } from "../../core/change-review/change-review.ts";
+import { planOf } from "../../core/plan/plan.ts";
+import { reviewTarget } from "../../core/plan/review-target.ts";
+import type { SettingNames } from "../../core/plan/settings.ts";
+import type { Clock, Git } from "../../core/ports.ts";
+import { systemClock } from "../../core/ports.ts";
 import { finalFailureMessage, renderOutputs } from "../../core/report/outputs.ts";
 import { partialCounts } from "../../core/report/status.ts";
 import { renderJobSummary } from "../../core/report/summary.ts";
-import { changeComparer } from "../../core/review/change-review.ts";
-import { planOf } from "../../core/sync/plan.ts";
-import type { Clock, Git } from "../../core/sync/ports.ts";
-import { systemClock } from "../../core/sync/ports.ts";
-import { redactedReview } from "../../core/sync/redacted-review.ts";
-import { reviewTarget } from "../../core/sync/review-target.ts";
-import { runSync, type SyncReport } from "../../core/sync/run.ts";
-import type { SettingNames } from "../../core/sync/settings.ts";
-import { Interrupted, listenForStop, type SignalSource, STOP_GRACE_MS } from "../../core/sync/stopped.ts";
+import { redactedReview } from "../../core/review-thread/redacted-review.ts";
+import { runSync, type SyncReport } from "../../core/run/run.ts";
+import { Interrupted, listenForStop, type SignalSource, STOP_GRACE_MS } from "../../core/run/stopped.ts";
 import { createRedactor, type Redact, redactStrings } from "../../core/text/redact.ts";
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { runRepository } from "../repository.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import type { ActionHost } from "./host.ts";
 import { resolveMode } from "./mode.ts";
 import type { ServiceFactory } from "./service.ts";
@@ -125,6 +126,13 @@ async function runListening(
       comparer: changeComparer(config.reviewBudget),
       git: deps.git ?? commandLineGit,
       stop,
+      memory: rerunMemory(config, {
+        mode,
+        onReview: context.pullRequest !== undefined,
+        folder: context.workspace,
+        setting: plan.names("cache-file"),
+        logger: host.logger,
+      }),
     });
   } catch (error) {
     // Inputs or the event could not be read: the outputs and the summary still say why.

@@ -1,8 +1,8 @@
 import { GitBookClient } from "../../adapters/gitbook/index.ts";
 import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
 import type { Logger } from "../../core/logger.ts";
-import type { RunService } from "../../core/sync/ports.ts";
-import type { RunSettings } from "../../core/sync/run-settings.ts";
+import type { RunSettings } from "../../core/plan/run-settings.ts";
+import type { RunService } from "../../core/ports.ts";
 export interface ServiceOptions {
   /** Epoch milliseconds by which every request, retry and wait of the run ends. */
   deadline: number;

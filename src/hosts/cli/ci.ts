@@ -1,22 +1,33 @@
 /**
  * The CI a command-line run happens in, read from its environment: which pull or merge request it is
- * about, where its comment lives, how a file's raw URL is made. GitLab CI and GitHub Actions are known;
- * elsewhere (Jenkins, Bitbucket, CircleCI, Azure) the review is what `--merge-request` says.
+ * about, where its comment lives, how a file's raw URL is made. GitLab CI, GitHub Actions, Bitbucket
+ * Pipelines and Azure Pipelines are known; elsewhere (Jenkins, CircleCI) the review is what `--merge-request` says.
  */
 import { readFileSync } from "node:fs";
+import {
+  AZURE_REPOS_GIT,
+  AzureDevOpsContextError,
+  isAzurePipelines,
+  readAzureDevOpsContext,
+  readAzureReposTarget,
+} from "../../adapters/azure-devops/context.ts";
+import { isBitbucketPipelines, readBitbucketContext } from "../../adapters/bitbucket/context.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
+import { commitParents } from "../../adapters/git/merge-parents.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
 import type { Logger } from "../../core/logger.ts";
+import type { RunSettings } from "../../core/plan/run-settings.ts";
+import type { ReviewThread } from "../../core/ports.ts";
+import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
-import type { ReviewThread } from "../../core/sync/ports.ts";
-import type { RunSettings } from "../../core/sync/run-settings.ts";
 import { type RunRepository, runRepository } from "../repository.ts";
-import type { Env } from "./output.ts";
+import { UsageError } from "./errors.ts";
+import type { Env } from "./streams.ts";
 
 export interface CiRun {
-  /** "GitLab CI", "GitHub Actions", or undefined elsewhere. */
+  /** "GitLab CI", "GitHub Actions", "Bitbucket Pipelines", "Azure Pipelines", or undefined elsewhere. */
   name: string | undefined;
   /** The repository's name and identity, from the CI's variables or the `origin` remote (../repository.ts). */
   repository: RunRepository;
@@ -25,8 +36,8 @@ export interface CiRun {
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
   /**
-   * Loads what {@link openReview} needs (the CI's review thread and its HTTP client): only a run with a
-   * review loads it.
+   * Loads what {@link openReview} and {@link pullRequestStates} need (the CI's review thread and its HTTP
+   * client): only a run with a review, or a cleanup sweep, loads it.
    */
   loadReview(): Promise<void>;
   /** The review's comment or note, when this CI has one the run may write; after {@link loadReview}. */
@@ -36,6 +47,12 @@ export interface CiRun {
    * Asked only in that mode: it may throw an input error naming what the CI failed to set.
    */
   sourceUrls(): ((file: string) => string) | undefined;
+  /**
+   * Whether the repository's pull requests are open, for a cleanup sweep; undefined where the CI's host
+   * has no such port (or no token for it). May throw an input error naming what the CI failed to set.
+   * After {@link loadReview}.
+   */
+  pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
 
 /** Reads the CI's context; a malformed CI variable throws an error naming it. */
@@ -72,6 +89,8 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
           : undefined,
     };
   }
+  if (isAzurePipelines(processEnv)) return azurePipelinesRun(processEnv, workspace, mergeRequest, repository);
+  if (isBitbucketPipelines(processEnv)) return readBitbucketRun(processEnv, repository, mergeRequest);
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
@@ -116,6 +135,103 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   };
 }
 
+/**
+ * Azure Pipelines: the pull request of a validation build (`SYSTEM_PULLREQUEST_PULLREQUESTID`), its one
+ * comment when the repository is in Azure Repos, and the merge commit's first parent as the base.
+ */
+function azurePipelinesRun(
+  env: NodeJS.ProcessEnv,
+  workspace: string,
+  mergeRequest: number | undefined,
+  repository: RunRepository,
+): CiRun {
+  const context = azureVariables(() => readAzureDevOpsContext(env));
+  const number = mergeRequest ?? context.pullRequest?.number;
+  const inAzureRepos = context.provider === AZURE_REPOS_GIT;
+  const target = () => azureVariables(() => readAzureReposTarget(env));
+  const threadsOf = inAzureRepos && number !== undefined ? target() : undefined;
+  const parents =
+    context.pullRequest && context.sourceVersion
+      ? commitParents(workspace, context.sourceVersion)
+      : undefined;
+  let threads: typeof import("../../adapters/azure-devops/threads.ts") | undefined;
+  return {
+    name: "Azure Pipelines",
+    baseCommit: parents?.length === 2 ? parents[0] : undefined,
+    repository,
+    review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    loadReview: async () => {
+      threads ??= await import("../../adapters/azure-devops/threads.ts");
+    },
+    openReview: (config, logger, deadline) =>
+      threadsOf && number !== undefined && config.comment
+        ? loaded(threads).createPullRequestThreads({
+            target: threadsOf,
+            token: context.token,
+            number,
+            commentKey: config.commentKey,
+            logger,
+            deadline,
+          })
+        : undefined,
+    sourceUrls: () => undefined,
+    pullRequestStates: (deadline) =>
+      inAzureRepos && context.token
+        ? loaded(threads).azurePullRequestStates({ target: target(), token: context.token, deadline })
+        : undefined,
+  };
+}
+
+function azureVariables<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof AzureDevOpsContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
+    throw error;
+  }
+}
+
+/** A Bitbucket Pipelines step: the pull request of `BITBUCKET_PR_ID` (or `--merge-request`) and its comment. */
+function readBitbucketRun(
+  env: NodeJS.ProcessEnv,
+  repository: RunRepository,
+  mergeRequest: number | undefined,
+): CiRun {
+  const context = readBitbucketContext(env);
+  const number = mergeRequest ?? context.pullRequestId;
+  let comments: typeof import("../../adapters/bitbucket/comments.ts") | undefined;
+  return {
+    name: "Bitbucket Pipelines",
+    baseCommit: number === context.pullRequestId ? context.destinationCommit : undefined,
+    repository,
+    review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    loadReview: async () => {
+      comments ??= await import("../../adapters/bitbucket/comments.ts");
+    },
+    openReview: (config, logger, deadline) =>
+      number === undefined || !config.comment
+        ? undefined
+        : loaded(comments).createBitbucketComments({
+            context,
+            pullRequestId: number,
+            commentKey: config.commentKey,
+            logger,
+            deadline,
+          }),
+    sourceUrls: () => undefined,
+    pullRequestStates: (deadline) => loaded(comments).bitbucketPullRequestStates({ context, deadline }),
+  };
+}
+
+/** The variable each CI names the built commit in. */
+const COMMIT_VARIABLE: Record<string, string> = {
+  "GitHub Actions": "GITHUB_SHA",
+  "GitLab CI": "CI_COMMIT_SHA",
+  "Azure Pipelines": "BUILD_SOURCEVERSION",
+  "Bitbucket Pipelines": "BITBUCKET_COMMIT",
+};
+
 function loaded<T>(module: T | undefined): T {
   if (module === undefined) throw new Error("The review thread is not loaded: await loadReview() first.");
   return module;
@@ -123,7 +239,7 @@ function loaded<T>(module: T | undefined): T {
 
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
 export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {
-  const fromCi =
-    ci.name === "GitHub Actions" ? env.GITHUB_SHA : ci.name === "GitLab CI" ? env.CI_COMMIT_SHA : undefined;
+  const variable = ci.name === undefined ? undefined : COMMIT_VARIABLE[ci.name];
+  const fromCi = variable === undefined ? undefined : env[variable];
   return fromCi && /^[0-9a-f]{40,64}$/.test(fromCi) ? fromCi : headCommit(workspace);
 }

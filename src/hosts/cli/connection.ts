@@ -7,8 +7,7 @@ import { GitBookClient } from "../../adapters/gitbook/index.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { UsageError } from "./errors.ts";
 import { checkInputs } from "./input-errors.ts";
-
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 import { createInputReader, type SyncFlags, type TokenSetting } from "./sync-inputs.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 

@@ -6,12 +6,12 @@
  */
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { gitProblem, runGit } from "../../adapters/git/run-git.ts";
+import { changeComparer } from "../../core/change-review/change-review.ts";
+import { planOf } from "../../core/plan/plan.ts";
+import { systemClock } from "../../core/ports.ts";
 import { changesHeadline, groupByOperation } from "../../core/report/changes.ts";
-import { changeComparer } from "../../core/review/change-review.ts";
-import { planOf } from "../../core/sync/plan.ts";
-import { systemClock } from "../../core/sync/ports.ts";
-import type { SpecChange, SpecChanges } from "../../core/sync/result.ts";
-import { runSync } from "../../core/sync/run.ts";
+import type { SpecChange, SpecChanges } from "../../core/result.ts";
+import { runSync } from "../../core/run/run.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { runRepository } from "../repository.ts";
 import { UsageError } from "./errors.ts";

@@ -8,13 +8,14 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { BundleFailure, bundleSpec } from "../../core/bundling/index.ts";
+import { specChange } from "../../core/change-review/change-review.ts";
+import { budgetedCompare } from "../../core/change-review/compare-worker.ts";
+import { NotReviewedError } from "../../core/change-review/not-reviewed.ts";
 import { inspectFile, loadSpec } from "../../core/discovery/index.ts";
 import { isWithin } from "../../core/files/containment.ts";
+import type { ReviewBudget } from "../../core/plan/run-settings.ts";
 import { changesHeadline, groupByOperation } from "../../core/report/changes.ts";
-import { specChange } from "../../core/review/change-review.ts";
-import { budgetedCompare, type ReviewBudget } from "../../core/review/compare-worker.ts";
-import { NotReviewedError } from "../../core/review/not-reviewed.ts";
-import type { SpecChange } from "../../core/sync/result.ts";
+import type { SpecChange } from "../../core/result.ts";
 import { readReviewBudget } from "../../settings/inputs.ts";
 import { setting } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";

@@ -2,7 +2,7 @@
  * The settings' input errors as the command line says them: named by the flag or variable the user
  * wrote. A light module of its own, so that a command that loads no client (diff) can use it.
  */
-import { InputError } from "../../core/sync/input-error.ts";
+import { InputError } from "../../core/plan/input-error.ts";
 import { UsageError } from "./errors.ts";
 
 /** Runs `read`, turning the action's input errors into usage errors that name the flag or variable. */

@@ -1,6 +1,6 @@
 import type { Logger, SourceLocation } from "../../core/logger.ts";
-import type { ProgressEvent, ProgressListener } from "../../core/sync/pipeline.ts";
-import type { SpecStatus } from "../../core/sync/result.ts";
+import type { ProgressEvent, ProgressListener } from "../../core/ports.ts";
+import type { SpecStatus } from "../../core/result.ts";
 import { truncate } from "../../core/text/truncate.ts";
 import { type Output, printable } from "./output.ts";
 import { NO_COLORS, type Paint, type Palette, statusPaint } from "./terminal.ts";

@@ -4,7 +4,7 @@ import "./node-version.ts";
 // The namespace, not a named import: an ES module's named imports are linked before any code runs, so
 // `{ enableCompileCache }` (Node 22.1+) would fail on an older Node before the version check could speak.
 import * as nodeModule from "node:module";
-import { isCompareWorker } from "../../core/review/worker-kind.ts";
+import { isCompareWorker } from "../../core/change-review/worker-kind.ts";
 import { processSignals } from "../process-signals.ts";
 import { CLI_VERSION } from "./version.ts";
 
@@ -14,10 +14,11 @@ import { CLI_VERSION } from "./version.ts";
 nodeModule.enableCompileCache();
 
 // Everything else loads after the version check, and only what the thread needs: the entry may be the
-// change review's worker (src/core/review/compare-worker.ts), which only compares; the command line
+// change review's worker (src/core/change-review/compare-worker.ts), which only compares; the command line
 // loads a command's implementation when that command runs (program.ts).
 const args = process.argv.slice(2);
-if (isCompareWorker(process.argv)) (await import("../../core/review/compare-worker.ts")).serveComparison();
+if (isCompareWorker(process.argv))
+  (await import("../../core/change-review/compare-worker.ts")).serveComparison();
 else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // What install checks and scripts run: answered as the command line would (program.ts), without it.
   process.stdout.on("error", () => {});

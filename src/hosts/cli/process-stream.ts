@@ -1,10 +1,10 @@
+import type { Stream } from "./streams.ts";
 /**
  * The process's stdout or stderr as the CLI writes them (output.ts `Stream`): a write that fails — a
  * closed pipe (EPIPE), a full disk or /dev/full (ENOSPC) — is kept, not thrown from an `error` event
  * as a crash with a stack trace, and nothing more is written to that stream; `settled()` says, once
  * every write has ended, whether one failed, so that the command exits 1 with one line naming it.
  */
-import type { Stream } from "./output.ts";
 
 export function processStream(stream: NodeJS.WriteStream): Stream {
   let failure: Error | undefined;

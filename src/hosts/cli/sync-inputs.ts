@@ -12,7 +12,7 @@ import type { InputReader } from "../../settings/inputs.ts";
 import { SETTINGS } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
 import { longFlag, TOKEN_SETTINGS } from "./flag-names.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 
 /** The `sync` command's flags as parsed; undefined when not given. */
 export interface SyncFlags {
@@ -67,6 +67,8 @@ export interface SyncSettings {
   readonly settingName: (input: string) => string;
   /** Absolute path of the folder to publish from (`--workspace`, default the current directory). */
   readonly workspace: string;
+  /** The current directory, which the command line's relative paths are resolved against. */
+  readonly cwd?: string;
   /** `--json`: stdout holds only the results, as JSON. */
   readonly json: boolean;
   /** `--quiet` (or `GITBOOK_QUIET`): the log on stderr holds errors and the final line only. */

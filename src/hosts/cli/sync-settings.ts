@@ -10,7 +10,7 @@
 import path from "node:path";
 import { type ConfigFile, readConfigFile } from "../../settings/config-file.ts";
 import { UsageError } from "./errors.ts";
-import type { Env } from "./output.ts";
+import type { Env } from "./streams.ts";
 import {
   createInputReader,
   type Resolved,
@@ -36,6 +36,7 @@ export function buildSyncSettings(
   const withFiles = (files: readonly ConfigFile[]): SyncSettings => ({
     ...createInputReader(flags, env, options.token, files),
     workspace: workspaceFolder,
+    cwd: options.cwd,
     json: flags.json === true || /^(1|true|yes)$/i.test(env.GITBOOK_JSON ?? ""),
     quiet: flags.quiet === true || /^(1|true|yes)$/i.test(env.GITBOOK_QUIET ?? ""),
     junitFile: junit && path.resolve(options.cwd, junit.value),

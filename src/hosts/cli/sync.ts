@@ -6,48 +6,51 @@
 
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
 import { RETRIES_WITHIN_DEADLINE } from "../../adapters/http/retry.ts";
+import { changeComparer, specChangeLine } from "../../core/change-review/change-review.ts";
 import { DiscoveryError } from "../../core/discovery/index.ts";
+import { InputError } from "../../core/plan/input-error.ts";
+import { planOf } from "../../core/plan/plan.ts";
+import { reviewTarget } from "../../core/plan/review-target.ts";
+import type { RequestedMode } from "../../core/plan/run-settings.ts";
+import { type SyncMode, systemClock } from "../../core/ports.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { finalFailureMessage } from "../../core/report/outputs.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
-import { changeComparer, specChangeLine } from "../../core/review/change-review.ts";
+import type { SpecResult } from "../../core/result.ts";
+import { redactedReview } from "../../core/review-thread/redacted-review.ts";
+import { OrganizationLookupError, UnknownOrganizationError } from "../../core/run/organization.ts";
+import { runSync, type SyncReport } from "../../core/run/run.ts";
+import { STOP_GRACE_MS } from "../../core/run/stopped.ts";
 import { AuthenticationError, PermissionDeniedError } from "../../core/service/errors.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
-import { InputError } from "../../core/sync/input-error.ts";
-import { OrganizationLookupError, UnknownOrganizationError } from "../../core/sync/organization.ts";
-import { planOf } from "../../core/sync/plan.ts";
-import { type SyncMode, systemClock } from "../../core/sync/ports.ts";
-import { redactedReview } from "../../core/sync/redacted-review.ts";
-import type { SpecResult } from "../../core/sync/result.ts";
-import { reviewTarget } from "../../core/sync/review-target.ts";
-import { runSync, type SyncReport } from "../../core/sync/run.ts";
-import type { RequestedMode } from "../../core/sync/run-settings.ts";
-import { STOP_GRACE_MS } from "../../core/sync/stopped.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
+import { rerunMemory } from "../rerun-cache.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
-import { type Env, type Output, printable } from "./output.ts";
+import { type Output, printable } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
+import type { Env } from "./streams.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { type Palette, statusPaint } from "./terminal.ts";
 import { CLI_USER_AGENT } from "./version.ts";
 
 /** What to do without a token, in the command line's words. */
-const CLI_TOKEN_HINT =
+export const CLI_TOKEN_HINT =
   "Set GITBOOK_TOKEN (from your CI's secret variables) or pass --token-file PATH, or use --mode check to validate without publishing.";
 
 /** Runs a sync with the given settings; resolves to the exit code. */
@@ -60,6 +63,35 @@ export async function runSyncCommand(
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
   const ci = readCi(env, given);
+  if (isCleanupSweep(given, ci)) {
+    // Each closed pull request is cleaned up as `--merge-request N` would; one report at the end.
+    const { runCleanupSweep } = await import("./sweep.ts");
+    return runCleanupSweep(given, output, env, ci, (number: number) =>
+      syncRun(given, output, env, readCi(env, { ...given, mergeRequest: number }), signals, true),
+    );
+  }
+  return (await syncRun(given, output, env, ci, signals)).code;
+}
+
+/** `sync --mode cleanup` without a pull request, where the CI can tell which pull requests are closed. */
+function isCleanupSweep(given: SyncSettings, ci: CiRun): boolean {
+  return (
+    ci.review === undefined &&
+    ci.pullRequestStates !== undefined &&
+    given.readInput("mode").toLowerCase() === "cleanup"
+  );
+}
+
+/** One run of the sync: its exit code and results. */
+async function syncRun(
+  given: SyncSettings,
+  output: Output,
+  env: Env,
+  ci: CiRun,
+  signals?: SignalSource,
+  /** A part of a cleanup sweep: the sweep writes `--json` and `--junit` once, for every part. */
+  part = false,
+): Promise<{ code: number; results: readonly SpecResult[] }> {
   const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
   const cleanup = requestedMode === "cleanup";
@@ -138,13 +170,22 @@ export async function runSyncCommand(
     comparer: changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
+    memory: rerunMemory(config, {
+      mode,
+      onReview: ci.review !== undefined,
+      folder: settings.cwd ?? settings.workspace,
+      setting: settings.settingName("cache-file"),
+      logger,
+    }),
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
-  const code = await finishSync(report.results, settings, output);
-  if (report.stoppedReason !== undefined) return stopExitCode(report.stoppedBy);
-  if (report.slugCollisions) return ExitCode.usage;
-  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok) return ExitCode.failed;
-  return refusedByService(report.results) ? ExitCode.refused : code;
+  const results = report.results;
+  const code = await finishSync(results, part ? { json: false, junitFile: undefined } : settings, output);
+  if (report.stoppedReason !== undefined) return { code: stopExitCode(report.stoppedBy), results };
+  if (report.slugCollisions) return { code: ExitCode.usage, results };
+  if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok)
+    return { code: ExitCode.failed, results };
+  return { code: refusedByService(results) ? ExitCode.refused : code, results };
 }
 
 /**
@@ -253,6 +294,8 @@ function readCi(env: Env, settings: SyncSettings): CiRun {
     if (error instanceof GitLabContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     if (error instanceof EventPayloadError) throw new UsageError("GITHUB_EVENT_PATH", error.message);
+    if (error instanceof BitbucketContextError)
+      throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     throw error;
   }
 }
@@ -267,7 +310,7 @@ function resolveCliMode(requested: RequestedMode | "cleanup", ci: CiRun, setting
   if (!ci.review) {
     throw new UsageError(
       settings.settingName("mode"),
-      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID).`,
+      `'${requested}' needs the pull or merge request: pass --merge-request IID (in a GitLab merge-request pipeline it is read from CI_MERGE_REQUEST_IID, in a Bitbucket pull request pipeline from BITBUCKET_PR_ID, in Azure Pipelines from SYSTEM_PULLREQUEST_PULLREQUESTID; in Bitbucket and Azure Pipelines, cleanup without one sweeps every closed pull request).`,
     );
   }
   return requested;

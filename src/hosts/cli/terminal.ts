@@ -1,3 +1,4 @@
+import type { Env, Stream } from "./streams.ts";
 /**
  * What the CLI may send to a stream besides plain text: colours and a line rewritten in place. Decided
  * once per stream from the environment, as other command-line tools decide it:
@@ -13,7 +14,6 @@
  * (failed red, published green, unchanged or skipped dim, warnings yellow): a few bytes of code, so no
  * library is bundled for them.
  */
-import type { Env, Stream } from "./output.ts";
 
 export interface TerminalManners {
   /** SGR colour sequences may be written. */

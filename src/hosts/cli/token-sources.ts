@@ -6,7 +6,8 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { UsageError } from "./errors.ts";
 import { TOKEN_SETTINGS } from "./flag-names.ts";
-import type { Env, Output } from "./output.ts";
+import type { Output } from "./output.ts";
+import type { Env } from "./streams.ts";
 import type { TokenSetting } from "./sync-settings.ts";
 
 /** Token files larger than this are not token files: at most one byte more is ever read. */

@@ -92,8 +92,8 @@ export async function runValidateCommand(
   ] = await Promise.all([
     import("../../core/discovery/index.ts"),
     import("../../core/files/containment.ts"),
-    import("../../core/sync/prepare.ts"),
-    import("../../core/sync/problem-text.ts"),
+    import("../../core/prepare/prepare.ts"),
+    import("../../core/prepare/problem-text.ts"),
     import("../../core/text/log-protocol.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),

@@ -1,3 +1,4 @@
+import { bundledPathSource } from "../../bundling/bundled-locations.ts";
 import type { ReferencedNode } from "../../bundling/index.ts";
 import { childType, type NodeType, specVersion, typesFor } from "../../bundling/openapi-types.ts";
 import type { LoadedSpec, LocatedProblem } from "../../discovery/types.ts";
@@ -5,7 +6,6 @@ import { formatOf, type TextFormat } from "../../documents/format.ts";
 import type { Logger } from "../../logger.ts";
 import { escapeUntrusted } from "../../text/log-protocol.ts";
 import { truncate, truncateMiddle } from "../../text/truncate.ts";
-import { bundledPathSource } from "../../validation/bundled-locations.ts";
 import { type DocumentPath, pathLocator } from "./locate.ts";
 import {
   CODE_SAMPLE_KEYS,
@@ -97,7 +97,7 @@ function locateProblems(
  * The spec's own document (`spec.document`), except for a JSON spec sent as written: that one is parsed
  * here, for this check only, so that it keeps no parsed document through its upload (discovery/load.ts
  * parses on first use and keeps it). A JSON spec that may reference other files is parsed through
- * `spec.document` all the same, by the bundler (sync/prepare.ts), which then finds it parsed.
+ * `spec.document` all the same, by the bundler (src/core/prepare/prepare.ts), which then finds it parsed.
  */
 function documentOf(
   spec: Pick<LoadedSpec, "text" | "format" | "document" | "referencesOtherFiles">,
@@ -222,7 +222,7 @@ export function referencedFileWarnings(
  * The warnings of what GitBook receives from a split spec: its bundled document, checked whole (a
  * `$ref` the bundle inlines is judged as what it brought: a code sample's `source` read from a code file
  * is text), each warning located where its key is written, in the root file or in the file a `$ref`
- * brought it from (the structural check's way: validation/bundled-locations.ts).
+ * brought it from (the structural check's way: src/core/bundling/bundled-locations.ts).
  */
 export function bundledExtensionWarnings(
   root: Pick<LoadedSpec, "path" | "text" | "format" | "document">,

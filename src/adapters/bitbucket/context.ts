@@ -1,0 +1,124 @@
+/**
+ * The Bitbucket Pipelines job a run happens in, read once from the variables Bitbucket sets
+ * (support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets): the repository, the pull request of
+ * a `pull-requests:` pipeline, and the token that may write its comment. Values are checked here.
+ */
+import path from "node:path";
+import { truncate } from "../../core/text/truncate.ts";
+import { webUrl } from "../http/web-url.ts";
+
+/** Bitbucket Cloud's REST API; the token goes nowhere else unless `BITBUCKET_API_URL` names another. */
+export const BITBUCKET_API_URL = "https://api.bitbucket.org/2.0";
+/** Where pull requests are shown to people. */
+export const BITBUCKET_WEB_URL = "https://bitbucket.org";
+
+export interface BitbucketContext {
+  /** `BITBUCKET_API_URL`, else {@link BITBUCKET_API_URL}: https (or loopback http), no trailing slash. */
+  apiUrl: string;
+  /** `BITBUCKET_WORKSPACE`: the workspace's slug. */
+  workspace: string;
+  /** `BITBUCKET_REPO_SLUG`. */
+  repoSlug: string;
+  /** `BITBUCKET_PR_ID`: set in pull request pipelines. */
+  pullRequestId: number | undefined;
+  /** `BITBUCKET_COMMIT`, when it is a commit id. */
+  commit: string | undefined;
+  /** `BITBUCKET_PR_DESTINATION_COMMIT` (Bitbucket gives it abbreviated), when it is a commit id. */
+  destinationCommit: string | undefined;
+  /** `BITBUCKET_PR_DESTINATION_BRANCH`. */
+  destinationBranch: string | undefined;
+  /** `BITBUCKET_CLONE_DIR`; the current directory when unset. */
+  cloneDir: string;
+  /** `BITBUCKET_TOKEN`: a repository, project or workspace access token; undefined when unset. */
+  token: string | undefined;
+}
+
+/** A Bitbucket variable holds a value the run cannot use; the message names the variable. */
+export class BitbucketContextError extends Error {
+  override readonly name = "BitbucketContextError";
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+/** Whether the environment is a Bitbucket Pipelines step. */
+export function isBitbucketPipelines(env: NodeJS.ProcessEnv): boolean {
+  return (
+    nonEmpty(env.BITBUCKET_BUILD_NUMBER) !== undefined && nonEmpty(env.BITBUCKET_WORKSPACE) !== undefined
+  );
+}
+
+export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
+  const apiText = nonEmpty(env.BITBUCKET_API_URL);
+  const apiUrl = apiText === undefined ? BITBUCKET_API_URL : webUrl(apiText);
+  if (apiUrl === undefined) {
+    throw new BitbucketContextError(
+      "BITBUCKET_API_URL",
+      `${quote(apiText ?? "")} is not an https address (plain http is accepted for loopback hosts only), or it carries credentials, a query or a fragment.`,
+    );
+  }
+  const prText = nonEmpty(env.BITBUCKET_PR_ID);
+  return {
+    apiUrl,
+    workspace: pathPart(env.BITBUCKET_WORKSPACE, "BITBUCKET_WORKSPACE"),
+    repoSlug: pathPart(env.BITBUCKET_REPO_SLUG, "BITBUCKET_REPO_SLUG"),
+    pullRequestId: prText === undefined ? undefined : parsePullRequestId(prText, "BITBUCKET_PR_ID"),
+    commit: commitId(env.BITBUCKET_COMMIT),
+    destinationCommit: commitId(env.BITBUCKET_PR_DESTINATION_COMMIT),
+    destinationBranch: nonEmpty(env.BITBUCKET_PR_DESTINATION_BRANCH),
+    cloneDir: nonEmpty(env.BITBUCKET_CLONE_DIR) ?? path.resolve("."),
+    token: parseToken(env.BITBUCKET_TOKEN),
+  };
+}
+
+/** A pull request id given as text: a positive decimal integer; `name` says where it came from. */
+export function parsePullRequestId(text: string, name: string): number {
+  const value = text.trim();
+  const number = Number(value);
+  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(number)) {
+    throw new BitbucketContextError(
+      name,
+      `a pull request id is a positive integer such as 12, not ${quote(value)}.`,
+    );
+  }
+  return number;
+}
+
+/** A workspace or repository slug, as a request path carries it unencoded. */
+function pathPart(value: string | undefined, name: string): string {
+  const text = nonEmpty(value);
+  if (text === undefined)
+    throw new BitbucketContextError(name, "it is not set. Bitbucket Pipelines sets it in every step.");
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(text) || /^\.+$/.test(text)) {
+    throw new BitbucketContextError(name, `${quote(text)} is not a Bitbucket slug.`);
+  }
+  return text;
+}
+
+function parseToken(value: string | undefined): string | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  if (!/^[\x21-\x7e]+$/.test(text)) {
+    throw new BitbucketContextError(
+      "BITBUCKET_TOKEN",
+      "the token contains spaces, line breaks or other characters a request header cannot carry; store the token's value alone in the secured variable.",
+    );
+  }
+  return text;
+}
+
+function commitId(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text && /^[0-9a-f]{7,64}$/.test(text) ? text : undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function quote(value: string): string {
+  return JSON.stringify(truncate(value, 81));
+}

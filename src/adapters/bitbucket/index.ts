@@ -1,0 +1,14 @@
+export {
+  bitbucketCommentStore,
+  bitbucketPullRequestStates,
+  createBitbucketClient,
+  createBitbucketComments,
+  findTokenAccount,
+} from "./comments.ts";
+export {
+  type BitbucketContext,
+  BitbucketContextError,
+  isBitbucketPipelines,
+  parsePullRequestId,
+  readBitbucketContext,
+} from "./context.ts";

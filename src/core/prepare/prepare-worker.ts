@@ -1,0 +1,441 @@
+/**
+ * Each spec's local steps (read and parse, validate, bundle, shape, the extension checks, the publish
+ * record: prepare.ts `prepareFile`) run in a worker thread, so that the main thread's event loop stays
+ * free whatever a spec costs: the run's `timeout` and its host's stop (`SyncPorts.stop`) are acted on
+ * while a spec is in the middle of its work, by ending that worker. One worker serves the whole run
+ * ({@link PREPARING_WORKERS}), one spec at a time (a worker's start, with the validator and the readers
+ * loaded, costs more than a small spec's steps); a worker ended on a timeout or a stop is replaced on
+ * the next spec. Small specs whose steps are bounded by their size stay in the main thread (../run/spec-work.ts). Each runs
+ * under a heap limit, so a document or an overlay that grows without bound fails its spec, not the run.
+ * The measurements behind this choice: docs/design/stoppable-preparation.md.
+ *
+ * The worker runs the file this module is in: this module from source, the chunk of `dist/` that holds
+ * it when built (run.ts imports it dynamically, so the build gives it a chunk of its own); there
+ * `import.meta.main` is true and it serves the jobs it is given ({@link servePreparation}). Tests name
+ * another entry that serves with hooks (a phase that never ends, one that throws).
+ */
+import { fileURLToPath } from "node:url";
+import { parentPort, Worker, workerData } from "node:worker_threads";
+import { type BaseFile, readBaseDocument } from "../change-review/base-document.ts";
+import { NotReviewedError } from "../change-review/not-reviewed.ts";
+import type { DiscoveredSpec } from "../discovery/index.ts";
+import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
+import type { RecordedText } from "../ownership/ownership.ts";
+import type { ShapingSteps } from "../shaping/audiences.ts";
+import { prepareFile } from "./prepare.ts";
+import type { PreparedSpec, PreparePhase } from "./prepared.ts";
+
+/** What the workers are told to do; other worker threads (a test runner's) carry other data. */
+const PREPARE_KIND = "gitbook-openapi:prepare";
+
+/**
+ * The heap of one preparation worker, in MiB: a 32 MiB spec (the largest read) parses to a few hundred
+ * MiB and its bundle and shaped copy to as much again; past this, the spec fails instead of the run.
+ */
+export const PREPARE_HEAP_MB = 2048;
+
+/**
+ * The young generation of the worker's heap, in MiB. V8's default let the worker's heap and the main
+ * thread's together peak 60-85 MB above the main thread alone on four large specs; with 8 MiB the run
+ * peaks 40-50 MB *below* what it did before the worker, for about 0.1 s more CPU
+ * (docs/design/stoppable-preparation.md).
+ */
+export const PREPARE_YOUNG_MB = 8;
+
+/**
+ * Workers preparing specs at once. One, as the main thread was before: two ran four large specs no
+ * faster on a 2-core machine and took 130-180 MB more at their peak, each holding a parsed document
+ * (docs/design/stoppable-preparation.md).
+ */
+export const PREPARING_WORKERS = 1;
+
+/** What one spec's preparation needs, as plain data (it crosses to the worker). */
+export interface PrepareJobOptions {
+  workspace: string;
+  strict?: boolean | undefined;
+  keepDocument?: boolean;
+  /** `source: url`: the address GitBook fetches, made by the run (a function cannot cross). */
+  sourceUrl?: string | undefined;
+  owner?: string | undefined;
+  shaping?: ShapingSteps | undefined;
+  fileWarnings?: boolean | undefined;
+}
+
+/** How a job in the worker ended: with its value, or without (`ended`, `crashed`). */
+export type Outcome<Done> =
+  | Done
+  /**
+   * Ended from outside: the run's deadline passed (`timeout`) or its host stopped it (`stop`), in
+   * `phase`; undefined when it had not started (it waited for a worker).
+   */
+  | { kind: "ended"; by: "timeout" | "stop"; phase: PreparePhase | undefined }
+  /**
+   * Ended from inside: an exception the steps did not expect, the worker's crash, or (`outOfMemory`)
+   * the worker's heap limit reached.
+   */
+  | { kind: "crashed"; phase: PreparePhase | undefined; reason: string; outOfMemory?: boolean };
+
+/** How a spec's preparation ended. */
+export type Preparation = Outcome<{ kind: "prepared"; spec: PreparedSpec }>;
+
+/** How reading a spec's document at the review's base ended. */
+export type BaseReading = Outcome<{ kind: "read"; document: unknown }>;
+
+export interface PrepareLimits {
+  /** Epoch ms, on `now`'s clock: the spec ends as timed out then. */
+  deadline: number;
+  now: () => number;
+  stop?: AbortSignal | undefined;
+  /** Where the worker's log lines go, replayed in order when it ends. */
+  log: Logger;
+}
+
+/** What a worker is asked to do: prepare a spec, or read its document at the review's base. */
+type Task =
+  | { task: "prepare"; file: DiscoveredSpec; slug: string; options: PrepareJobOptions }
+  | { task: "base"; where: BaseFile; steps: ShapingSteps | undefined };
+
+type Job = Task & { id: number };
+
+/** A prepared spec as it crosses back: data only, its lazy parts made. */
+interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
+  source?: { text: string } | { url: string };
+  recorded?: RecordedText;
+  hasDocument: boolean;
+  document?: unknown;
+}
+
+type Message =
+  | { id: number; kind: "phase"; phase: PreparePhase }
+  | { id: number; kind: "done"; value: unknown; logs: LogEntry[] }
+  | { id: number; kind: "failed"; phase: PreparePhase | undefined; reason: string; logs: LogEntry[] };
+
+interface Slot {
+  worker: Worker;
+  /** The job it serves, if any. */
+  busy: ((message: Message) => void) | undefined;
+  /** Called when the worker dies under a job (a crash, its heap). */
+  died: ((reason: string, outOfMemory?: boolean) => void) | undefined;
+}
+
+/** The run's preparation workers. */
+export class PreparationPool {
+  readonly #size: number;
+  readonly #entry: string | URL;
+  readonly #heapMb: number;
+  readonly #idle: Slot[] = [];
+  #running = 0;
+  /** Jobs past {@link PREPARE_SLOW_MS}, no longer counted in `#running`. */
+  #overdue = 0;
+  readonly #slowMs: number;
+  #nextId = 0;
+  readonly #waiting: (() => void)[] = [];
+  #closed = false;
+
+  constructor(
+    options: { size?: number; entry?: string | URL | undefined; heapMb?: number; slowMs?: number } = {},
+  ) {
+    this.#size = Math.max(1, options.size ?? PREPARING_WORKERS);
+    this.#slowMs = options.slowMs ?? PREPARE_SLOW_MS;
+    this.#entry = options.entry ?? fileURLToPath(import.meta.url);
+    this.#heapMb = options.heapMb ?? PREPARE_HEAP_MB;
+  }
+
+  /** One spec's local steps in a worker, ended at the deadline or on a stop. */
+  prepare(
+    file: DiscoveredSpec,
+    slug: string,
+    options: PrepareJobOptions,
+    limits: PrepareLimits,
+  ): Promise<Preparation> {
+    return this.#run({ task: "prepare", file, slug, options }, limits, (value) => ({
+      kind: "prepared",
+      spec: received(value as SentSpec),
+    }));
+  }
+
+  /**
+   * A spec's document as the review's base commit has it, shaped by the head's `steps`
+   * (src/core/change-review/base-document.ts), in a worker, ended at the deadline or on a stop.
+   */
+  readBase(where: BaseFile, steps: ShapingSteps | undefined, limits: PrepareLimits): Promise<BaseReading> {
+    return this.#run({ task: "base", where, steps }, limits, (value) => ({
+      kind: "read",
+      document: (value as { document: unknown }).document,
+    }));
+  }
+
+  async #run<Done>(
+    task: Task,
+    limits: PrepareLimits,
+    done: (value: unknown) => Done,
+  ): Promise<Outcome<Done>> {
+    type Ending = Outcome<Done>;
+    const ended = (by: "timeout" | "stop", phase: PreparePhase | undefined): Ending => ({
+      kind: "ended",
+      by,
+      phase,
+    });
+    if (limits.stop?.aborted) return ended("stop", undefined);
+    if (limits.now() >= limits.deadline) return ended("timeout", undefined);
+    const turn = await this.#turn(limits);
+    if (turn !== "go") return ended(turn, undefined);
+    let slot: Slot;
+    try {
+      slot = this.#idle.pop() ?? this.#start();
+    } catch (error) {
+      this.#leave();
+      return { kind: "crashed", phase: undefined, reason: `its worker could not start: ${messageOf(error)}` };
+    }
+    slot.worker.ref();
+    const id = this.#nextId++;
+    return new Promise<Ending>((resolve) => {
+      let phase: PreparePhase | undefined;
+      let settled = false;
+      // Past #slowMs this job stops counting against the pool's size: the next spec gets a worker of
+      // its own instead of waiting behind one that may never end (up to SPARE_WORKERS of them).
+      let counted = true;
+      const slow = setTimeout(() => {
+        if (this.#overdue >= SPARE_WORKERS) return;
+        counted = false;
+        this.#overdue++;
+        this.#leave();
+      }, this.#slowMs);
+      const settle = (outcome: Ending, keep: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(slow);
+        limits.stop?.removeEventListener("abort", onStop);
+        slot.busy = undefined;
+        slot.died = undefined;
+        if (keep && !this.#closed && this.#idle.length < this.#size) {
+          slot.worker.unref();
+          this.#idle.push(slot);
+        } else void slot.worker.terminate();
+        if (counted) this.#leave();
+        else this.#overdue--;
+        resolve(outcome);
+      };
+      const onStop = () => settle(ended("stop", phase), false);
+      const timer = setTimeout(
+        () => settle(ended("timeout", phase), false),
+        Math.max(0, limits.deadline - limits.now()),
+      );
+      limits.stop?.addEventListener("abort", onStop, { once: true });
+      slot.died = (reason, outOfMemory) =>
+        settle({ kind: "crashed", phase, reason, ...(outOfMemory ? { outOfMemory } : {}) }, false);
+      slot.busy = (message) => {
+        if (message.kind === "phase") {
+          phase = message.phase;
+          return;
+        }
+        replay(limits.log, message.logs);
+        if (message.kind === "done") settle(done(message.value), true);
+        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
+      };
+      const job: Job = { ...task, id };
+      try {
+        slot.worker.postMessage(job);
+      } catch (error) {
+        settle(
+          { kind: "crashed", phase, reason: `it could not be sent to its worker: ${messageOf(error)}` },
+          false,
+        );
+      }
+    });
+  }
+
+  /** Ends every worker; the pool takes no more work. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#idle.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  /** Waits for a worker to be free: "go", or why the spec ends before it had one. */
+  async #turn(limits: PrepareLimits): Promise<"go" | "timeout" | "stop"> {
+    if (this.#running < this.#size) {
+      this.#running++;
+      return "go";
+    }
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (outcome: "go" | "timeout" | "stop") => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        limits.stop?.removeEventListener("abort", onStop);
+        const index = this.#waiting.indexOf(admit);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        resolve(outcome);
+      };
+      // The slot is handed over by #leave: the count stays as it is.
+      const admit = () => finish("go");
+      const onStop = () => finish("stop");
+      const timer = setTimeout(() => finish("timeout"), Math.max(0, limits.deadline - limits.now()));
+      limits.stop?.addEventListener("abort", onStop, { once: true });
+      this.#waiting.push(admit);
+    });
+  }
+
+  #leave(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#running--;
+  }
+
+  #start(): Slot {
+    const worker = new Worker(this.#entry, {
+      workerData: { kind: PREPARE_KIND },
+      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb, maxYoungGenerationSizeMb: PREPARE_YOUNG_MB },
+      // What the worker writes does not reach our stdout/stderr: its steps log through the logger.
+      stdout: true,
+      stderr: true,
+      // The parent's flags (a test runner's loaders) do not apply to the worker.
+      execArgv: [],
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const slot: Slot = { worker, busy: undefined, died: undefined };
+    worker.on("message", (message: Message) => slot.busy?.(message));
+    worker.on("error", (error: Error & { code?: string }) => {
+      if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
+        slot.died?.(`they needed more than ${this.#heapMb} MB of memory`, true);
+      else slot.died?.(`its worker failed: ${messageOf(error)}`);
+      this.#forget(slot);
+    });
+    worker.on("exit", (code) => {
+      slot.died?.(`its worker stopped with exit code ${code}`);
+      this.#forget(slot);
+    });
+    return slot;
+  }
+
+  #forget(slot: Slot): void {
+    const index = this.#idle.indexOf(slot);
+    if (index >= 0) this.#idle.splice(index, 1);
+  }
+}
+
+function received(sent: SentSpec): PreparedSpec {
+  const { recorded, hasDocument, document, source, ...rest } = sent;
+  return {
+    ...rest,
+    ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : source ? { source } : {}),
+    ...(hasDocument ? { document: () => document } : {}),
+  };
+}
+
+/** The worker's log lines, in the order written, into the spec's own log. */
+function replay(log: Logger, entries: readonly LogEntry[]): void {
+  for (const { level, message, location } of entries) {
+    if (level === "debug") log.debug(message);
+    else if (level === "notice") log.notice(message, location);
+    else if (level === "warning") log.warning(message, location);
+    else if (level === "error") log.error(message, location);
+    else if (level !== "endgroup") log.info(message);
+  }
+}
+
+/**
+ * A spec's steps taking longer than this (ms) no longer hold the pool's worker: the next spec starts in
+ * a spare one. Stripe's 4 MB spec takes 1-3 s, shaped, on a busy 2-core machine; a spec past 10 s is
+ * either near the 32 MiB limit or stuck (an overlay's pattern), and the others should not wait for it.
+ */
+export const PREPARE_SLOW_MS = 10_000;
+
+/** Spare workers started, at most, for specs waiting behind slow ones (each may hold a document). */
+export const SPARE_WORKERS = 2;
+
+/** What a worker may be given to test the pool: a hook at each phase of each spec. */
+export interface PreparationHooks {
+  phase?: (phase: PreparePhase, file: string) => void;
+  /** Before a spec's document at the review's base is read. */
+  base?: (file: string) => void;
+}
+
+let served = false;
+
+/**
+ * In a preparation worker: prepares each spec it is given, one at a time, and posts each phase as it
+ * starts and the prepared spec (or the exception that ended it) with its log lines.
+ */
+export function servePreparation(hooks: PreparationHooks = {}): void {
+  const port = parentPort;
+  if (served || !port || (workerData as { kind?: unknown } | null)?.kind !== PREPARE_KIND) return;
+  served = true;
+  for (const method of ["log", "info", "warn", "error", "debug", "trace", "dir"] as const) {
+    console[method] = () => {};
+  }
+  port.on("message", async (job: Job) => {
+    if (job.task === "base") {
+      try {
+        hooks.base?.(job.where.file);
+        const document = await readBaseDocument(job.where, job.steps);
+        port.postMessage({ id: job.id, kind: "done", value: { document }, logs: [] } satisfies Message);
+      } catch (error) {
+        const reason =
+          error instanceof NotReviewedError
+            ? error.reason
+            : `its base commit's version could not be read (${error instanceof Error ? error.name : "Error"}: ${messageOf(error)})`;
+        port.postMessage({
+          id: job.id,
+          kind: "failed",
+          phase: undefined,
+          reason,
+          logs: [],
+        } satisfies Message);
+      }
+      return;
+    }
+    const log = new MemoryLogger();
+    let phase: PreparePhase | undefined;
+    const { sourceUrl, ...options } = job.options;
+    try {
+      const prepared = await prepareFile(
+        job.file,
+        job.slug,
+        {
+          ...options,
+          sourceUrlFor: sourceUrl === undefined ? undefined : () => sourceUrl,
+          phase: (next) => {
+            phase = next;
+            port.postMessage({ id: job.id, kind: "phase", phase: next } satisfies Message);
+            hooks.phase?.(next, job.file.path);
+          },
+        },
+        log,
+      );
+      if (prepared.problems.length === 0 && prepared.recorded) {
+        phase = "adding the publish record";
+        port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
+      }
+      const spec = sendable(prepared, job.options.keepDocument === true);
+      port.postMessage({ id: job.id, kind: "done", value: spec, logs: log.entries } satisfies Message);
+    } catch (error) {
+      const reason = `${error instanceof Error ? error.name : "Error"}: ${messageOf(error)}`;
+      port.postMessage({ id: job.id, kind: "failed", phase, reason, logs: log.entries } satisfies Message);
+    }
+  });
+}
+
+/** The prepared spec as data: its record made (the text with it), its document when it is compared. */
+function sendable(prepared: PreparedSpec, keepDocument: boolean): SentSpec {
+  const { source, document, recorded, ...rest } = prepared;
+  const made = prepared.problems.length === 0 ? recorded?.() : undefined;
+  const sent: SentSpec = { ...rest, hasDocument: false };
+  if (made) sent.recorded = made;
+  else if (source) sent.source = "url" in source ? { url: source.url } : { text: source.text };
+  if (keepDocument && document) {
+    sent.hasDocument = true;
+    sent.document = document();
+  }
+  return sent;
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "";
+}
+
+// From source, this file is the workers' entry; built, the chunk that holds it is.
+if (import.meta.main) servePreparation();

@@ -1,0 +1,74 @@
+import type { Logger } from "../logger.ts";
+import type { ProgressListener } from "../ports.ts";
+import type { SpecResult } from "../result.ts";
+import { escapeUntrusted } from "../text/log-protocol.ts";
+import { BufferedLogger } from "./buffered-logger.ts";
+import { MemoryGate } from "./memory-gate.ts";
+
+/** A spec's work up to the point where its contents are no longer needed, then what is left of it. */
+export type SpecStage = (log: Logger) => Promise<() => Promise<SpecResult>>;
+
+export interface StreamedSpec {
+  file: string;
+  slug: string;
+  /** What reading it costs (its file's size): bounds how many big specs are in memory at once. */
+  bytes: number;
+  stage: SpecStage;
+}
+
+/**
+ * Bytes of spec files between their read and the end of their upload, together. A parsed document
+ * takes several times its text, so this keeps a few large specs from being held at once; a spec larger
+ * than this runs alone.
+ */
+export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Runs every spec's work in path order, streaming: at most `inFlight` specs, and {@link IN_FLIGHT_BYTES}
+ * of them, are between their read and the end of their upload at any time, so a spec's upload starts
+ * while later specs are still read, and memory follows the largest spec, not their number. What follows an upload (waiting for
+ * GitBook) runs outside that bound. Each spec logs into its own buffer, written as one group titled
+ * with the spec and its status when it ends, so concurrent specs never interleave in the log. Results
+ * come back in the order given.
+ */
+export function streamSpecs(
+  specs: readonly StreamedSpec[],
+  options: { inFlight: number; logger: Logger; progress?: ProgressListener | undefined },
+): Promise<SpecResult[]> {
+  const gate = new MemoryGate(options.inFlight, IN_FLIGHT_BYTES);
+  const { progress } = options;
+  progress?.({ kind: "planned", total: specs.length });
+  return Promise.all(
+    specs.map(async (spec) => {
+      const log = new BufferedLogger();
+      // An exception out of one spec's work (a fault of this tool) fails that spec, never the others.
+      const rest = await gate
+        .run(spec.bytes, async () => {
+          // Local work resolves without I/O: yielding lets the loop run what waits on it (timers, the live
+          // progress, V8's posted tasks that finish garbage collection) between specs.
+          await new Promise((resolve) => setImmediate(resolve));
+          return spec.stage(log);
+        })
+        .catch((error: unknown) => async () => unexpectedFailure(spec, error, log));
+      progress?.({ kind: "staged" });
+      const result = await rest().catch((error: unknown) => unexpectedFailure(spec, error, log));
+      log.flushInto(options.logger, `${spec.file} → ${spec.slug}: ${result.status}`);
+      progress?.({ kind: "finished", result });
+      return result;
+    }),
+  );
+}
+
+/** A spec whose work threw: failed, with what was thrown, said to be this tool's fault. */
+function unexpectedFailure(spec: StreamedSpec, error: unknown, log: Logger): SpecResult {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = `An unexpected error ended this spec's work: ${what.split("\n", 1)[0]}. This is a fault of gitbook-openapi: please report it. The other specs went on.`;
+  log.error(escapeUntrusted(`${spec.file}: ${message}`), { file: spec.file });
+  return {
+    file: spec.file,
+    slug: spec.slug,
+    status: "failed",
+    errorCode: "INTERNAL_ERROR",
+    errors: [message],
+  };
+}

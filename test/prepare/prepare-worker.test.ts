@@ -1,0 +1,125 @@
+/**
+ * The preparation's workers (src/core/prepare/prepare-worker.ts) on their own: a spec whose steps outgrow
+ * the worker's heap fails alone and the next spec gets a fresh worker; a spec waiting for the worker
+ * ends on the run's stop or deadline without starting; one whose worker spins is ended in its step, and
+ * past the slow mark the next spec gets a spare worker instead of waiting for it.
+ */
+
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
+import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
+import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
+import { PreparationPool, type PrepareLimits } from "../../src/core/prepare/prepare-worker.ts";
+import { FAULTY_WORKER } from "../support/emulator-run.ts";
+
+let workspace: string;
+let specs: Map<string, DiscoveredSpec>;
+beforeAll(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), "prepare-worker-"));
+  const split = (title: string) =>
+    `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths:\n  /a:\n    $ref: "./path.yaml"\n`;
+  await writeFile(path.join(workspace, "split.yaml"), split("Split"));
+  await writeFile(path.join(workspace, "spins.busy-bundling.yaml"), split("Spins"));
+  await writeFile(path.join(workspace, "grows.grow-reading.yaml"), split("Grows"));
+  await writeFile(
+    path.join(workspace, "path.yaml"),
+    'get:\n  x-codeSamples: 5\n  responses:\n    "200": {description: ok}\n',
+  );
+  const found = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
+  specs = new Map(found.specs.map((spec) => [spec.path, spec]));
+});
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+const spec = (file: string) => specs.get(file) as DiscoveredSpec;
+const limits = (extra: Partial<PrepareLimits> = {}): PrepareLimits => ({
+  deadline: Date.now() + 120_000,
+  now: Date.now,
+  log: silentLogger,
+  ...extra,
+});
+
+describe("the preparation's workers", () => {
+  it("fail a spec that outgrows the heap, alone, and prepare the next in a fresh worker", async () => {
+    const pool = new PreparationPool({ heapMb: 32, entry: FAULTY_WORKER });
+    try {
+      const big = await pool.prepare(spec("grows.grow-reading.yaml"), "grows", { workspace }, limits());
+      expect(big).toMatchObject({
+        kind: "crashed",
+        outOfMemory: true,
+        reason: "they needed more than 32 MB of memory",
+      });
+      const log = new MemoryLogger();
+      const next = await pool.prepare(spec("split.yaml"), "split", { workspace }, limits({ log }));
+      expect(next.kind).toBe("prepared");
+      if (next.kind !== "prepared") return;
+      expect(next.spec.problems).toEqual([]);
+      expect(next.spec.bundledFiles).toEqual(["split.yaml", "path.yaml"]);
+      expect(JSON.stringify(next.spec.source)).toContain("/a");
+      // The worker's warnings come back into the spec's log.
+      expect(log.entries.filter((entry) => entry.level === "warning")).toEqual([
+        {
+          level: "warning",
+          message: expect.stringMatching(/^`x-codeSamples` of GET \/a is the number 5/),
+          location: { file: "path.yaml", line: 2, column: 3 },
+        },
+      ]);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("end a spec waiting for the worker on a stop or at the deadline, without starting it", async () => {
+    const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER });
+    const first = new AbortController();
+    try {
+      const spinning = pool.prepare(
+        spec("spins.busy-bundling.yaml"),
+        "spins",
+        { workspace },
+        limits({ stop: first.signal }),
+      );
+      const stop = new AbortController();
+      const stopped = pool.prepare(spec("split.yaml"), "a", { workspace }, limits({ stop: stop.signal }));
+      const late = pool.prepare(
+        spec("split.yaml"),
+        "b",
+        { workspace },
+        limits({ deadline: Date.now() + 50 }),
+      );
+      stop.abort(new Error("SIGTERM"));
+      expect(await stopped).toEqual({ kind: "ended", by: "stop", phase: undefined });
+      expect(await late).toEqual({ kind: "ended", by: "timeout", phase: undefined });
+      first.abort(new Error("SIGTERM"));
+      expect(await spinning).toMatchObject({ kind: "ended", by: "stop" });
+      // The worker that spun was ended; the next spec gets a fresh one.
+      const after = await pool.prepare(spec("split.yaml"), "c", { workspace }, limits());
+      expect(after.kind).toBe("prepared");
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("give the next spec a spare worker while one spins past the slow mark", async () => {
+    const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER, slowMs: 200 });
+    const stop = new AbortController();
+    try {
+      const spinning = pool.prepare(
+        spec("spins.busy-bundling.yaml"),
+        "spins",
+        { workspace },
+        limits({ stop: stop.signal }),
+      );
+      const next = await pool.prepare(spec("split.yaml"), "a", { workspace }, limits());
+      expect(next.kind).toBe("prepared");
+      stop.abort(new Error("SIGTERM"));
+      expect(await spinning).toEqual({ kind: "ended", by: "stop", phase: "bundling" });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});

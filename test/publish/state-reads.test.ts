@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { InstantClock } from "../../harness/fakes/fake-spec-service.ts";
+import { BatchedStateReader, LIST_PAGE_LIMIT } from "../../src/core/publish/state-reads.ts";
+import type { Spec } from "../../src/core/service/types.ts";
+import { specFixture } from "../support/spec-fixture.ts";
+
+/** An organization whose listing and single reads are recorded, and can be held back or made to fail. */
+class Organization {
+  readonly calls: string[] = [];
+  specs: Spec[];
+  listingFails = false;
+  #held: (() => void)[] = [];
+  holdListings = false;
+
+  constructor(slugs: string[]) {
+    this.specs = slugs.map((slug) => specFixture({ slug, processingState: "pending" }));
+  }
+
+  getSpec = async (slug: string): Promise<Spec> => {
+    this.calls.push(`get ${slug}`);
+    const spec = this.specs.find((candidate) => candidate.slug === slug);
+    if (!spec) throw new Error(`no spec ${slug}`);
+    return { ...spec };
+  };
+
+  listSpecs = async (): Promise<Spec[]> => {
+    this.calls.push("list");
+    if (this.holdListings) await new Promise<void>((resolve) => this.#held.push(resolve));
+    if (this.listingFails) throw new Error("listing is down");
+    return this.specs.map((spec) => ({ ...spec }));
+  };
+
+  release(): void {
+    for (const resolve of this.#held.splice(0)) resolve();
+  }
+
+  complete(slug: string): void {
+    this.specs = this.specs.map((spec) =>
+      spec.slug === slug ? { ...spec, processingState: "complete" } : spec,
+    );
+  }
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("BatchedStateReader", () => {
+  it("reads each spec on its own while no more specs are waited on than the listing has pages", async () => {
+    const org = new Organization(["a", "b"]);
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), knownSpecs: 1500 });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    expect(a.batched).toBe(false);
+    await Promise.all([a.read(), b.read()]);
+    expect(org.calls.sort()).toEqual(["get a", "get b"]);
+  });
+
+  it("answers every waiting spec with one listing once they outnumber its pages", async () => {
+    const org = new Organization(["a", "b", "c"]);
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock() });
+    const watches = ["a", "b", "c"].map((slug) => reader.watch(slug));
+    expect(watches.every((watch) => watch.batched)).toBe(true);
+    const states = await Promise.all(watches.map((watch) => watch.read()));
+    expect(states.map((spec) => spec.slug)).toEqual(["a", "b", "c"]);
+    expect(org.calls).toEqual(["list"]);
+  });
+
+  it("never answers a read with a listing that started before it was asked for", async () => {
+    const org = new Organization(["a", "b"]);
+    org.holdListings = true;
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    const first = a.read();
+    await flush();
+    expect(org.calls).toEqual(["list"]);
+    org.complete("b");
+    const second = b.read();
+    org.release();
+    expect((await first).processingState).toBe("pending");
+    await flush();
+    expect(org.calls).toEqual(["list", "list"]);
+    org.release();
+    expect((await second).processingState).toBe("complete");
+  });
+
+  it("spaces listings at least the interval apart, gathering the reads asked for meanwhile", async () => {
+    const org = new Organization(["a", "b", "c"]);
+    const clock = new InstantClock();
+    const reader = new BatchedStateReader({ ...org, clock, minListIntervalMs: 500 });
+    const watches = ["a", "b", "c"].map((slug) => reader.watch(slug));
+    await watches[0]?.read();
+    const started = clock.now();
+    await Promise.all(watches.map((watch) => watch.read()));
+    expect(org.calls).toEqual(["list", "list"]);
+    expect(clock.now() - started).toBe(500);
+  });
+
+  it("reads a spec the listing does not show on its own", async () => {
+    const org = new Organization(["a", "b"]);
+    const reader = new BatchedStateReader({
+      getSpec: org.getSpec,
+      listSpecs: async () => {
+        org.calls.push("list");
+        return org.specs.filter((spec) => spec.slug !== "b");
+      },
+      clock: new InstantClock(),
+    });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    await Promise.all([a.read(), b.read()]);
+    expect(org.calls).toEqual(["list", "get b"]);
+  });
+
+  it("falls back to single reads for the rest of the run when listing fails, and says so once", async () => {
+    const org = new Organization(["a", "b", "c"]);
+    org.listingFails = true;
+    const failures: string[] = [];
+    const reader = new BatchedStateReader({
+      ...org,
+      clock: new InstantClock(),
+      onListingFailed: (reason) => failures.push(reason),
+    });
+    const watches = ["a", "b", "c"].map((slug) => reader.watch(slug));
+    await Promise.all(watches.map((watch) => watch.read()));
+    await Promise.all(watches.map((watch) => watch.read()));
+    expect(org.calls.filter((call) => call === "list")).toHaveLength(1);
+    expect(org.calls.filter((call) => call.startsWith("get"))).toHaveLength(6);
+    expect(failures).toEqual(["listing is down"]);
+    expect(watches[0]?.batched).toBe(false);
+  });
+
+  it("counts a spec's watch once however often it ends, and learns the listing's pages", async () => {
+    const org = new Organization(["a", "b"]);
+    org.specs.push(
+      ...Array.from({ length: LIST_PAGE_LIMIT * 2 }, (_, i) => specFixture({ slug: `other-${i}` })),
+    );
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock() });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    expect(a.batched).toBe(true);
+    await Promise.all([a.read(), b.read()]);
+    // 2,002 specs take three pages: two waiting specs are now cheaper read one by one.
+    expect(a.batched).toBe(false);
+    b.end();
+    b.end();
+    const c = reader.watch("a");
+    expect(c.batched).toBe(false);
+  });
+
+  it("reads a spec on its own at once when batching stops, even while a listing is under way", async () => {
+    const org = new Organization(["a", "b"]);
+    org.holdListings = true;
+    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    const first = a.read();
+    await flush();
+    expect(org.calls).toEqual(["list"]);
+    a.end();
+    await b.read();
+    expect(org.calls).toEqual(["list", "get b"]);
+    org.release();
+    await first;
+  });
+});
