@@ -23,9 +23,10 @@
  * Run: `npx node bench/cold-start.ts [runs] [--dist DIR]` (default 21 runs per row, median shown;
  * `--dist` times another build of the same layout, e.g. one written to .scratch/ to compare bundlers, or
  * one built with `scripts/build.mjs --validators-at-run-time` to compare with ajv compiling at run time).
- * After the table, one line per row and baseline, `BENCH {"name", "median_ms", "baseline_name",
- * "baseline_ms", "ratio", "peak_rss_mib", "cpu_ms", "baseline_cpu_ms"}`, for the scripts that regenerate
- * the README's figures.
+ * After the table, issue 28's rows as `BENCH` lines (bench/report.ts: `validate-small-vs-node`,
+ * `validate-small-vs-redocly`, `check-small-vs-node`, `check-small-vs-redocly`, peak RSS the largest of
+ * the runs), which scripts/bench-report.ts turns into the README's table. `--quick` (`npm run bench --
+ * --quick`) times only the baselines and those rows, 7 runs.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -34,12 +35,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalServer } from "../harness/loopback/local-server.ts";
 import { ACTION_SOURCES, inputVariables, repositoryRoot } from "../harness/runner/action-runner.ts";
+import { quick, reportRow, runsArgument } from "./report.ts";
 
-const { values, positionals } = parseArgs({
+const { values } = parseArgs({
   allowPositionals: true,
-  options: { dist: { type: "string", default: "dist" } },
+  options: { dist: { type: "string", default: "dist" }, quick: { type: "boolean", default: false } },
 });
-const RUNS = Math.max(1, Number(positionals[0] ?? 21) || 21);
+const RUNS = runsArgument(quick ? 7 : 21);
 const DIST = path.resolve(repositoryRoot, values.dist);
 const CLI_BUNDLE = path.join(DIST, "cli.js");
 const ACTION_BUNDLE = path.join(DIST, "index.js");
@@ -68,6 +70,10 @@ interface Row {
   target?: number;
   /** Compared with the `redocly lint` row too, and at most this ratio of it (issue 28). */
   toRedocly?: number;
+  /** The name of its `BENCH` rows, `<bench>-vs-node` and `<bench>-vs-redocly` (scripts/bench-report.ts). */
+  bench?: string;
+  /** Timed with `--quick`. */
+  quick?: true;
   samples: Sample[];
 }
 
@@ -146,7 +152,13 @@ const shown = (file: string) => path.relative(repositoryRoot, file);
 
 const ROWS: Row[] = (
   [
-    { name: "`node -e ''` (baseline)", args: () => ["-e", ""], env: async () => ({}), until: "exit" },
+    {
+      name: "`node -e ''` (baseline)",
+      args: () => ["-e", ""],
+      env: async () => ({}),
+      until: "exit",
+      quick: true,
+    },
     {
       name: `CLI \`${shown(CLI_BUNDLE)} --version\``,
       file: CLI_BUNDLE,
@@ -186,6 +198,8 @@ const ROWS: Row[] = (
       until: "exit",
       target: TARGET.oneSpec,
       toRedocly: TARGET.oneSpecToRedocly,
+      bench: "validate-small",
+      quick: true,
     },
     {
       name: `CLI \`${shown(CLI_BUNDLE)} sync --mode check\` (one small spec)`,
@@ -195,6 +209,8 @@ const ROWS: Row[] = (
       until: "exit",
       target: TARGET.oneSpec,
       toRedocly: TARGET.oneSpecToRedocly,
+      bench: "check-small",
+      quick: true,
     },
     {
       name: "`redocly lint` (one small spec; baseline)",
@@ -202,6 +218,7 @@ const ROWS: Row[] = (
       args: () => [REDOCLY, "lint", path.join(oneSpec, "pets.yaml")],
       env: async () => ({ REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }),
       until: "exit",
+      quick: true,
     },
     {
       name: `action, built (\`${shown(ACTION_BUNDLE)}\`)`,
@@ -297,7 +314,7 @@ try {
     console.log(`${shown(DIST)}/: not built\n`);
   }
   console.log(`Cold start, median of ${RUNS} runs, rows taken in turn (Node ${process.version})\n`);
-  const present = ROWS.filter((row) => !row.file || existsSync(row.file));
+  const present = ROWS.filter((row) => (!row.file || existsSync(row.file)) && (!quick || row.quick));
   for (const row of present) await sample(row); // warms the file system cache
   for (let i = 0; i < RUNS; i++) for (const row of present) row.samples.push(await sample(row));
 
@@ -310,8 +327,8 @@ try {
   const baselineMs = median(baseline?.samples.map((s) => s.ms) ?? []);
   const baselineCpu = median(baseline?.samples.map((s) => s.cpuMs) ?? []);
   const redoclyMs = redocly && median(redocly.samples.map((s) => s.ms));
-  const bench: string[] = [];
   for (const row of ROWS) {
+    if (quick && !row.quick) continue;
     if (!present.includes(row)) {
       console.log(`| ${row.name} | not built: skipped | | | | |`);
       continue;
@@ -330,25 +347,28 @@ try {
     console.log(
       `| ${row.name} | ${ms.toFixed(0)} ms${until} | ${ratio.toFixed(2)}× | ${targets.join("; ")} | ${cpu.toFixed(0)} ms (${(cpu / baselineCpu).toFixed(2)}×) | ${peak.toFixed(0)} MiB |`,
     );
-    if (row === baseline) continue;
-    // CPU time too: on a busy machine it moves less than the time on the clock.
-    const line = (base: Row, baseMs: number) =>
-      `BENCH ${JSON.stringify({
-        // The same name whichever build `--dist` times.
-        name: row.name.replaceAll(shown(DIST), "dist").replaceAll("`", ""),
-        median_ms: Math.round(ms),
-        baseline_name: base.name.replaceAll("`", ""),
-        baseline_ms: Math.round(baseMs),
-        ratio: Number((ms / baseMs).toFixed(2)),
-        peak_rss_mib: Math.round(peak),
-        cpu_ms: Math.round(cpu),
-        baseline_cpu_ms: Math.round(median(base.samples.map((s) => s.cpuMs))),
-      })}`;
-    if (baseline) bench.push(line(baseline, baselineMs));
-    if (row.toRedocly !== undefined && redocly && redoclyMs !== undefined)
-      bench.push(line(redocly, redoclyMs));
   }
-  console.log(`\n${bench.join("\n")}`);
+  console.log();
+  for (const row of present) {
+    if (row.bench === undefined) continue;
+    const ms = median(row.samples.map((s) => s.ms));
+    const peak = Math.max(...row.samples.map((s) => s.peakMiB));
+    const node = { name: "node -e ''", ms: baselineMs };
+    const lint = { name: "redocly lint (@redocly/cli, recommended rules)", ms: redoclyMs };
+    for (const [suffix, base] of [
+      ["node", node],
+      ["redocly", lint],
+    ] as const) {
+      if (base.ms === undefined) continue;
+      reportRow({
+        name: `${row.bench}-vs-${suffix}`,
+        median_ms: ms,
+        baseline_name: base.name,
+        baseline_ms: base.ms,
+        peak_rss_mib: peak,
+      });
+    }
+  }
 } finally {
   await server.close();
   rmSync(workspace, { recursive: true, force: true });

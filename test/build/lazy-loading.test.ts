@@ -105,7 +105,13 @@ describe("what the command line loads", () => {
     expect(packages).not.toContain("undici");
     expect(packagesIn(loadedBy([...sync, "src/adapters/gitbook/client.ts"]))).toContain("undici");
     expect(packagesIn(loadedBy([...sync, "src/adapters/gitlab/notes.ts"]))).toContain("undici");
-    expect(packagesIn(loadedBy([...sync, "src/adapters/github/pull-request-thread.ts"]))).toContain("undici");
+    for (const thread of [
+      "src/adapters/github/pull-request-thread.ts",
+      "src/adapters/azure-devops/threads.ts",
+      "src/adapters/bitbucket/comments.ts",
+    ]) {
+      expect(packagesIn(loadedBy([...sync, thread]))).toContain("undici");
+    }
     // The check against the official schemas is imported by loadStructuralCheck, after the first request.
     expect(packages).not.toContain("ajv");
   });

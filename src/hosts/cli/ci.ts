@@ -36,8 +36,8 @@ export interface CiRun {
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
   /**
-   * Loads what {@link openReview} and {@link pullRequestStates} need (the CI's review thread and its HTTP
-   * client): only a run with a review, or a cleanup sweep, loads it.
+   * Loads what {@link openReview} needs (the CI's review thread and its HTTP client): only a run with a
+   * review loads it.
    */
   loadReview(): Promise<void>;
   /** The review's comment or note, when this CI has one the run may write; after {@link loadReview}. */
@@ -50,7 +50,7 @@ export interface CiRun {
   /**
    * Whether the repository's pull requests are open, for a cleanup sweep; undefined where the CI's host
    * has no such port (or no token for it). May throw an input error naming what the CI failed to set.
-   * After {@link loadReview}.
+   * The host's client is imported at the first question.
    */
   pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
@@ -175,10 +175,15 @@ function azurePipelinesRun(
           })
         : undefined,
     sourceUrls: () => undefined,
-    pullRequestStates: (deadline) =>
-      inAzureRepos && context.token
-        ? loaded(threads).azurePullRequestStates({ target: target(), token: context.token, deadline })
-        : undefined,
+    pullRequestStates: (deadline) => {
+      const token = context.token;
+      if (!inAzureRepos || !token) return undefined;
+      const at = target();
+      return lazyStates(async () => {
+        threads ??= await import("../../adapters/azure-devops/threads.ts");
+        return threads.azurePullRequestStates({ target: at, token, deadline });
+      });
+    },
   };
 }
 
@@ -220,7 +225,14 @@ function readBitbucketRun(
             deadline,
           }),
     sourceUrls: () => undefined,
-    pullRequestStates: (deadline) => loaded(comments).bitbucketPullRequestStates({ context, deadline }),
+    // Without a token there is no way to ask (the sweep says so); with one, asked on the first question.
+    pullRequestStates: (deadline) =>
+      context.token
+        ? lazyStates(async () => {
+            comments ??= await import("../../adapters/bitbucket/comments.ts");
+            return comments.bitbucketPullRequestStates({ context, deadline });
+          })
+        : undefined,
   };
 }
 
@@ -231,6 +243,19 @@ const COMMIT_VARIABLE: Record<string, string> = {
   "Azure Pipelines": "BUILD_SOURCEVERSION",
   "Bitbucket Pipelines": "BITBUCKET_COMMIT",
 };
+
+/** Pull request states whose host client (and its HTTP client) is imported at the first question. */
+function lazyStates(load: () => Promise<PullRequestStates | undefined>): PullRequestStates {
+  let states: Promise<PullRequestStates | undefined> | undefined;
+  return {
+    state: async (number) => {
+      states ??= load();
+      const loaded = await states;
+      if (loaded === undefined) throw new Error("The pull request states are not available here.");
+      return loaded.state(number);
+    },
+  };
+}
 
 function loaded<T>(module: T | undefined): T {
   if (module === undefined) throw new Error("The review thread is not loaded: await loadReview() first.");

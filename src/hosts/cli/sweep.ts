@@ -45,7 +45,6 @@ export async function runCleanupSweep(
     palette: output.errorPalette,
   });
   const deadline = Date.now() + config.timeoutSeconds * 1000;
-  await ci.loadReview();
   const states = ci.pullRequestStates?.(deadline);
   if (!states) {
     throw new UsageError(
