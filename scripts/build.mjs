@@ -15,10 +15,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { validatorsPlugin } from "./validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outdir DIR` builds elsewhere, e.g. to compare builds (docs/design/build-choice.md).
-const { values: options } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
+// `--validators-at-run-time` leaves the OpenAPI validators to be compiled by ajv when a run needs them,
+// as the sources do: the baseline of bench/validators.ts, never dist/.
+const { values: options } = parseArgs({
+  options: {
+    outdir: { type: "string", default: "dist" },
+    "validators-at-run-time": { type: "boolean", default: false },
+    // `--metafile FILE` writes esbuild's account of what each chunk holds, to measure what weighs.
+    metafile: { type: "string" },
+  },
+});
 const dist = path.resolve(root, options.outdir);
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 /** The oldest Node the package supports (package.json `engines`), as esbuild's target. */
@@ -27,6 +37,28 @@ const nodeTarget = `node${/(\d+(?:\.\d+)*)/.exec(pkg.engines.node)?.[1] ?? "22"}
 // Bundled CommonJS packages call `require` (Node's built-in modules, mostly); an ES module has none, so
 // each chunk makes its own. `__filename` and `__dirname` are not given: no bundled code may need them.
 const banner = `import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);`;
+
+/**
+ * `@actions/http-client` (under `@actions/core`) imports undici's index for its `ProxyAgent` only, and
+ * the index is all of undici (0.24 MB more in the Action's chunk than the parts the clients load, see
+ * src/adapters/http/undici.ts). Its import gets `ProxyAgent` from its own file, which those parts
+ * already hold.
+ */
+const proxyAgentOnly = {
+  name: "proxy-agent-only",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^undici$/ }, (args) =>
+      /node_modules\/@actions\/http-client\//.test(args.importer)
+        ? { path: "undici-proxy-agent", namespace: "proxy-agent-only" }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: "proxy-agent-only" }, () => ({
+      contents: 'import ProxyAgent from "undici/lib/dispatcher/proxy-agent.js";\nexport { ProxyAgent };\n',
+      loader: "js",
+      resolveDir: root,
+    }));
+  },
+};
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
@@ -47,6 +79,8 @@ const result = await build({
   banner: { js: banner },
   metafile: true,
   logLevel: "warning",
+  // The OpenAPI validators as code generated now, a chunk per version (scripts/validators-plugin.mjs).
+  plugins: [proxyAgentOnly, ...(options["validators-at-run-time"] ? [] : [validatorsPlugin])],
 });
 if (result.warnings.length > 0)
   throw new Error(`esbuild warned ${result.warnings.length} time(s): see above`);
@@ -72,6 +106,7 @@ if (!readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node\n")) {
 chmodSync(cli, 0o755);
 writeFileSync(path.join(dist, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
 writeFileSync(path.join(dist, "licenses.txt"), licenses(result.metafile));
+if (options.metafile) writeFileSync(path.resolve(options.metafile), JSON.stringify(result.metafile));
 
 const files = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
 const bytes = outputs.reduce((sum, file) => sum + readFileSync(file).length, 0);

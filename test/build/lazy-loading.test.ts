@@ -3,12 +3,14 @@
  * split build for both entries): `--version` and `--help` load the program (commander and the commands'
  * table) but no command's code, and the read commands load neither YAML readers nor the validator nor
  * bundling (issue 19). The build runs in memory with the same splitting; each check follows the static
- * imports of the chunks a command loads and names what it found.
+ * imports of the chunks a command loads and names what it found. The OpenAPI validators are generated as
+ * the build generates them (scripts/validators-plugin.mjs): a chunk per version.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+import { validatorsPlugin } from "../../scripts/validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 let outputs: Metafile["outputs"];
@@ -25,6 +27,7 @@ beforeAll(async () => {
     write: false,
     metafile: true,
     logLevel: "silent",
+    plugins: [validatorsPlugin],
   });
   outputs = result.metafile.outputs;
 }, 60_000);
@@ -36,8 +39,8 @@ function chunkOf(source: string): string {
   return found;
 }
 
-/** Every source file loaded once these modules' chunks are, following static imports between chunks. */
-function loadedBy(sources: string[]): string[] {
+/** Every chunk loaded once these modules' chunks are, following static imports between chunks. */
+function loadedChunks(sources: string[]): string[] {
   const seen = new Set<string>();
   const todo = sources.map(chunkOf);
   for (let chunk = todo.pop(); chunk !== undefined; chunk = todo.pop()) {
@@ -47,7 +50,12 @@ function loadedBy(sources: string[]): string[] {
       if (imported.kind === "import-statement" && !imported.external) todo.push(imported.path);
     }
   }
-  return [...seen].flatMap((chunk) => Object.keys(outputs[chunk]?.inputs ?? {}));
+  return [...seen];
+}
+
+/** Every source file loaded once these modules' chunks are. */
+function loadedBy(sources: string[]): string[] {
+  return loadedChunks(sources).flatMap((chunk) => Object.keys(outputs[chunk]?.inputs ?? {}));
 }
 
 const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
@@ -88,16 +96,46 @@ describe("what the command line loads", () => {
     expect(inputs.filter((input) => input.endsWith("node_modules/undici/index.js"))).toEqual([]);
   });
 
-  it("for sync: the engine and YAML (so the checks above can fail); the validator when it first validates", () => {
-    const packages = packagesIn(
-      loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"]),
-    );
-    expect(packages).toEqual(expect.arrayContaining(["commander", "undici", "yaml", "js-yaml"]));
+  it("for sync: the engine and YAML (so the checks above can fail); the HTTP client and the validator when used", () => {
+    const sync = [...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"];
+    const packages = packagesIn(loadedBy(sync));
+    expect(packages).toEqual(expect.arrayContaining(["commander", "yaml", "js-yaml"]));
+    // A check without a token calls nothing: the GitBook client (undici) loads with a token, the review
+    // threads (their HTTP client) with a review.
+    expect(packages).not.toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/adapters/gitbook/client.ts"]))).toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/adapters/gitlab/notes.ts"]))).toContain("undici");
+    for (const thread of [
+      "src/adapters/github/pull-request-thread.ts",
+      "src/adapters/azure-devops/threads.ts",
+      "src/adapters/bitbucket/comments.ts",
+    ]) {
+      expect(packagesIn(loadedBy([...sync, thread]))).toContain("undici");
+    }
     // The check against the official schemas is imported by loadStructuralCheck, after the first request.
     expect(packages).not.toContain("ajv");
-    expect(packagesIn(loadedBy(["src/core/validation/structure.ts"]))).toEqual(
-      expect.arrayContaining(["ajv", "ajv-draft-04", "ajv-formats"]),
+  });
+
+  it("for validation: the validator generated for the document's version, and no other nor ajv's compiler", () => {
+    const structure = loadedBy(["src/core/validation/structure.ts"]);
+    expect(structure).toContain("src/core/validation/structure.ts");
+    // No version's code until a document of that version is validated, and no compiler at all.
+    expect(structure.filter((input) => input.startsWith("openapi-validator:"))).toEqual([]);
+    expect(packagesIn(structure)).not.toContain("ajv-draft-04");
+    expect(structure.filter((input) => /node_modules\/ajv\/dist\/(compile|core|2020)/.test(input))).toEqual(
+      [],
     );
+    const versions = ["2.0", "3.0", "3.1", "3.2"];
+    for (const version of versions) {
+      const inputs = loadedBy(["src/core/validation/structure.ts", `openapi-validator:${version}`]);
+      expect(inputs.filter((input) => input.startsWith("openapi-validator:"))).toEqual([
+        `openapi-validator:${version}`,
+      ]);
+    }
+    // Validating a 3.0 document does not load the 3.1 validator's chunk.
+    const chunks30 = loadedChunks(["src/core/validation/structure.ts", "openapi-validator:3.0"]);
+    expect(chunks30).toContain(chunkOf("openapi-validator:3.0"));
+    expect(chunks30).not.toContain(chunkOf("openapi-validator:3.1"));
   });
 
   it("for a spec's local steps in a worker: a chunk of its own, with no command line and no HTTP client", () => {

@@ -23,14 +23,13 @@ import {
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,
-  loadStructuralCheck,
+  loadStructuralCheckFor,
   type ValidationProblem,
   validateBundledStructure,
   validateSpecDocument,
 } from "../validation/index.ts";
 import type { LocalProblem, PreparedSpec, PreparePhase } from "./prepared.ts";
 import { bareMessage, locatedMessage } from "./problem-text.ts";
-import { prepareShaped } from "./shaped.ts";
 
 export interface SlugOptions {
   slugMapping: ReadonlyMap<string, string>;
@@ -185,7 +184,9 @@ async function prepareLoaded(
   if (options.boundedOnly && !boundedBy(spec, asWritten, options.boundedOnly.maxBytes)) {
     return { file: spec.path, slug, problems: [], handOff: true };
   }
-  await loadStructuralCheck();
+  await loadStructuralCheckFor(spec);
+  // Shaping's code (overlays: JSONPath, RE2) loads only for a spec that is shaped.
+  const shaped = options.shaping ? await import("./shaped.ts") : undefined;
   const { phase } = options;
   phase?.("validating");
   const fileLog = options.fileWarnings === false ? withoutWarnings(logger) : logger;
@@ -259,11 +260,11 @@ async function prepareLoaded(
     // whose spec fails is the one that most needs its changes seen. Nothing of it is uploaded.
     const reviewed =
       options.keepDocument && problems.every((p) => p.code === "INVALID_SPEC")
-        ? reviewedDocument(spec, bundled, { ...options, keepDocument: true }, base, logger)
+        ? reviewedDocument(spec, bundled, { ...options, keepDocument: true }, base, logger, shaped)
         : undefined;
     return { ...base, problems, ...(reviewed ? { document: reviewed } : {}) };
   }
-  if (options.shaping) {
+  if (options.shaping && shaped) {
     const { workspace, owner, commit } = options;
     const shapedOptions = {
       workspace,
@@ -273,7 +274,7 @@ async function prepareLoaded(
       strict: options.strict,
       phase,
     };
-    return prepareShaped(
+    return shaped.prepareShaped(
       spec,
       bundled,
       options.shaping,
@@ -343,8 +344,9 @@ function reviewedDocument(
   options: Omit<PrepareOptions, "logger" | keyof SlugOptions>,
   base: { file: string; slug: string; specVersion?: string },
   logger: Logger,
+  shaped: typeof import("./shaped.ts") | undefined,
 ): (() => unknown) | undefined {
-  if (!options.shaping) {
+  if (!options.shaping || !shaped) {
     const document = bundled?.bundled ? bundled.document : spec.document;
     return () => document;
   }
@@ -352,8 +354,14 @@ function reviewedDocument(
   const shapedOptions = { workspace, owner, commit, keepDocument: true, strict, phase };
   // The file's warnings were given on the unshaped document above; this pass only makes the document.
   const quiet = withoutWarnings(logger);
-  return prepareShaped(spec, bundled, options.shaping, base, { ...shapedOptions, sourceUrl: false }, quiet)
-    .document;
+  return shaped.prepareShaped(
+    spec,
+    bundled,
+    options.shaping,
+    base,
+    { ...shapedOptions, sourceUrl: false },
+    quiet,
+  ).document;
 }
 
 /**

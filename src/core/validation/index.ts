@@ -16,6 +16,16 @@ let structure: typeof import("./structure.ts") | undefined;
 
 export async function loadStructuralCheck(): Promise<void> {
   structure ??= await import("./structure.ts");
+  await structure.prepareValidator();
+}
+
+/**
+ * {@link loadStructuralCheck} for one spec: only its version's validator is loaded (in `dist/`, a chunk
+ * per version, generated at build time).
+ */
+export async function loadStructuralCheckFor(spec: LoadedSpec): Promise<void> {
+  structure ??= await import("./structure.ts");
+  await structure.prepareValidator(declaredVersionOf(spec));
 }
 
 /** structure.ts's `structuralIssues`, once {@link loadStructuralCheck} has loaded it. */

@@ -4,16 +4,10 @@
  * path. The validator chosen and the reduction: docs/design/validation-choice.md.
  */
 
-import schema20 from "@seriousme/openapi-schema-validator/schemas/v2.0/schema.json" with { type: "json" };
-import schema30 from "@seriousme/openapi-schema-validator/schemas/v3.0/schema.json" with { type: "json" };
-import schema31 from "@seriousme/openapi-schema-validator/schemas/v3.1/schema.json" with { type: "json" };
-import schema32 from "@seriousme/openapi-schema-validator/schemas/v3.2/schema.json" with { type: "json" };
-import type { ErrorObject, ValidateFunction } from "ajv";
-import Ajv2020Module from "ajv/dist/2020.js";
-import Ajv04Module from "ajv-draft-04";
-import addFormatsModule from "ajv-formats";
+import type { ErrorObject } from "ajv";
 import { pointerTokens } from "../bundling/pointer.ts";
 import { truncate } from "../text/truncate.ts";
+import { loadValidator, type SchemaVersion, validatorFor } from "./validators.ts";
 
 export interface StructuralIssue {
   /** The offending node's keys from the document's root (array indexes as decimal text). */
@@ -28,25 +22,6 @@ export interface StructuralIssue {
   warningOnly?: true;
 }
 
-type SchemaVersion = "2.0" | "3.0" | "3.1" | "3.2";
-
-// CommonJS modules: their class or function is the module itself or its `default`.
-type Constructor = new (
-  options: Record<string, unknown>,
-) => {
-  compile(schema: unknown): ValidateFunction;
-  addFormat(name: string, format: boolean): unknown;
-};
-const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
-
-const compiled = new Map<SchemaVersion, ValidateFunction>();
-const SCHEMAS: Readonly<Record<SchemaVersion, unknown>> = {
-  "2.0": schema20,
-  "3.0": schema30,
-  "3.1": schema31,
-  "3.2": schema32,
-};
-
 /** The schema's version for a declared `openapi`/`swagger` value; undefined for one not known. */
 function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
   if (declaredVersion === "2.0") return "2.0";
@@ -54,19 +29,16 @@ function schemaVersionOf(declaredVersion: string): SchemaVersion | undefined {
   return minor === undefined ? undefined : (`3.${minor}` as SchemaVersion);
 }
 
-/** Compiled on first use, once per process and version (about 0.1–0.5 s). */
-function validatorFor(version: SchemaVersion): ValidateFunction {
-  const known = compiled.get(version);
-  if (known) return known;
-  const draft04 = version === "2.0" || version === "3.0";
-  const Ajv = unwrap<Constructor>(draft04 ? Ajv04Module : Ajv2020Module);
-  // `verbose`: a failed `oneOf` carries its branches, to tell a selector that no branch took.
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true });
-  unwrap<(ajv: unknown) => void>(addFormatsModule)(ajv);
-  ajv.addFormat("media-range", true);
-  const validate = ajv.compile(SCHEMAS[version]);
-  compiled.set(version, validate);
-  return validate;
+/**
+ * Loads the validator for a declared `openapi`/`swagger` value (in `dist/`, its version's chunk), or
+ * for every version when none is given; nothing for a version with no schema here.
+ */
+export async function prepareValidator(declaredVersion?: string): Promise<void> {
+  const versions =
+    declaredVersion === undefined
+      ? (["2.0", "3.0", "3.1", "3.2"] as const)
+      : [schemaVersionOf(declaredVersion)];
+  for (const version of versions) if (version !== undefined) await loadValidator(version);
 }
 
 /**
@@ -76,9 +48,9 @@ function validatorFor(version: SchemaVersion): ValidateFunction {
 export function structuralIssues(document: unknown, declaredVersion: string): StructuralIssue[] | undefined {
   const version = schemaVersionOf(declaredVersion);
   if (version === undefined) return undefined;
-  const validate = validatorFor(version);
+  const { validate, schema } = validatorFor(version);
   if (validate(document)) return [];
-  return summarize(validate.errors ?? [], document, version);
+  return summarize(validate.errors ?? [], document, version, schema);
 }
 
 interface RawError {
@@ -91,6 +63,7 @@ export function summarize(
   errors: readonly ErrorObject[],
   document: unknown,
   version: SchemaVersion = "3.1",
+  schema: unknown = validatorFor(version).schema,
 ): StructuralIssue[] {
   const raw: RawError[] = errors.flatMap((error) => {
     const path = pointerTokens(error.instancePath);
@@ -133,7 +106,7 @@ export function summarize(
   }
   const kept: RawError[] = [];
   const branches = branchesAt(raw);
-  const choices = alternativesAt(raw, SCHEMAS[version]);
+  const choices = alternativesAt(raw, schema);
   for (const [owner, group] of groups) {
     if (owner === undefined) kept.push(...group);
     else if (

@@ -11,20 +11,12 @@ import {
   readAzureDevOpsContext,
   readAzureReposTarget,
 } from "../../adapters/azure-devops/context.ts";
-import { azurePullRequestStates, createPullRequestThreads } from "../../adapters/azure-devops/threads.ts";
-import {
-  bitbucketPullRequestStates,
-  createBitbucketComments,
-  isBitbucketPipelines,
-  readBitbucketContext,
-} from "../../adapters/bitbucket/index.ts";
+import { isBitbucketPipelines, readBitbucketContext } from "../../adapters/bitbucket/context.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { commitParents } from "../../adapters/git/merge-parents.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
-import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
 import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
-import { createMergeRequestNotes } from "../../adapters/gitlab/notes.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { RunSettings } from "../../core/plan/run-settings.ts";
 import type { ReviewThread } from "../../core/ports.ts";
@@ -43,7 +35,12 @@ export interface CiRun {
   baseCommit: string | undefined;
   /** The pull or merge request the run is about: from the CI's event, else `--merge-request`. */
   review: { number: number; kind: ReviewKind; closed: boolean } | undefined;
-  /** The review's comment or note, when this CI has one the run may write. */
+  /**
+   * Loads what {@link openReview} needs (the CI's review thread and its HTTP client): only a run with a
+   * review loads it.
+   */
+  loadReview(): Promise<void>;
+  /** The review's comment or note, when this CI has one the run may write; after {@link loadReview}. */
   openReview(config: RunSettings, logger: Logger, deadline: number): ReviewThread | undefined;
   /**
    * How the URL GitBook fetches a file from (`--source url`) is made; undefined where the CI gives none.
@@ -53,6 +50,7 @@ export interface CiRun {
   /**
    * Whether the repository's pull requests are open, for a cleanup sweep; undefined where the CI's host
    * has no such port (or no token for it). May throw an input error naming what the CI failed to set.
+   * The host's client is imported at the first question.
    */
   pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
@@ -63,6 +61,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   const repository = runRepository(env, workspace);
   if (isGitLabCi(processEnv)) {
     const context = readGitLabContext(processEnv);
+    let notes: typeof import("../../adapters/gitlab/notes.ts") | undefined;
     const number = mergeRequest ?? context.mergeRequest?.iid;
     const sha = env.CI_COMMIT_SHA ?? "";
     return {
@@ -70,10 +69,13 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
       baseCommit: context.mergeRequest?.diffBaseSha,
       repository,
       review: number === undefined ? undefined : { number, kind: "merge-request", closed: false },
+      loadReview: async () => {
+        notes ??= await import("../../adapters/gitlab/notes.ts");
+      },
       openReview: (config, logger, deadline) =>
         number === undefined
           ? undefined
-          : createMergeRequestNotes({
+          : loaded(notes).createMergeRequestNotes({
               context,
               mergeRequestIid: number,
               commentKey: config.commentKey,
@@ -92,6 +94,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
   if (env.GITHUB_ACTIONS === "true") {
     const context = readRunContext(processEnv, (file) => readFileSync(file, "utf8"));
     const pullRequest = context.pullRequest;
+    let comments: typeof import("../../adapters/github/pull-request-thread.ts") | undefined;
     const number = mergeRequest ?? pullRequest?.number;
     return {
       name: "GitHub Actions",
@@ -105,9 +108,12 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
               kind: "pull-request",
               closed: pullRequest?.action === "closed" && mergeRequest === undefined,
             },
+      loadReview: async () => {
+        comments ??= await import("../../adapters/github/pull-request-thread.ts");
+      },
       openReview: (config, logger, deadline) =>
         config.comment
-          ? createPullRequestComments(
+          ? loaded(comments).createPullRequestComments(
               { ...config, githubToken: env.GITHUB_TOKEN || undefined },
               context,
               logger,
@@ -123,6 +129,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     repository,
     review:
       mergeRequest === undefined ? undefined : { number: mergeRequest, kind: "pull-request", closed: false },
+    loadReview: async () => {},
     openReview: () => undefined,
     sourceUrls: () => undefined,
   };
@@ -147,14 +154,18 @@ function azurePipelinesRun(
     context.pullRequest && context.sourceVersion
       ? commitParents(workspace, context.sourceVersion)
       : undefined;
+  let threads: typeof import("../../adapters/azure-devops/threads.ts") | undefined;
   return {
     name: "Azure Pipelines",
     baseCommit: parents?.length === 2 ? parents[0] : undefined,
     repository,
     review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    loadReview: async () => {
+      threads ??= await import("../../adapters/azure-devops/threads.ts");
+    },
     openReview: (config, logger, deadline) =>
       threadsOf && number !== undefined && config.comment
-        ? createPullRequestThreads({
+        ? loaded(threads).createPullRequestThreads({
             target: threadsOf,
             token: context.token,
             number,
@@ -164,10 +175,15 @@ function azurePipelinesRun(
           })
         : undefined,
     sourceUrls: () => undefined,
-    pullRequestStates: (deadline) =>
-      inAzureRepos && context.token
-        ? azurePullRequestStates({ target: target(), token: context.token, deadline })
-        : undefined,
+    pullRequestStates: (deadline) => {
+      const token = context.token;
+      if (!inAzureRepos || !token) return undefined;
+      const at = target();
+      return lazyStates(async () => {
+        threads ??= await import("../../adapters/azure-devops/threads.ts");
+        return threads.azurePullRequestStates({ target: at, token, deadline });
+      });
+    },
   };
 }
 
@@ -189,15 +205,19 @@ function readBitbucketRun(
 ): CiRun {
   const context = readBitbucketContext(env);
   const number = mergeRequest ?? context.pullRequestId;
+  let comments: typeof import("../../adapters/bitbucket/comments.ts") | undefined;
   return {
     name: "Bitbucket Pipelines",
     baseCommit: number === context.pullRequestId ? context.destinationCommit : undefined,
     repository,
     review: number === undefined ? undefined : { number, kind: "pull-request", closed: false },
+    loadReview: async () => {
+      comments ??= await import("../../adapters/bitbucket/comments.ts");
+    },
     openReview: (config, logger, deadline) =>
       number === undefined || !config.comment
         ? undefined
-        : createBitbucketComments({
+        : loaded(comments).createBitbucketComments({
             context,
             pullRequestId: number,
             commentKey: config.commentKey,
@@ -205,7 +225,14 @@ function readBitbucketRun(
             deadline,
           }),
     sourceUrls: () => undefined,
-    pullRequestStates: (deadline) => bitbucketPullRequestStates({ context, deadline }),
+    // Without a token there is no way to ask (the sweep says so); with one, asked on the first question.
+    pullRequestStates: (deadline) =>
+      context.token
+        ? lazyStates(async () => {
+            comments ??= await import("../../adapters/bitbucket/comments.ts");
+            return comments.bitbucketPullRequestStates({ context, deadline });
+          })
+        : undefined,
   };
 }
 
@@ -216,6 +243,24 @@ const COMMIT_VARIABLE: Record<string, string> = {
   "Azure Pipelines": "BUILD_SOURCEVERSION",
   "Bitbucket Pipelines": "BITBUCKET_COMMIT",
 };
+
+/** Pull request states whose host client (and its HTTP client) is imported at the first question. */
+function lazyStates(load: () => Promise<PullRequestStates | undefined>): PullRequestStates {
+  let states: Promise<PullRequestStates | undefined> | undefined;
+  return {
+    state: async (number) => {
+      states ??= load();
+      const loaded = await states;
+      if (loaded === undefined) throw new Error("The pull request states are not available here.");
+      return loaded.state(number);
+    },
+  };
+}
+
+function loaded<T>(module: T | undefined): T {
+  if (module === undefined) throw new Error("The review thread is not loaded: await loadReview() first.");
+  return module;
+}
 
 /** The commit the run publishes from: the CI's own, else the checkout's HEAD. */
 export async function runCommit(env: Env, ci: CiRun, workspace: string): Promise<string | undefined> {

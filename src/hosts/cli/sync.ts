@@ -8,7 +8,6 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
-import { AuthenticationError, PermissionDeniedError } from "../../adapters/gitbook/index.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
 import { changeComparer, sourcePlace, specChangeLine } from "../../core/change-review/change-review.ts";
@@ -30,13 +29,13 @@ import { redactedReview } from "../../core/review-thread/redacted-review.ts";
 import { OrganizationLookupError, UnknownOrganizationError } from "../../core/run/organization.ts";
 import { runSync, type SyncReport } from "../../core/run/run.ts";
 import { STOP_GRACE_MS } from "../../core/run/stopped.ts";
+import { AuthenticationError, PermissionDeniedError } from "../../core/service/errors.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
 import { rerunMemory } from "../rerun-cache.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
-import { createClient } from "./connection.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
@@ -147,9 +146,13 @@ async function syncRun(
     },
     onSecond: (signal) => output.err(`\n${signal} received again: exiting now.\n`),
   });
+  // The HTTP client (undici) loads only for a run that calls GitBook or writes a review: a check
+  // without a token has no use for it.
+  const connection = config.token ? await import("./connection.ts") : undefined;
+  if (plan.review) await ci.loadReview();
   const report = await runSync(plan, {
-    createService: config.token
-      ? (deadline) => createClient(config.apiUrl, config.token ?? "", { deadline, logger })
+    createService: connection
+      ? (deadline) => connection.createClient(config.apiUrl, config.token ?? "", { deadline, logger })
       : undefined,
     openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
     clock: systemClock,
