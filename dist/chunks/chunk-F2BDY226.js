@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-function t(r,n){if(r.length<=n)return r;let i=Array.from(r);return i.length<=n?r:`${i.slice(0,Math.max(0,n-1)).join("")}…`}function o(r,n){if(r.length<=n)return r;let i=Array.from(r);if(i.length<=n)return r;let e=Math.floor(n/3);return`${i.slice(0,e).join("")}…${i.slice(i.length-(n-e-1)).join("")}`}export{t as a,o as b};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a,b,c,d}from"./chunk-XG54EROL.js";import"./chunk-TJD5AYG3.js";import"./chunk-A3MVY42Y.js";import"./chunk-AGO3CF6F.js";import"./chunk-VRUZHFEO.js";import"./chunk-F2BDY226.js";import"./chunk-7YWC3P3A.js";export{a as PARALLEL_REVIEWS,c as budgetedCompare,b as compareInWorker,d as serveComparison};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{g as a,h as b,r as c,s as d,t as e}from"./chunk-NRE4S6FK.js";import"./chunk-MD733LEQ.js";import"./chunk-VRUZHFEO.js";import"./chunk-ABNEQGBF.js";import"./chunk-VEPYSH2J.js";import"./chunk-7YWC3P3A.js";export{b as DiscoveryError,a as NO_GIT_LISTING,e as discoverSpecs,d as inspectFile,c as loadSpec};

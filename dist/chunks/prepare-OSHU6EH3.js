@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{p as a,q as b,r as c,s as d,t as e}from"./chunk-O6VDU5LQ.js";import"./chunk-W6LTSDQG.js";import"./chunk-NN4FX3SK.js";import"./chunk-KU7SKI4U.js";import"./chunk-NRE4S6FK.js";import"./chunk-MD733LEQ.js";import"./chunk-VRUZHFEO.js";import"./chunk-ABNEQGBF.js";import"./chunk-VEPYSH2J.js";import"./chunk-F2BDY226.js";import"./chunk-PUYJCWMJ.js";import"./chunk-7YWC3P3A.js";export{d as assignRunSlugs,a as isBroken,e as prepareFile,c as prepareSpecs,b as specFilesOf};
