@@ -103,7 +103,7 @@ describe("what the command line loads", () => {
     // A check without a token calls nothing: the GitBook client (undici) loads with a token, the review
     // threads (their HTTP client) with a review.
     expect(packages).not.toContain("undici");
-    expect(packagesIn(loadedBy([...sync, "src/adapters/gitbook/client.ts"]))).toContain("undici");
+    expect(packagesIn(loadedBy([...sync, "src/hosts/cli/connection.ts"]))).toContain("undici");
     expect(packagesIn(loadedBy([...sync, "src/adapters/gitlab/notes.ts"]))).toContain("undici");
     for (const thread of [
       "src/adapters/github/pull-request-thread.ts",
