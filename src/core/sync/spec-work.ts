@@ -141,11 +141,13 @@ async function prepareSpec(
   log: Logger,
 ): Promise<PreparedSpec | SpecResult> {
   const { slug } = target;
-  // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
+  // The parsed document is kept only for the review's comparison. The publish record is made only for
+  // an upload (or its skip): a check would make it for nothing.
+  const uploads = run.connection !== undefined && run.connection.readOnly !== true;
   const options = {
     workspace: plan.workspace,
     keepDocument: run.comparing !== undefined,
-    owner: run.owner,
+    owner: uploads ? run.owner : undefined,
     commit: plan.commit,
     strict: plan.strict,
     shaping: target.steps,
