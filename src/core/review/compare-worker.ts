@@ -15,6 +15,7 @@ import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
+import { PackedDocument, unpackDocument } from "./packed-document.ts";
 import { WORKER_ARGUMENT, WORKER_KIND } from "./worker-kind.ts";
 
 /** Comparisons running at once: each is CPU-bound and may take its whole heap (runners have 2 cores). */
@@ -36,8 +37,19 @@ export interface DebugLog {
 
 interface Job {
   kind: typeof WORKER_KIND;
-  before: unknown;
-  after: unknown;
+  before: Side;
+  after: Side;
+}
+
+/** A document as it crosses to the worker: packed ones as their bytes (a class does not cross). */
+type Side = { packed: Uint8Array } | { document: unknown };
+
+function sideOf(document: unknown): Side {
+  return document instanceof PackedDocument ? { packed: document.bytes } : { document };
+}
+
+function documentOf(side: Side): unknown {
+  return "packed" in side ? unpackDocument(new PackedDocument(side.packed)) : side.document;
 }
 
 type Answer =
@@ -51,7 +63,8 @@ interface ConsoleSummary {
 
 /**
  * Compares in a worker under the budget; rejects with {@link NotReviewedError} when the comparison
- * cannot finish (out of memory, out of time, a crash, an exception).
+ * cannot finish (out of memory, out of time, a crash, an exception). Either document may be packed
+ * (./packed-document.ts): only the worker builds it.
  */
 export function compareInWorker(
   before: unknown,
@@ -63,7 +76,7 @@ export function compareInWorker(
   return new Promise<ApiChanges>((resolve, reject) => {
     let worker: Worker;
     try {
-      const job: Job = { kind: WORKER_KIND, before, after };
+      const job: Job = { kind: WORKER_KIND, before: sideOf(before), after: sideOf(after) };
       worker = new Worker(entry, {
         workerData: job,
         resourceLimits: { maxOldGenerationSizeMb: budget.heapMb },
@@ -154,7 +167,7 @@ export function serveComparison(
   }
   let answer: Answer;
   try {
-    const changes = compare(job.before, job.after);
+    const changes = compare(documentOf(job.before), documentOf(job.after));
     answer = { ok: true, changes: { breaking: changes.breaking, other: changes.other }, console: written };
   } catch (error) {
     answer = { ok: false, message: `the comparison failed: ${messageOf(error)}`, console: written };

@@ -20,6 +20,7 @@ import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import { type BaseFile, readBaseDocument } from "../review/base-document.ts";
 import { NotReviewedError } from "../review/not-reviewed.ts";
+import { PackedDocument, packDocument, transferable } from "../review/packed-document.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
 import type { RecordedText } from "./ownership.ts";
 import { type PreparePhase, prepareFile } from "./prepare.ts";
@@ -78,8 +79,11 @@ export type Outcome<Done> =
 /** How a spec's preparation ended. */
 export type Preparation = Outcome<{ kind: "prepared"; spec: PreparedSpec }>;
 
-/** How reading a spec's document at the review's base ended. */
-export type BaseReading = Outcome<{ kind: "read"; document: unknown }>;
+/**
+ * How reading a spec's document at the review's base ended: the document packed (it is only compared,
+ * in another worker), undefined when the base proved not to have the spec.
+ */
+export type BaseReading = Outcome<{ kind: "read"; document: PackedDocument | undefined }>;
 
 export interface PrepareLimits {
   /** Epoch ms, on `now`'s clock: the spec ends as timed out then. */
@@ -97,12 +101,11 @@ type Task =
 
 type Job = Task & { id: number };
 
-/** A prepared spec as it crosses back: data only, its lazy parts made. */
+/** A prepared spec as it crosses back: data only, its lazy parts made, its document packed. */
 interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
   source?: { text: string } | { url: string };
   recorded?: RecordedText;
-  hasDocument: boolean;
-  document?: unknown;
+  document?: Uint8Array;
 }
 
 type Message =
@@ -159,10 +162,10 @@ export class PreparationPool {
    * (src/core/review/base-document.ts), in a worker, ended at the deadline or on a stop.
    */
   readBase(where: BaseFile, steps: ShapingSteps | undefined, limits: PrepareLimits): Promise<BaseReading> {
-    return this.#run({ task: "base", where, steps }, limits, (value) => ({
-      kind: "read",
-      document: (value as { document: unknown }).document,
-    }));
+    return this.#run({ task: "base", where, steps }, limits, (value) => {
+      const { document } = value as { document: Uint8Array | undefined };
+      return { kind: "read", document: document && new PackedDocument(document) };
+    });
   }
 
   async #run<Done>(
@@ -318,11 +321,12 @@ export class PreparationPool {
 }
 
 function received(sent: SentSpec): PreparedSpec {
-  const { recorded, hasDocument, document, source, ...rest } = sent;
+  const { recorded, document, source, ...rest } = sent;
+  const packed = document && new PackedDocument(document);
   return {
     ...rest,
     ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : source ? { source } : {}),
-    ...(hasDocument ? { document: () => document } : {}),
+    ...(packed ? { document: () => packed } : {}),
   };
 }
 
@@ -371,8 +375,10 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
     if (job.task === "base") {
       try {
         hooks.base?.(job.where.file);
-        const document = await readBaseDocument(job.where, job.steps);
-        port.postMessage({ id: job.id, kind: "done", value: { document }, logs: [] } satisfies Message);
+        const read = await readBaseDocument(job.where, job.steps);
+        const document = read === undefined ? undefined : packDocument(read).bytes;
+        const message: Message = { id: job.id, kind: "done", value: { document }, logs: [] };
+        port.postMessage(message, transferable(document));
       } catch (error) {
         const reason =
           error instanceof NotReviewedError
@@ -411,7 +417,8 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
         port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
       }
       const spec = sendable(prepared, job.options.keepDocument === true);
-      port.postMessage({ id: job.id, kind: "done", value: spec, logs: log.entries } satisfies Message);
+      const message: Message = { id: job.id, kind: "done", value: spec, logs: log.entries };
+      port.postMessage(message, transferable(spec.document));
     } catch (error) {
       const reason = `${error instanceof Error ? error.name : "Error"}: ${messageOf(error)}`;
       port.postMessage({ id: job.id, kind: "failed", phase, reason, logs: log.entries } satisfies Message);
@@ -419,17 +426,17 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
   });
 }
 
-/** The prepared spec as data: its record made (the text with it), its document when it is compared. */
+/**
+ * The prepared spec as data: its record made (the text with it), its document, when it is compared,
+ * packed: the main thread passes it on to the comparison without building it.
+ */
 function sendable(prepared: PreparedSpec, keepDocument: boolean): SentSpec {
   const { source, document, recorded, ...rest } = prepared;
   const made = prepared.problems.length === 0 ? recorded?.() : undefined;
-  const sent: SentSpec = { ...rest, hasDocument: false };
+  const sent: SentSpec = { ...rest };
   if (made) sent.recorded = made;
   else if (source) sent.source = "url" in source ? { url: source.url } : { text: source.text };
-  if (keepDocument && document) {
-    sent.hasDocument = true;
-    sent.document = document();
-  }
+  if (keepDocument && document) sent.document = packDocument(document()).bytes;
   return sent;
 }
 
