@@ -30,6 +30,13 @@ export interface ReviewBudget {
   timeoutMs: number;
 }
 
+/**
+ * The young generation of the comparison's heap, in MiB. V8's default lets it grow to 64 MiB a semi-space
+ * while two large documents are built and walked; bounded, the comparison of Stripe's 4 MB pair peaks
+ * lower for about the same time (docs/design/memory.md).
+ */
+export const COMPARE_YOUNG_MB = 8;
+
 /** Where console output from the worker is summarised. */
 export interface DebugLog {
   debug(message: string): void;
@@ -79,7 +86,7 @@ export function compareInWorker(
       const job: Job = { kind: WORKER_KIND, before: sideOf(before), after: sideOf(after) };
       worker = new Worker(entry, {
         workerData: job,
-        resourceLimits: { maxOldGenerationSizeMb: budget.heapMb },
+        resourceLimits: { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: COMPARE_YOUNG_MB },
         // What the worker writes does not reach our stdout/stderr: it is counted, then dropped.
         stdout: true,
         stderr: true,

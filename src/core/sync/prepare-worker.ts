@@ -151,10 +151,13 @@ export class PreparationPool {
     options: PrepareJobOptions,
     limits: PrepareLimits,
   ): Promise<Preparation> {
-    return this.#run({ task: "prepare", file, slug, options }, limits, (value) => ({
-      kind: "prepared",
-      spec: received(value as SentSpec),
-    }));
+    const large = file.bytes > RETIRE_AFTER_BYTES;
+    return this.#run(
+      { task: "prepare", file, slug, options },
+      limits,
+      (value) => ({ kind: "prepared", spec: received(value as SentSpec) }),
+      () => large,
+    );
   }
 
   /**
@@ -162,16 +165,24 @@ export class PreparationPool {
    * (src/core/review/base-document.ts), in a worker, ended at the deadline or on a stop.
    */
   readBase(where: BaseFile, steps: ShapingSteps | undefined, limits: PrepareLimits): Promise<BaseReading> {
-    return this.#run({ task: "base", where, steps }, limits, (value) => {
-      const { document } = value as { document: Uint8Array | undefined };
-      return { kind: "read", document: document && new PackedDocument(document) };
-    });
+    return this.#run(
+      { task: "base", where, steps },
+      limits,
+      (value) => {
+        const { document } = value as { document: Uint8Array | undefined };
+        return { kind: "read", document: document && new PackedDocument(document) };
+      },
+      (value) =>
+        ((value as { document?: Uint8Array } | undefined)?.document?.byteLength ?? 0) > RETIRE_AFTER_BYTES,
+    );
   }
 
+  /** `large`: whether the job, by what it was given or gave back, was one after which its worker ends. */
   async #run<Done>(
     task: Task,
     limits: PrepareLimits,
     done: (value: unknown) => Done,
+    large: (value: unknown) => boolean,
   ): Promise<Outcome<Done>> {
     type Ending = Outcome<Done>;
     const ended = (by: "timeout" | "stop", phase: PreparePhase | undefined): Ending => ({
@@ -234,8 +245,10 @@ export class PreparationPool {
           return;
         }
         replay(limits.log, message.logs);
-        if (message.kind === "done") settle(done(message.value), true);
-        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
+        const value = message.kind === "done" ? message.value : undefined;
+        const keep = !large(value);
+        if (message.kind === "done") settle(done(value), keep);
+        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, keep);
       };
       const job: Job = { ...task, id };
       try {
@@ -347,6 +360,14 @@ function replay(log: Logger, entries: readonly LogEntry[]): void {
  * either near the 32 MiB limit or stuck (an overlay's pattern), and the others should not wait for it.
  */
 export const PREPARE_SLOW_MS = 10_000;
+
+/**
+ * A job over this many bytes of spec (its file, or the base's document as sent) ends its worker rather
+ * than leaving it idle for the next one: V8 does not give back an idle heap, and after Stripe's 4 MB spec
+ * the worker kept about 120 MB through the comparison that followed (docs/design/memory.md). A worker's
+ * start costs less than such a spec's steps.
+ */
+export const RETIRE_AFTER_BYTES = 1024 * 1024;
 
 /** Spare workers started, at most, for specs waiting behind slow ones (each may hold a document). */
 export const SPARE_WORKERS = 2;

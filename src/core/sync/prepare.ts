@@ -316,7 +316,11 @@ async function prepareLoaded(
           spec.format,
           options.owner,
           spec.path,
-          { slug, commit: options.commit, document: { digest: documentDigest(uploadedDocument(spec, bundled)) } },
+          {
+            slug,
+            commit: options.commit,
+            document: { digest: documentDigest(uploadedDocument(spec, bundled)) },
+          },
           facts,
         );
   const source: SpecSource = options.sourceUrlFor
