@@ -15,6 +15,7 @@ import {
 } from "../../src/core/review/change-review.ts";
 import { compareInWorker } from "../../src/core/review/compare-worker.ts";
 import { NotReviewedError } from "../../src/core/review/not-reviewed.ts";
+import { packDocument } from "../../src/core/review/packed-document.ts";
 import { readReviewBudget } from "../../src/settings/inputs.ts";
 import { generatedSpec } from "./fixtures/generated-spec.ts";
 
@@ -43,6 +44,15 @@ describe("compareInWorker", () => {
     const changes = await compareInWorker(pets(["/pets", "/pets/{id}"]), pets(["/pets"]), roomy);
     expect(changes.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
     expect(changes.breaking.map(changeLine)).toEqual([expect.stringMatching(/\/pets\/\{id\}.*removed/)]);
+  });
+
+  it("compares documents packed by another thread as it compares built ones", async () => {
+    const before = pets(["/pets", "/pets/{id}"]);
+    const after = pets(["/pets"]);
+    const built = await compareInWorker(before, after, roomy);
+    const packed = await compareInWorker(packDocument(before), packDocument(after), roomy);
+    expect(packed).toEqual(built);
+    expect(packed.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
   });
 
   it("ends a comparison over its heap: not reviewed, out of memory", async () => {

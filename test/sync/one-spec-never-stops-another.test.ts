@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
 import type { ChangeComparer } from "../../src/core/review/change-review.ts";
+import { unpackDocument } from "../../src/core/review/packed-document.ts";
 import type { SpecShaping } from "../../src/core/shaping/audiences.ts";
 import type { SpecResult } from "../../src/core/sync/result.ts";
 import { git } from "../support/git.ts";
@@ -130,7 +131,7 @@ async function runCase({ faults }: Case): Promise<void> {
     }
     const comparer: ChangeComparer = {
       compare: async (_before, after) => {
-        const name = (after as { info?: { title?: string } }).info?.title ?? "";
+        const name = (unpackDocument(after) as { info?: { title?: string } }).info?.title ?? "";
         if (reviewFails.has(name)) throw new Error("the comparer broke");
         // What no comparer should answer: the code reading it throws, outside any step's own handling.
         if (answersMalformed.has(name)) return { breaking: undefined, other: [] } as never;

@@ -14,6 +14,7 @@ import { BroadcastChannel } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import type { ChangeComparer } from "../../src/core/review/change-review.ts";
+import { unpackDocument } from "../../src/core/review/packed-document.ts";
 import { git } from "../support/git.ts";
 import { FAULTY_WORKER, runAgainst, useEmulator } from "./emulator-run.ts";
 import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
@@ -106,7 +107,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     // A comparison that would go on for its whole budget: the stop must not wait for it.
     const comparer: ChangeComparer = {
       compare: (_before, after) => {
-        if ((after as { info?: { title?: string } }).info?.title === "Pets")
+        if ((unpackDocument(after) as { info?: { title?: string } }).info?.title === "Pets")
           stop.abort(new Error("SIGINT received"));
         return new Promise(() => {});
       },

@@ -11,6 +11,7 @@ import {
   reviewChanges,
   specChanges,
 } from "../review/change-review.ts";
+import { PackedDocument } from "../review/packed-document.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
@@ -84,7 +85,7 @@ export function streamedSpec(
     file: file.path,
     slug,
     bytes: isBroken(file) ? 0 : file.bytes,
-    stage: async (log) => {
+    stage: async (log, holds) => {
       if (ports.stop?.aborted) {
         const result = notStartedResult(file.path, slug, ports.stop);
         return async () => result;
@@ -95,6 +96,7 @@ export function streamedSpec(
       if (held?.result) return async () => held.result as SpecResult;
       const prepared = await prepareSpec(file, { target, fileWarnings }, plan, ports, run, log);
       if (!("problems" in prepared)) return async () => prepared;
+      holds?.(heldBytes(prepared, file));
       let changes: SpecChanges | undefined;
       if (comparing && prepared.document !== undefined) {
         // The comparison runs in its own worker under its own budget; the run's stop and deadline end
@@ -125,6 +127,20 @@ export function streamedSpec(
       return uploadOrCheck(prepared, connection, plan, ports, checked, log);
     },
   };
+}
+
+/**
+ * What a prepared spec holds until its upload ends, for the memory bound: the text it uploads (a bundle
+ * can be far more than its root file) and the document kept for its comparison (packed: its bytes; built
+ * in this thread: counted as its text again). A spec that uploads nothing keeps its file's weight.
+ */
+function heldBytes(prepared: PreparedSpec, file: SpecFile): number {
+  const fileBytes = isBroken(file) ? 0 : file.bytes;
+  const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
+  const text = recorded?.text.length ?? fileBytes;
+  const document = prepared.document?.();
+  if (document === undefined) return text;
+  return text + (document instanceof PackedDocument ? document.bytes.byteLength : text);
 }
 
 /**
