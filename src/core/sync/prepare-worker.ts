@@ -119,6 +119,8 @@ interface Slot {
   busy: ((message: Message) => void) | undefined;
   /** Called when the worker dies under a job (a crash, its heap). */
   died: ((reason: string, outOfMemory?: boolean) => void) | undefined;
+  /** Ends the worker if it stays idle, after a large job (see {@link RETIRE_AFTER_BYTES}). */
+  retire?: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** The run's preparation workers. */
@@ -197,6 +199,7 @@ export class PreparationPool {
     let slot: Slot;
     try {
       slot = this.#idle.pop() ?? this.#start();
+      clearTimeout(slot.retire);
     } catch (error) {
       this.#leave();
       return { kind: "crashed", phase: undefined, reason: `its worker could not start: ${messageOf(error)}` };
@@ -246,9 +249,9 @@ export class PreparationPool {
         }
         replay(limits.log, message.logs);
         const value = message.kind === "done" ? message.value : undefined;
-        const keep = !large(value);
-        if (message.kind === "done") settle(done(value), keep);
-        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, keep);
+        if (large(value)) this.#retireIfIdle(slot);
+        if (message.kind === "done") settle(done(value), true);
+        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
       };
       const job: Job = { ...task, id };
       try {
@@ -260,6 +263,17 @@ export class PreparationPool {
         );
       }
     });
+  }
+
+  /** Ends `slot`'s worker unless another job takes it within {@link RETIRE_IDLE_MS}. */
+  #retireIfIdle(slot: Slot): void {
+    slot.retire = setTimeout(() => {
+      const index = this.#idle.indexOf(slot);
+      if (index < 0) return;
+      this.#idle.splice(index, 1);
+      void slot.worker.terminate();
+    }, RETIRE_IDLE_MS);
+    slot.retire.unref();
   }
 
   /** Ends every worker; the pool takes no more work. */
@@ -362,12 +376,15 @@ function replay(log: Logger, entries: readonly LogEntry[]): void {
 export const PREPARE_SLOW_MS = 10_000;
 
 /**
- * A job over this many bytes of spec (its file, or the base's document as sent) ends its worker rather
- * than leaving it idle for the next one: V8 does not give back an idle heap, and after Stripe's 4 MB spec
- * the worker kept about 120 MB through the comparison that followed (docs/design/memory.md). A worker's
- * start costs less than such a spec's steps.
+ * After a job over this many bytes of spec (its file, or the base's document as sent), a worker left
+ * idle for {@link RETIRE_IDLE_MS} is ended: V8 does not give back an idle heap, and after Stripe's 4 MB
+ * spec the worker kept about 120 MB through the comparison that followed (docs/design/memory.md). A
+ * worker kept busy is kept: a new one starts at 0.2-0.4 s (its validators compiled again), which ending
+ * it after every large spec cost the APIs-guru collection 40 % more time.
  */
 export const RETIRE_AFTER_BYTES = 1024 * 1024;
+/** How long a worker may idle after a large job before it is ended. */
+export const RETIRE_IDLE_MS = 250;
 
 /** Spare workers started, at most, for specs waiting behind slow ones (each may hold a document). */
 export const SPARE_WORKERS = 2;
