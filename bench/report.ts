@@ -3,7 +3,13 @@
  * `BENCH {json}`, each row a median beside its baseline measured in the same run, with the peak RSS of
  * the process measured. The row's `name` is the key of its target in scripts/bench-report.ts.
  */
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ACTION_BUNDLE, ACTION_SOURCES } from "../harness/runner/action-runner.ts";
+
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface BenchRow {
   name: string;
@@ -59,3 +65,43 @@ export function peakRssMib(stderr: string): number | null {
 
 /** The action's entry a benchmark runs: the bundle (`npm run build` first), or the sources with `BENCH_ENTRY=sources`. */
 export const actionEntry = process.env.BENCH_ENTRY === "sources" ? ACTION_SOURCES : ACTION_BUNDLE;
+
+/** The peak RSS a process wrote with {@link MAX_RSS_HOOK}, in KiB (NaN when it wrote none). */
+export function peakOf(stderr: string): number {
+  const mib = peakRssMib(stderr);
+  return mib === null ? Number.NaN : mib * 1024;
+}
+
+/**
+ * The build the benchmarks run, as `npm run build` makes it from this checkout's sources, into
+ * `.bench-tmp/bench-dist` (the committed `dist/` may be older than the sources); `--dist <folder>`
+ * names another (e.g. `dist`). The folder, relative to the repository.
+ */
+export function benchBuild(args: readonly string[]): string {
+  const given = args.flatMap((arg, i) => (arg === "--dist" ? [args[i + 1]] : []))[0];
+  if (given) return path.relative(repositoryRoot, path.resolve(given));
+  const out = path.join(".bench-tmp", "bench-dist");
+  mkdirSync(path.join(repositoryRoot, ".bench-tmp"), { recursive: true });
+  execFileSync(process.execPath, [path.join(repositoryRoot, "scripts/build.mjs"), "--outdir", out], {
+    cwd: repositoryRoot,
+    stdio: "ignore",
+  });
+  return out;
+}
+
+/** {@link reportRow} for a row measured in KiB with an optional baseline. */
+export function printBenchLine(row: {
+  name: string;
+  medianMs: number;
+  baseline?: { name: string; ms: number } | undefined;
+  peakRssKb?: number | undefined;
+}): void {
+  const peak = row.peakRssKb === undefined || Number.isNaN(row.peakRssKb) ? null : row.peakRssKb / 1024;
+  reportRow({
+    name: row.name,
+    median_ms: row.medianMs,
+    baseline_name: row.baseline?.name ?? "",
+    baseline_ms: row.baseline?.ms ?? 0,
+    peak_rss_mib: peak,
+  });
+}

@@ -1,5 +1,15 @@
 /**
- * The API change review's comparison (`compareApis` of `src/core/changes/`) on pairs of real releases of
+ * The API change review, first whole, then its comparison alone.
+ *
+ * Whole: what a user waits for, `gitbook-openapi diff --base <ref>` (the pull request's review: check and
+ * compare every spec of the workspace against the ref's commit) on Stripe's 4 MB spec, its base the
+ * release of `stripe-4mb` below and its head the one committed in test/fixtures/real-specs, by the build
+ * of this checkout's sources (`--dist <folder>` for another); baseline in the same run, rows taken in
+ * turn: checking the spec alone (`sync --mode check` of the same workspace, no review). Median wall time,
+ * ratio, and each process's peak RSS (threads included; the largest of the runs), as a table and as
+ * `BENCH {json}` lines. `--whole-only` stops there.
+ *
+ * Then the comparison (`compareApis` of `src/core/changes/`) on pairs of real releases of
  * public API descriptions, each measurement in its own child process, median of N runs of:
  *
  * 1. the pair: `compareApis(base, head)`, the comparison a pull request's review makes;
@@ -25,20 +35,21 @@
  * extracted with `git archive <commit> src` into `.bench-tmp/`), default this checkout's.
  *
  * Run with `npx node bench/review.ts [runs] [pair id…] [--engine <file>] [--timeout <s>] [--heap <MB>]
- * [--mirrors <folder>] [--cache <folder>]` (default 3 runs, every pair).
+ * [--mirrors <folder>] [--cache <folder>] [--dist <folder>] [--whole-only]` (default 3 runs, every pair).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ApiChanges } from "../src/core/changes/index.ts";
 import { parseSource } from "../src/core/documents/source-text.ts";
+import { benchBuild, MAX_RSS_HOOK, median as medianOf, peakOf, printBenchLine } from "./report.ts";
 import { gatherMaterial, type MaterialPair, megabytes, PAIRS } from "./review-material.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, "..");
-const DEFAULT_ENGINE = path.join(repositoryRoot, "src", "changes", "index.ts");
+const DEFAULT_ENGINE = path.join(repositoryRoot, "src", "core", "changes", "index.ts");
 
 type Mode = "pair" | "self";
 
@@ -198,6 +209,85 @@ function engineLabel(engine: string): string {
   }
 }
 
+/** The pair the whole review is measured on: its head is the Stripe spec committed in test/fixtures. */
+const WHOLE_PAIR = "stripe-4mb";
+
+interface Timed {
+  ms: number;
+  peakKb: number;
+}
+
+/** One run of the built CLI in `workspace`, timed from its spawn to its exit. */
+function cliRun(cli: string, workspace: string, command: string[]): Timed {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["--import", MAX_RSS_HOOK, cli, ...command], {
+    cwd: workspace,
+    // Nothing of this shell's GitBook settings: both rows run offline.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? workspace },
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  const ms = performance.now() - started;
+  if (run.status !== 0)
+    throw new Error(`${command.join(" ")} exited ${run.status}: ${(run.stderr ?? "").slice(-500)}`);
+  return { ms, peakKb: peakOf(run.stderr ?? "") };
+}
+
+/** The whole review against checking the spec alone, rows in turn; prints its table and BENCH lines. */
+function wholeReview(pair: MaterialPair, runs: number): void {
+  const cli = path.join(repositoryRoot, benchBuild(args), "cli.js");
+  const workspace = mkdtempSync(path.join(tmpdir(), "bench-review-"));
+  try {
+    const file = path.join(workspace, "api", `spec3.${pair.format}`);
+    const git = (...command: string[]) =>
+      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...command], {
+        cwd: workspace,
+      });
+    git("init", "-q");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, readFileSync(pair.baseFile));
+    git("add", "-A");
+    git("commit", "-q", "-m", "base");
+    writeFileSync(file, readFileSync(pair.headFile));
+    git("commit", "-q", "-am", "head");
+    const review: Timed[] = [];
+    const check: Timed[] = [];
+    for (let i = 0; i < runs; i++) {
+      review.push(cliRun(cli, workspace, ["diff", "--base", "HEAD~1", "--json"]));
+      check.push(cliRun(cli, workspace, ["sync", "--mode", "check"]));
+    }
+    const reviewMs = medianOf(review.map((r) => r.ms));
+    const checkMs = medianOf(check.map((r) => r.ms));
+    const peak = (rows: Timed[]) => Math.max(...rows.map((r) => r.peakKb));
+    console.log(
+      `\n### The whole review: ${pair.id} (${megabytes(pair.baseBytes)} → ${megabytes(pair.headBytes)}), the built CLI, median of ${runs}\n`,
+    );
+    console.log("| Run | Wall time | vs checking alone | Peak RSS |");
+    console.log("| --- | ---: | ---: | ---: |");
+    console.log(
+      `| \`diff --base HEAD~1\` (check + review) | ${seconds(reviewMs)} | ${(reviewMs / checkMs).toFixed(2)}× | ${mib(peak(review))} |`,
+    );
+    console.log(`| \`sync --mode check\` (the spec alone) | ${seconds(checkMs)} | 1 | ${mib(peak(check))} |`);
+    console.log(
+      `\nTargets: at most 2 s: ${seconds(reviewMs)} → ${reviewMs <= 2000 ? "met" : "NOT met"}; at most 300 MiB: ${mib(peak(review))} → ${peak(review) <= 300 * 1024 ? "met" : "NOT met"}\n`,
+    );
+    const baseline = { name: "checking the spec alone (sync --mode check)", ms: checkMs };
+    printBenchLine({
+      name: `review: diff --base, ${pair.id} pair`,
+      medianMs: reviewMs,
+      baseline,
+      peakRssKb: peak(review),
+    });
+    printBenchLine({
+      name: `review: sync --mode check, ${pair.id} head`,
+      medianMs: checkMs,
+      peakRssKb: peak(check),
+    });
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const runs = Math.max(1, Number(args.find((arg) => /^\d+$/.test(arg)) ?? 3));
   const engine = path.resolve(optionValue("--engine") ?? DEFAULT_ENGINE);
@@ -210,6 +300,16 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()
     .map((l) => l.toFixed(1))
     .join(" ");
+  const whole = await gatherMaterial({
+    ...(mirrors ? { mirrors } : {}),
+    ...(cache ? { cache } : {}),
+    only: [WHOLE_PAIR],
+  });
+  const wholePair = whole.pairs.find((pair) => pair.id === WHOLE_PAIR);
+  if (wholePair) wholeReview(wholePair, runs);
+  else
+    console.log(`\nThe whole review was not measured: the material of ${WHOLE_PAIR} is missing (see above).`);
+  if (args.includes("--whole-only")) return;
   const manifest = await gatherMaterial({
     ...(mirrors ? { mirrors } : {}),
     ...(cache ? { cache } : {}),

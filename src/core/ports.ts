@@ -154,7 +154,8 @@ export type ProgressListener = (event: ProgressEvent) => void;
 export interface ChangeComparer {
   /**
    * The changes from `before` to `after`; rejects when the comparison cannot finish (a
-   * {@link NotReviewedError} says why). `log` receives what is worth a debug line.
+   * {@link NotReviewedError} says why). `log` receives what is worth a debug line. A document made in
+   * the preparation's worker comes packed (change-review/packed-document.ts, `unpackDocument`).
    */
   compare(before: unknown, after: unknown, log?: DebugLog): Promise<ApiChanges>;
   /** Whether the allow-list (operation ids, paths, `METHOD /path`) accepts a breaking change. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { changeComparer, specChangeLine, specChanges } from "../../src/core/change-review/change-review.ts";
 import { compareInWorker } from "../../src/core/change-review/compare-worker.ts";
 import { NotReviewedError } from "../../src/core/change-review/not-reviewed.ts";
+import { packDocument } from "../../src/core/change-review/packed-document.ts";
 import { changeLine } from "../../src/core/changes/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { ChangeComparer } from "../../src/core/ports.ts";
@@ -39,6 +40,15 @@ describe("compareInWorker", () => {
     const changes = await compareInWorker(pets(["/pets", "/pets/{id}"]), pets(["/pets"]), roomy);
     expect(changes.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
     expect(changes.breaking.map(changeLine)).toEqual([expect.stringMatching(/\/pets\/\{id\}.*removed/)]);
+  });
+
+  it("compares documents packed by another thread as it compares built ones", async () => {
+    const before = pets(["/pets", "/pets/{id}"]);
+    const after = pets(["/pets"]);
+    const built = await compareInWorker(before, after, roomy);
+    const packed = await compareInWorker(packDocument(before), packDocument(after), roomy);
+    expect(packed).toEqual(built);
+    expect(packed.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
   });
 
   it("ends a comparison over its heap: not reviewed, out of memory", async () => {

@@ -62,4 +62,30 @@ describe("MemoryGate", () => {
     await Promise.all(all);
     expect(h.peaks.running).toBe(2);
   });
+
+  it("holds back waiters while admitted work weighs more than it said, and admits them when it weighs less", async () => {
+    const gate = new MemoryGate(4, 100);
+    const order: string[] = [];
+    let reweighA: (weight: number) => void = () => {};
+    let finishA: () => void = () => {};
+    const a = gate.run(10, (reweigh) => {
+      order.push("a");
+      reweighA = reweigh;
+      return new Promise<void>((resolve) => {
+        finishA = resolve;
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    reweighA(95); // a's bundle turned out larger than its root file
+    const b = gate.run(10, async () => {
+      order.push("b");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(order).toEqual(["a"]);
+    reweighA(20); // its parsed document let go: only its text is held
+    await b;
+    expect(order).toEqual(["a", "b"]);
+    finishA();
+    await a;
+  });
 });

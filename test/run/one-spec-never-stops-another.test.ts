@@ -14,6 +14,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
+import { unpackDocument } from "../../src/core/change-review/packed-document.ts";
 import type { ChangeComparer } from "../../src/core/ports.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
 import type { SpecResult } from "../../src/core/result.ts";
@@ -130,7 +131,7 @@ async function runCase({ faults }: Case): Promise<void> {
     }
     const comparer: ChangeComparer = {
       compare: async (_before, after) => {
-        const name = (after as { info?: { title?: string } }).info?.title ?? "";
+        const name = (unpackDocument(after) as { info?: { title?: string } }).info?.title ?? "";
         if (reviewFails.has(name)) throw new Error("the comparer broke");
         // What no comparer should answer: the code reading it throws, outside any step's own handling.
         if (answersMalformed.has(name)) return { breaking: undefined, other: [] } as never;

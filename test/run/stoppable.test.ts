@@ -13,6 +13,7 @@ import path from "node:path";
 import { BroadcastChannel } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
+import { unpackDocument } from "../../src/core/change-review/packed-document.ts";
 import type { ChangeComparer } from "../../src/core/ports.ts";
 import { BUSY_CHANNEL } from "../prepare/fixtures/faulty-preparation.ts";
 import { FAULTY_WORKER, runAgainst, useEmulator } from "../support/emulator-run.ts";
@@ -106,7 +107,7 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     // A comparison that would go on for its whole budget: the stop must not wait for it.
     const comparer: ChangeComparer = {
       compare: (_before, after) => {
-        if ((after as { info?: { title?: string } }).info?.title === "Pets")
+        if ((unpackDocument(after) as { info?: { title?: string } }).info?.title === "Pets")
           stop.abort(new Error("SIGINT received"));
         return new Promise(() => {});
       },

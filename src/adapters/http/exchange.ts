@@ -13,7 +13,7 @@ export interface ExchangeRequest {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body?: string | undefined;
+  body?: string | Uint8Array | undefined;
   dispatcher?: Dispatcher | undefined;
   /** The longest wait for one answer. */
   timeoutMs: number;

@@ -111,7 +111,9 @@ export class Transport {
       accept: "application/json",
       "user-agent": this.#options.userAgent,
     };
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    // As bytes: a body waits through its request (and its retries) outside the JS heap, where a spec's
+    // text would outlive the young generation (docs/design/memory.md).
+    const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body));
     if (body !== undefined) headers["content-type"] = "application/json";
     const redacted: RedactedRequest = {
       method: call.method,
@@ -194,7 +196,7 @@ export class Transport {
     url: URL,
     call: Call<unknown>,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: Uint8Array | undefined,
     limit: Limit | undefined,
   ): Promise<Exchange> {
     // A success the call does not read is still read (and dropped) up to a cap, so that the

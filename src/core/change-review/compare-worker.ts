@@ -10,15 +10,34 @@ import { type ApiChanges, compareApis } from "../changes/index.ts";
 import type { ReviewBudget } from "../plan/run-settings.ts";
 import type { DebugLog } from "../ports.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
+import { PackedDocument, unpackDocument } from "./packed-document.ts";
 import { WORKER_ARGUMENT, WORKER_KIND } from "./worker-kind.ts";
 
 /** Comparisons running at once: each is CPU-bound and may take its whole heap (runners have 2 cores). */
 export const PARALLEL_REVIEWS = 2;
 
+/**
+ * The young generation of the comparison's heap, in MiB. V8's default lets it grow to 64 MiB a semi-space
+ * while two large documents are built and walked; bounded, the comparison of Stripe's 4 MB pair peaks
+ * lower for about the same time (docs/design/memory.md).
+ */
+export const COMPARE_YOUNG_MB = 8;
+
 interface Job {
   kind: typeof WORKER_KIND;
-  before: unknown;
-  after: unknown;
+  before: Side;
+  after: Side;
+}
+
+/** A document as it crosses to the worker: packed ones as their bytes (a class does not cross). */
+type Side = { packed: Uint8Array } | { document: unknown };
+
+function sideOf(document: unknown): Side {
+  return document instanceof PackedDocument ? { packed: document.bytes } : { document };
+}
+
+function documentOf(side: Side): unknown {
+  return "packed" in side ? unpackDocument(new PackedDocument(side.packed)) : side.document;
 }
 
 type Answer =
@@ -32,7 +51,8 @@ interface ConsoleSummary {
 
 /**
  * Compares in a worker under the budget; rejects with {@link NotReviewedError} when the comparison
- * cannot finish (out of memory, out of time, a crash, an exception).
+ * cannot finish (out of memory, out of time, a crash, an exception). Either document may be packed
+ * (./packed-document.ts): only the worker builds it.
  */
 export function compareInWorker(
   before: unknown,
@@ -44,10 +64,10 @@ export function compareInWorker(
   return new Promise<ApiChanges>((resolve, reject) => {
     let worker: Worker;
     try {
-      const job: Job = { kind: WORKER_KIND, before, after };
+      const job: Job = { kind: WORKER_KIND, before: sideOf(before), after: sideOf(after) };
       worker = new Worker(entry, {
         workerData: job,
-        resourceLimits: { maxOldGenerationSizeMb: budget.heapMb },
+        resourceLimits: { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: COMPARE_YOUNG_MB },
         // What the worker writes does not reach our stdout/stderr: it is counted, then dropped.
         stdout: true,
         stderr: true,
@@ -135,7 +155,7 @@ export function serveComparison(
   }
   let answer: Answer;
   try {
-    const changes = compare(job.before, job.after);
+    const changes = compare(documentOf(job.before), documentOf(job.after));
     answer = { ok: true, changes: { breaking: changes.breaking, other: changes.other }, console: written };
   } catch (error) {
     answer = { ok: false, message: `the comparison failed: ${messageOf(error)}`, console: written };

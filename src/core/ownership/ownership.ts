@@ -62,8 +62,11 @@ export interface PublishRecord {
 export interface RecordPlace {
   slug: string;
   commit?: string | undefined;
-  /** The document the text (without any record) parses to; read only when the record is made. */
-  document: () => unknown;
+  /**
+   * The document the text (without any record) parses to, read only when the record is made; or its
+   * {@link documentDigest}, taken beforehand, so that the document need not be held until then.
+   */
+  document: (() => unknown) | { digest: string | undefined };
 }
 
 /** What the run's checks read from a text's bytes, recorded with it (see {@link CHECKS}). */
@@ -138,7 +141,8 @@ export function withRecord(
     }
     own = removed.text;
   }
-  const document = documentDigest(place.document());
+  const document =
+    typeof place.document === "function" ? documentDigest(place.document()) : place.document.digest;
   const record: PublishRecord = {
     tool: TOOL,
     owner,

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import { type BaseFile, readBaseDocument } from "../change-review/base-document.ts";
 import { NotReviewedError } from "../change-review/not-reviewed.ts";
+import { PackedDocument, packDocument, transferable } from "../change-review/packed-document.ts";
 import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import type { RecordedText } from "../ownership/ownership.ts";
@@ -67,8 +68,11 @@ export type Outcome<Done> =
 /** How a spec's preparation ended. */
 export type Preparation = Outcome<{ kind: "prepared"; spec: PreparedSpec }>;
 
-/** How reading a spec's document at the review's base ended. */
-export type BaseReading = Outcome<{ kind: "read"; document: unknown }>;
+/**
+ * How reading a spec's document at the review's base ended: the document packed (it is only compared,
+ * in another worker), undefined when the base proved not to have the spec.
+ */
+export type BaseReading = Outcome<{ kind: "read"; document: PackedDocument | undefined }>;
 
 export interface PrepareLimits {
   /** Epoch ms, on `now`'s clock: the spec ends as timed out then. */
@@ -86,12 +90,11 @@ type Task =
 
 type Job = Task & { id: number };
 
-/** A prepared spec as it crosses back: data only, its lazy parts made. */
+/** A prepared spec as it crosses back: data only, its lazy parts made, its document packed. */
 interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
   source?: { text: string } | { url: string };
   recorded?: RecordedText;
-  hasDocument: boolean;
-  document?: unknown;
+  document?: Uint8Array;
 }
 
 type Message =
@@ -105,6 +108,8 @@ interface Slot {
   busy: ((message: Message) => void) | undefined;
   /** Called when the worker dies under a job (a crash, its heap). */
   died: ((reason: string, outOfMemory?: boolean) => void) | undefined;
+  /** Ends the worker if it stays idle, after a large job (see {@link RETIRE_AFTER_BYTES}). */
+  retire?: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** The run's preparation workers. */
@@ -137,10 +142,13 @@ export class PreparationPool {
     options: PrepareJobOptions,
     limits: PrepareLimits,
   ): Promise<Preparation> {
-    return this.#run({ task: "prepare", file, slug, options }, limits, (value) => ({
-      kind: "prepared",
-      spec: received(value as SentSpec),
-    }));
+    const large = file.bytes > RETIRE_AFTER_BYTES;
+    return this.#run(
+      { task: "prepare", file, slug, options },
+      limits,
+      (value) => ({ kind: "prepared", spec: received(value as SentSpec) }),
+      () => large,
+    );
   }
 
   /**
@@ -148,16 +156,24 @@ export class PreparationPool {
    * (src/core/change-review/base-document.ts), in a worker, ended at the deadline or on a stop.
    */
   readBase(where: BaseFile, steps: ShapingSteps | undefined, limits: PrepareLimits): Promise<BaseReading> {
-    return this.#run({ task: "base", where, steps }, limits, (value) => ({
-      kind: "read",
-      document: (value as { document: unknown }).document,
-    }));
+    return this.#run(
+      { task: "base", where, steps },
+      limits,
+      (value) => {
+        const { document } = value as { document: Uint8Array | undefined };
+        return { kind: "read", document: document && new PackedDocument(document) };
+      },
+      (value) =>
+        ((value as { document?: Uint8Array } | undefined)?.document?.byteLength ?? 0) > RETIRE_AFTER_BYTES,
+    );
   }
 
+  /** `large`: whether the job, by what it was given or gave back, was one after which its worker ends. */
   async #run<Done>(
     task: Task,
     limits: PrepareLimits,
     done: (value: unknown) => Done,
+    large: (value: unknown) => boolean,
   ): Promise<Outcome<Done>> {
     type Ending = Outcome<Done>;
     const ended = (by: "timeout" | "stop", phase: PreparePhase | undefined): Ending => ({
@@ -172,6 +188,7 @@ export class PreparationPool {
     let slot: Slot;
     try {
       slot = this.#idle.pop() ?? this.#start();
+      clearTimeout(slot.retire);
     } catch (error) {
       this.#leave();
       return { kind: "crashed", phase: undefined, reason: `its worker could not start: ${messageOf(error)}` };
@@ -220,7 +237,9 @@ export class PreparationPool {
           return;
         }
         replay(limits.log, message.logs);
-        if (message.kind === "done") settle(done(message.value), true);
+        const value = message.kind === "done" ? message.value : undefined;
+        if (large(value)) this.#retireIfIdle(slot);
+        if (message.kind === "done") settle(done(value), true);
         else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
       };
       const job: Job = { ...task, id };
@@ -233,6 +252,17 @@ export class PreparationPool {
         );
       }
     });
+  }
+
+  /** Ends `slot`'s worker unless another job takes it within {@link RETIRE_IDLE_MS}. */
+  #retireIfIdle(slot: Slot): void {
+    slot.retire = setTimeout(() => {
+      const index = this.#idle.indexOf(slot);
+      if (index < 0) return;
+      this.#idle.splice(index, 1);
+      void slot.worker.terminate();
+    }, RETIRE_IDLE_MS);
+    slot.retire.unref();
   }
 
   /** Ends every worker; the pool takes no more work. */
@@ -307,11 +337,12 @@ export class PreparationPool {
 }
 
 function received(sent: SentSpec): PreparedSpec {
-  const { recorded, hasDocument, document, source, ...rest } = sent;
+  const { recorded, document, source, ...rest } = sent;
+  const packed = document && new PackedDocument(document);
   return {
     ...rest,
     ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : source ? { source } : {}),
-    ...(hasDocument ? { document: () => document } : {}),
+    ...(packed ? { document: () => packed } : {}),
   };
 }
 
@@ -332,6 +363,17 @@ function replay(log: Logger, entries: readonly LogEntry[]): void {
  * either near the 32 MiB limit or stuck (an overlay's pattern), and the others should not wait for it.
  */
 export const PREPARE_SLOW_MS = 10_000;
+
+/**
+ * After a job over this many bytes of spec (its file, or the base's document as sent), a worker left
+ * idle for {@link RETIRE_IDLE_MS} is ended: V8 does not give back an idle heap, and after Stripe's 4 MB
+ * spec the worker kept about 120 MB through the comparison that followed (docs/design/memory.md). A
+ * worker kept busy is kept: a new one starts at 0.2-0.4 s (its validators compiled again), which ending
+ * it after every large spec cost the APIs-guru collection 40 % more time.
+ */
+export const RETIRE_AFTER_BYTES = 1024 * 1024;
+/** How long a worker may idle after a large job before it is ended. */
+export const RETIRE_IDLE_MS = 250;
 
 /** Spare workers started, at most, for specs waiting behind slow ones (each may hold a document). */
 export const SPARE_WORKERS = 2;
@@ -360,8 +402,10 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
     if (job.task === "base") {
       try {
         hooks.base?.(job.where.file);
-        const document = await readBaseDocument(job.where, job.steps);
-        port.postMessage({ id: job.id, kind: "done", value: { document }, logs: [] } satisfies Message);
+        const read = await readBaseDocument(job.where, job.steps);
+        const document = read === undefined ? undefined : packDocument(read).bytes;
+        const message: Message = { id: job.id, kind: "done", value: { document }, logs: [] };
+        port.postMessage(message, transferable(document));
       } catch (error) {
         const reason =
           error instanceof NotReviewedError
@@ -400,7 +444,8 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
         port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
       }
       const spec = sendable(prepared, job.options.keepDocument === true);
-      port.postMessage({ id: job.id, kind: "done", value: spec, logs: log.entries } satisfies Message);
+      const message: Message = { id: job.id, kind: "done", value: spec, logs: log.entries };
+      port.postMessage(message, transferable(spec.document));
     } catch (error) {
       const reason = `${error instanceof Error ? error.name : "Error"}: ${messageOf(error)}`;
       port.postMessage({ id: job.id, kind: "failed", phase, reason, logs: log.entries } satisfies Message);
@@ -408,17 +453,17 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
   });
 }
 
-/** The prepared spec as data: its record made (the text with it), its document when it is compared. */
+/**
+ * The prepared spec as data: its record made (the text with it), its document, when it is compared,
+ * packed: the main thread passes it on to the comparison without building it.
+ */
 function sendable(prepared: PreparedSpec, keepDocument: boolean): SentSpec {
   const { source, document, recorded, ...rest } = prepared;
   const made = prepared.problems.length === 0 ? recorded?.() : undefined;
-  const sent: SentSpec = { ...rest, hasDocument: false };
+  const sent: SentSpec = { ...rest };
   if (made) sent.recorded = made;
   else if (source) sent.source = "url" in source ? { url: source.url } : { text: source.text };
-  if (keepDocument && document) {
-    sent.hasDocument = true;
-    sent.document = document();
-  }
+  if (keepDocument && document) sent.document = packDocument(document()).bytes;
   return sent;
 }
 

@@ -11,7 +11,7 @@ import {
 import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
-import { type RecordedText, withRecord } from "../ownership/ownership.ts";
+import { documentDigest, type RecordedText, withRecord } from "../ownership/ownership.ts";
 import type { ValidationWarnings } from "../result.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";
@@ -292,29 +292,31 @@ async function prepareLoaded(
     );
   }
 
-  // A spec sent as written keeps only what gives its text: a parsed document held through the upload's
-  // wait would outlive the young generation and fill the old one.
-  const bundledText = bundled?.text;
   // What the checks read from a text sent as written goes into its record: a later run with the same
   // bytes reports it unchanged without reading it again (see ../ownership/ownership.ts).
   const facts = { specVersion, standalone: asWritten || bundled?.standalone === true };
+  // A spec that is uploaded gets its record now, while its document is at hand: through the upload's
+  // wait it then holds its text alone (a parsed document held that long outlives the young generation
+  // and fills the old one).
   const recorded =
     options.sourceUrlFor || options.owner === undefined
       ? undefined
-      : recordedOnce(() =>
-          withRecord(
-            bundledText ?? spec.text,
-            spec.format,
-            options.owner as string,
-            spec.path,
-            { slug, commit: options.commit, document: () => uploadedDocument(spec, bundled) },
-            facts,
-          ),
+      : withRecord(
+          bundled?.text ?? spec.text,
+          spec.format,
+          options.owner,
+          spec.path,
+          {
+            slug,
+            commit: options.commit,
+            document: { digest: documentDigest(uploadedDocument(spec, bundled)) },
+          },
+          facts,
         );
   const source: SpecSource = options.sourceUrlFor
     ? { url: options.sourceUrlFor(spec.path) }
     : recorded
-      ? textOf(recorded)
+      ? { text: recorded.text }
       : bundled
         ? { text: bundled.text }
         : lazyText(spec);
@@ -329,7 +331,7 @@ async function prepareLoaded(
     source,
     ...(bundled?.bundled ? { bundledFiles: bundled.files } : {}),
     ...(document !== undefined ? { document } : {}),
-    ...(recorded ? { recorded } : {}),
+    ...(recorded ? { recorded: constant(recorded) } : {}),
     problems,
   };
 }
@@ -384,21 +386,9 @@ function boundedBy(spec: LoadedSpec, asWritten: boolean, maxBytes: number): bool
   return findExternalRefs(spec.document).length === 0;
 }
 
-/** The text with its record, made on first use (when the spec is compared or uploaded), then kept. */
-function recordedOnce(make: () => RecordedText): () => RecordedText {
-  let made: RecordedText | undefined;
-  return () => {
-    made ??= make();
-    return made;
-  };
-}
-
-function textOf(recorded: () => RecordedText): { readonly text: string } {
-  return {
-    get text() {
-      return recorded().text;
-    },
-  };
+/** A function of no argument giving `value`, made apart so that it holds nothing else. */
+function constant<T>(value: T): () => T {
+  return () => value;
 }
 
 /** The text of a spec not decoded yet, decoded when the upload reads it. */

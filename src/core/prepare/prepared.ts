@@ -25,9 +25,9 @@ export interface PreparedSpec {
   /** What the PUT sends; undefined when a local problem stops this spec. */
   source?: SpecSource;
   /**
-   * The document as uploaded, parsed on first call; kept when the run may compare it (with the review's
-   * base, or with GitBook's version to skip an unchanged spec). A spec sent as written is only parsed
-   * if a comparison happens.
+   * The document as uploaded, parsed on first call; kept when the run compares it with the review's
+   * base. A spec sent as written is only parsed if a comparison happens; one prepared in a worker gives
+   * it packed (src/core/review/packed-document.ts), for the comparison's worker to build.
    */
   document?: () => unknown;
   /** A text upload's text with its publish record (../ownership/ownership.ts), made on first call. */

@@ -1,7 +1,9 @@
 /**
  * Admits work while both bounds hold: at most `slots` items at once, and at most `bytes` of their
  * weight together, except that one item is always admitted alone however heavy. Waiters are admitted
- * in arrival order, so a heavy item is never starved by light ones behind it.
+ * in arrival order, so a heavy item is never starved by light ones behind it. Admitted work may say
+ * what it weighs once it knows better (a spec's bundle is more than its root file; its upload text less
+ * than its parsed document).
  */
 export class MemoryGate {
   readonly #slots: number;
@@ -15,14 +17,23 @@ export class MemoryGate {
     this.#bytes = bytes;
   }
 
-  /** Runs `work` once admitted; its weight counts until it settles. */
-  async run<T>(weight: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` once admitted; its weight counts until it settles. `work` may change its weight with
+   * `reweigh`: more holds back those that wait, less admits them.
+   */
+  async run<T>(weight: number, work: (reweigh: (weight: number) => void) => Promise<T>): Promise<T> {
     await this.#enter(weight);
+    let held = weight;
+    const reweigh = (next: number) => {
+      this.#weight += next - held;
+      held = next;
+      this.#admitWaiting();
+    };
     try {
-      return await work();
+      return await work(reweigh);
     } finally {
       this.#used -= 1;
-      this.#weight -= weight;
+      this.#weight -= held;
       this.#admitWaiting();
     }
   }

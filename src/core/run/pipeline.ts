@@ -5,13 +5,16 @@ import { escapeUntrusted } from "../text/log-protocol.ts";
 import { BufferedLogger } from "./buffered-logger.ts";
 import { MemoryGate } from "./memory-gate.ts";
 
-/** A spec's work up to the point where its contents are no longer needed, then what is left of it. */
-export type SpecStage = (log: Logger) => Promise<() => Promise<SpecResult>>;
+/**
+ * A spec's work up to the point where its contents are no longer needed, then what is left of it.
+ * `holds` tells the memory bound what the spec holds once that is known better than its file's size.
+ */
+export type SpecStage = (log: Logger, holds?: (bytes: number) => void) => Promise<() => Promise<SpecResult>>;
 
 export interface StreamedSpec {
   file: string;
   slug: string;
-  /** What reading it costs (its file's size): bounds how many big specs are in memory at once. */
+  /** What reading it costs (its file's size), until its stage says better: bounds how many big specs are in memory at once. */
   bytes: number;
   stage: SpecStage;
 }
@@ -43,11 +46,11 @@ export function streamSpecs(
       const log = new BufferedLogger();
       // An exception out of one spec's work (a fault of this tool) fails that spec, never the others.
       const rest = await gate
-        .run(spec.bytes, async () => {
+        .run(spec.bytes, async (reweigh) => {
           // Local work resolves without I/O: yielding lets the loop run what waits on it (timers, the live
           // progress, V8's posted tasks that finish garbage collection) between specs.
           await new Promise((resolve) => setImmediate(resolve));
-          return spec.stage(log);
+          return spec.stage(log, reweigh);
         })
         .catch((error: unknown) => async () => unexpectedFailure(spec, error, log));
       progress?.({ kind: "staged" });

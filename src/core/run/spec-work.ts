@@ -6,6 +6,7 @@
 
 import { placedChanges, readSpecSources } from "../change-review/change-places.ts";
 import { type BaseSide, notReviewed, reviewChanges, specChanges } from "../change-review/change-review.ts";
+import { PackedDocument } from "../change-review/packed-document.ts";
 import type { Logger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
 import type { ChangeComparer, RememberedVersion, SpecService, SyncPorts } from "../ports.ts";
@@ -83,7 +84,7 @@ export function streamedSpec(
     file: file.path,
     slug,
     bytes: isBroken(file) ? 0 : file.bytes,
-    stage: async (log) => {
+    stage: async (log, holds) => {
       if (ports.stop?.aborted) {
         const result = notStartedResult(file.path, slug, ports.stop);
         return async () => result;
@@ -94,6 +95,7 @@ export function streamedSpec(
       if (held?.result) return async () => held.result as SpecResult;
       const prepared = await prepareSpec(file, { target, fileWarnings }, plan, ports, run, log);
       if (!("problems" in prepared)) return async () => prepared;
+      holds?.(heldBytes(prepared, file));
       let changes: SpecChanges | undefined;
       if (comparing && prepared.document !== undefined) {
         // The comparison runs in its own worker under its own budget; the run's stop and deadline end
@@ -130,6 +132,20 @@ export function streamedSpec(
 }
 
 /**
+ * What a prepared spec holds until its upload ends, for the memory bound: the text it uploads (a bundle
+ * can be far more than its root file) and the document kept for its comparison (packed: its bytes; built
+ * in this thread: counted as its text again). A spec that uploads nothing keeps its file's weight.
+ */
+function heldBytes(prepared: PreparedSpec, file: SpecFile): number {
+  const fileBytes = isBroken(file) ? 0 : file.bytes;
+  const recorded = prepared.problems.length === 0 ? prepared.recorded?.() : undefined;
+  const text = recorded?.text.length ?? fileBytes;
+  const document = prepared.document?.();
+  if (document === undefined) return text;
+  return text + (document instanceof PackedDocument ? document.bytes.byteLength : text);
+}
+
+/**
  * The local steps of one spec: in a worker of the run's pool, ended at the run's deadline (the spec
  * times out, naming the step it was in) or on its host's stop; in this thread when the run has no pool.
  * A result when the spec ended there; a prepared spec otherwise.
@@ -143,11 +159,13 @@ async function prepareSpec(
   log: Logger,
 ): Promise<PreparedSpec | SpecResult> {
   const { slug } = target;
-  // The parsed document is kept only for the review's comparison: it lives through the upload's wait.
+  // The parsed document is kept only for the review's comparison. The publish record is made only for
+  // an upload (or its skip): a check would make it for nothing.
+  const uploads = run.connection !== undefined && run.connection.readOnly !== true;
   const options = {
     workspace: plan.workspace,
     keepDocument: run.comparing !== undefined,
-    owner: run.owner,
+    owner: uploads ? run.owner : undefined,
     commit: plan.commit,
     strict: plan.strict,
     shaping: target.steps,

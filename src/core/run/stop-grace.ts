@@ -27,9 +27,9 @@ export class TrackedSpecs {
     this.#tracked.push(entry);
     return {
       ...spec,
-      stage: async (log) => {
+      stage: async (log, holds) => {
         entry.started = true;
-        const rest = await spec.stage(log);
+        const rest = await spec.stage(log, holds);
         return async () => {
           const result = await rest();
           entry.result = result;
