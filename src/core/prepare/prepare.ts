@@ -11,7 +11,7 @@ import {
 import { parseSource } from "../documents/source-text.ts";
 import { formatBytes, MAX_SPEC_BYTES } from "../files/read-regular.ts";
 import { type Logger, withoutWarnings } from "../logger.ts";
-import { documentDigest, type RecordedText, withRecord } from "../ownership/ownership.ts";
+import { documentDigest, withRecord } from "../ownership/ownership.ts";
 import type { ValidationWarnings } from "../result.ts";
 import type { SpecSource } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/audiences.ts";

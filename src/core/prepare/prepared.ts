@@ -27,7 +27,7 @@ export interface PreparedSpec {
   /**
    * The document as uploaded, parsed on first call; kept when the run compares it with the review's
    * base. A spec sent as written is only parsed if a comparison happens; one prepared in a worker gives
-   * it packed (src/core/review/packed-document.ts), for the comparison's worker to build.
+   * it packed (src/core/change-review/packed-document.ts), for the comparison's worker to build.
    */
   document?: () => unknown;
   /** A text upload's text with its publish record (../ownership/ownership.ts), made on first call. */
