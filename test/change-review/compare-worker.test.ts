@@ -161,10 +161,13 @@ describe("specChanges", () => {
           operation: "DELETE /pets/{id}",
           operationId: "deletePet",
           message: "removed",
+          pointer: "#/paths/~1pets~1{id}/delete",
         },
       ],
-      other: [{ kind: "security-changed", message: "security changed" }],
-      allowed: [{ kind: "path-removed", operation: "/owners", message: "removed" }],
+      other: [{ kind: "security-changed", message: "security changed", pointer: "#/security" }],
+      allowed: [
+        { kind: "path-removed", operation: "/owners", message: "removed", pointer: "#/paths/~1owners" },
+      ],
       omitted: 12,
     });
     expect(changes.breaking.map(specChangeLine)).toEqual(["DELETE /pets/{id}: removed"]);
@@ -184,7 +187,7 @@ describe("specChanges", () => {
     const changes = await specChanges(pets(["/a", "/b"]), pets(["/a"]), "base commit", apiChangeComparer, []);
     expect(changes.notReviewed).toBeUndefined();
     expect(changes.breaking).toEqual([
-      { kind: "path-removed", operation: "/b", message: expect.any(String) },
+      { kind: "path-removed", operation: "/b", message: expect.any(String), pointer: "#/paths/~1b" },
     ]);
   });
 });
