@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-var e=class extends Error{reason;constructor(r){super(`not reviewed: ${r}`),this.name="NotReviewedError",this.reason=r}};export{e as a};

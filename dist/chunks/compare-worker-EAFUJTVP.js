@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{c as a,d as b,e as c,f as d}from"./chunk-4ELKZXNV.js";import"./chunk-IN7EQPJQ.js";import"./chunk-L2H34WPM.js";import"./chunk-D3EQEJ7Z.js";import"./chunk-F7QQTMDN.js";import"./chunk-VLLA3SL4.js";import"./chunk-E5YBEICU.js";import"./chunk-7YWC3P3A.js";export{a as PARALLEL_REVIEWS,c as budgetedCompare,b as compareInWorker,d as serveComparison};
