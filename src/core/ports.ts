@@ -2,6 +2,7 @@ import type { ApiChange, ApiChanges } from "./changes/index.ts";
 import type { FileLister } from "./discovery/types.ts";
 import type { Logger } from "./logger.ts";
 import type { PublishRecord } from "./ownership/ownership.ts";
+import type { PlaceLinks } from "./report/line-links.ts";
 import type { SpecResult } from "./result.ts";
 import type {
   CallOptions,
@@ -96,6 +97,8 @@ export interface ReviewRun {
   removedSpecs?: readonly string[];
   /** Why the host stopped the run (`interrupted by SIGINT`), when it did: the results are partial. */
   interrupted?: string;
+  /** Where the comment links each change's place; plain `file:line` without. */
+  links?: PlaceLinks | undefined;
 }
 
 /** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */
