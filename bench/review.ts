@@ -38,7 +38,7 @@ import { gatherMaterial, type MaterialPair, megabytes, PAIRS } from "./review-ma
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, "..");
-const DEFAULT_ENGINE = path.join(repositoryRoot, "src", "changes", "index.ts");
+const DEFAULT_ENGINE = path.join(repositoryRoot, "src", "core", "changes", "index.ts");
 
 type Mode = "pair" | "self";
 

@@ -4,6 +4,7 @@
  * cannot leave their path segment nor the Markdown link, a property (fast-check, fixed seed); plain
  * `file:line` without a builder; and the comment's size cap kept with links.
  */
+import { tmpdir } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,6 +18,7 @@ import { renderChanges } from "../../src/core/report/changes.ts";
 import { GITHUB_COMMENT_LIMIT, renderReviewComment } from "../../src/core/report/comment.ts";
 import { type LineUrl, placeLinks } from "../../src/core/report/line-links.ts";
 import type { SpecChange, SpecResult } from "../../src/core/result.ts";
+import { readCiRun } from "../../src/hosts/cli/ci.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const BASE_SHA = "fedcba9876543210fedcba9876543210fedcba98";
@@ -229,5 +231,53 @@ describe("the comment's places", () => {
     const shown = (text: string) => (text.match(/^- \*\*GET/gm) ?? []).length;
     expect(shown(body)).toBeLessThan(shown(plain));
     expect(shown(body)).toBeGreaterThan(0);
+  });
+});
+
+describe("each CI's line links, as the command line reads them", () => {
+  const HEAD = "c".repeat(40);
+  const file = "api/a b.yaml";
+
+  it("on Bitbucket Pipelines: the workspace's repository at BITBUCKET_COMMIT", () => {
+    const ci = readCiRun(
+      {
+        BITBUCKET_BUILD_NUMBER: "42",
+        BITBUCKET_WORKSPACE: "acme",
+        BITBUCKET_REPO_SLUG: "api",
+        BITBUCKET_COMMIT: HEAD,
+        BITBUCKET_CLONE_DIR: tmpdir(),
+      },
+      tmpdir(),
+      undefined,
+    );
+    const links = placeLinks(ci.lineLinks(), undefined);
+    expect(links?.head?.(file, 3)).toBe(`https://bitbucket.org/acme/api/src/${HEAD}/api/a%20b.yaml#lines-3`);
+  });
+
+  it("on Azure Pipelines: the Azure Repos repository at the pull request's source commit", () => {
+    const ci = readCiRun(
+      {
+        TF_BUILD: "True",
+        BUILD_REPOSITORY_PROVIDER: "TfsGit",
+        SYSTEM_COLLECTIONURI: "https://dev.azure.com/fabrikam/",
+        SYSTEM_TEAMPROJECT: "Widgets",
+        BUILD_REPOSITORY_ID: "7a8b",
+        BUILD_REPOSITORY_NAME: "api",
+        BUILD_SOURCEVERSION: "d".repeat(40),
+        SYSTEM_PULLREQUEST_SOURCECOMMITID: HEAD,
+      },
+      tmpdir(),
+      undefined,
+    );
+    expect(placeLinks(ci.lineLinks(), undefined)?.head?.(file, 3)).toBe(
+      `https://dev.azure.com/fabrikam/Widgets/_git/api?path=%2Fapi%2Fa%20b.yaml&version=GC${HEAD}&line=3&lineEnd=4&lineStartColumn=1&lineEndColumn=1`,
+    );
+    // A repository elsewhere (GitHub, Bitbucket) built by Azure Pipelines: no Azure Repos page.
+    const elsewhere = readCiRun(
+      { TF_BUILD: "True", BUILD_REPOSITORY_PROVIDER: "GitHub" },
+      tmpdir(),
+      undefined,
+    );
+    expect(elsewhere.lineLinks()).toBeUndefined();
   });
 });
