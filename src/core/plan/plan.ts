@@ -1,5 +1,4 @@
-import type { SyncMode } from "../ports.ts";
-import type { SourceLinks } from "../report/line-links.ts";
+import type { SourceLinks, SyncMode } from "../ports.ts";
 import type { ShapingConfig } from "../shaping/audiences.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
 import type { SettingNames } from "./settings.ts";
