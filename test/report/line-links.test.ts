@@ -2,7 +2,8 @@
  * The review comment's links to the lines of each change: each host's page format, file names from the
  * repository (hostile ones included: spaces, `#`, `?`, `..`, brackets, unicode) encoded so that they
  * cannot leave their path segment nor the Markdown link, a property (fast-check, fixed seed); plain
- * `file:line` without a builder; and the comment's size cap kept with links.
+ * `file:line` without a builder; the comment's size cap kept with links; and the builders the command
+ * line picks from Bitbucket's and Azure Pipelines' variables.
  */
 import { tmpdir } from "node:os";
 import fc from "fast-check";
