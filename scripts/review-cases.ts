@@ -35,7 +35,7 @@ import { changeLine } from "../src/core/changes/text.ts";
 import { parseSource } from "../src/core/documents/source-text.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const DEFAULT_ENGINE = path.resolve(here, "..", "src", "changes", "index.ts");
+const DEFAULT_ENGINE = path.resolve(here, "..", "src", "core", "changes", "index.ts");
 export const SAMPLE_SIZE = 40;
 export const SEED = 17;
 

@@ -88,6 +88,25 @@ export type RunService = SpecService &
 /** What a run does: `cleanup` deletes a closed pull or merge request's previews. */
 export type SyncMode = "publish" | "preview" | "check" | "cleanup";
 
+/**
+ * The web page of line `line` of `file` (relative to the repository's root) at `commit`; undefined when
+ * no page can be named safely (a file name no repository holds, a commit that is not an id).
+ */
+export type LineUrl = (commit: string, file: string, line: number) => string | undefined;
+
+/** What a host gives the run: its line pages, and the commit the head's places link to. */
+export interface SourceLinks {
+  lineUrl: LineUrl;
+  /** The head's commit as the host shows it (a pull request's head, else the commit built). */
+  headCommit: string | undefined;
+}
+
+/** The comment's links: a place of the head, a place of the base; each absent when it cannot link. */
+export interface PlaceLinks {
+  head?: ((file: string, line: number) => string | undefined) | undefined;
+  base?: ((file: string, line: number) => string | undefined) | undefined;
+}
+
 /** The run's link is left out on purpose: it changes every run, so an unchanged result would still edit the comment. */
 export interface ReviewRun {
   mode: SyncMode;
@@ -96,6 +115,8 @@ export interface ReviewRun {
   removedSpecs?: readonly string[];
   /** Why the host stopped the run (`interrupted by SIGINT`), when it did: the results are partial. */
   interrupted?: string;
+  /** Where the comment links each change's place; plain `file:line` without. */
+  links?: PlaceLinks | undefined;
 }
 
 /** The one living comment (GitHub) or note (GitLab) of the pull or merge request a run previews. */

@@ -87,6 +87,12 @@ export interface SpecChange {
   file?: string;
   /** The line of {@link file} that writes it, from 1 (what the head no longer has: its nearest part). */
   line?: number;
+  /**
+   * What the head no longer has, where the base commit wrote it: the file (relative to the workspace)
+   * and line at the review's base commit, when the base's files were read.
+   */
+  baseFile?: string;
+  baseLine?: number;
 }
 
 /** A spec's validation findings given as warnings: how many, and the lines logged (capped, the last counting the rest). */

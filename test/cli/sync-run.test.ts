@@ -221,6 +221,8 @@ describe("gitbook-openapi sync: API change review in a GitLab merge request", ()
       CI_PIPELINE_SOURCE: "merge_request_event",
       CI_MERGE_REQUEST_IID: "5",
       CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      CI_PROJECT_URL: "https://gitlab.example/acme/api",
+      CI_COMMIT_SHA: git("rev-parse", "HEAD"),
       GITLAB_TOKEN: FAKE_GITLAB_TOKEN,
     };
     const run = await sync(["--json", "--fail-on-breaking"], env);
@@ -232,6 +234,16 @@ describe("gitbook-openapi sync: API change review in a GitLab merge request", ()
     const note = gitlab.notes(5).find((n) => n.author.id === FAKE_GITLAB_BOT.id);
     expect(note?.body).toContain("#### API changes");
     expect(note?.body).toMatch(/specs\/pets\.yaml\*\*: ⚠️ 1 breaking in 1 operation/);
+    // The removed path: where the head's `paths` is, linked at the head commit, and where the base had it.
+    expect(note?.body).toContain(
+      `([\`specs/pets.yaml:5\`](https://gitlab.example/acme/api/-/blob/${env.CI_COMMIT_SHA}/specs/pets.yaml#L5); base: [\`specs/pets.yaml:6\`](https://gitlab.example/acme/api/-/blob/${base}/specs/pets.yaml#L6))`,
+    );
+    expect(pets?.changes?.breaking[0]).toMatchObject({
+      file: "specs/pets.yaml",
+      line: 5,
+      baseFile: "specs/pets.yaml",
+      baseLine: 6,
+    });
   });
 });
 

@@ -2,9 +2,10 @@
  * Findings at their place, through the user's paths, on a real split spec (Redocly's openapi-starter,
  * test/fixtures/openapi-starter): the pull request adds a required parameter to an operation written
  * in `paths/orders_{orderId}.yaml` and removes another operation from its path file. The Action
- * annotates each breaking change at the line of the split file that writes it; the CLI's `--json`
- * carries the same file and line, its log says `file:line: breaking:`, and `--codequality` writes
- * GitLab's report with them.
+ * annotates each breaking change at the line of the split file that writes it, and its comment links
+ * each place to that line at the head commit (a removal's also to the base commit's line); the CLI's
+ * `--json` carries the same file and line, its log says `file:line: breaking:`, and `--codequality`
+ * writes GitLab's report with them.
  */
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -73,6 +74,8 @@ async function setup() {
     // Where the head writes them: the operation's `parameters`, and `paths` (the removed path's parent).
     parametersLine: lineOf(withParameter, "  parameters:"),
     pathsLine: lineOf(withoutItems, "paths:"),
+    // Where the base wrote the removed path.
+    itemsLine: lineOf(root, "  /order-items:"),
   };
 }
 
@@ -102,9 +105,15 @@ describe("breaking changes at the file and line that write them", () => {
     const removed = errors.filter((a) => /\/order-items/.test(a.message));
     expect(removed.length).toBeGreaterThan(0);
     for (const annotation of removed) expect(annotation).toMatchObject({ file: ROOT, line: s.pathsLine });
-    // The comment says the place beside each change.
+    // The comment links the place beside each change to its line at the pull request's head commit.
     const comment = s.github.comments(5)[0]?.body ?? "";
-    expect(comment).toContain(`(\`${ORDER_FILE}:${s.parametersLine}\`)`);
+    expect(comment).toContain(
+      `([\`${ORDER_FILE}:${s.parametersLine}\`](https://github.com/acme/cafe/blob/${s.head}/api/paths/orders_%7BorderId%7D.yaml#L${s.parametersLine}))`,
+    );
+    // The removed path: at the head's `paths`, and where the base commit's root file had it.
+    expect(comment).toContain(
+      `  - path removed ([\`${ROOT}:${s.pathsLine}\`](https://github.com/acme/cafe/blob/${s.head}/${ROOT}#L${s.pathsLine}); base: [\`${ROOT}:${s.itemsLine}\`](https://github.com/acme/cafe/blob/${s.base}/${ROOT}#L${s.itemsLine}))`,
+    );
   });
 
   it("carries file and line in the CLI's --json, its log and its Code Quality report", async () => {
@@ -127,6 +136,10 @@ describe("breaking changes at the file and line that write them", () => {
       line: s.parametersLine,
       pointer: "#/paths/~1orders~1{orderId}/get/parameters",
     });
+    expect(parameter?.baseFile).toBeUndefined();
+    // A removal carries the base commit's place too; the Code Quality report keeps the head's.
+    const removed = spec?.changes.breaking.find((change) => change.kind === "path-removed");
+    expect(removed).toMatchObject({ file: ROOT, line: s.pathsLine, baseFile: ROOT, baseLine: s.itemsLine });
     const issues = JSON.parse(await readFile(report, "utf8")) as {
       check_name: string;
       severity: string;

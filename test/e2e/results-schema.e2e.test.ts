@@ -234,10 +234,19 @@ describe("a review's changes and gitbook-openapi diff", () => {
       const validate = changeValidator();
       for (const change of [...listed.breaking, ...listed.other]) expect(validate(change)).toEqual([]);
       expect(listed.breaking.length).toBeGreaterThan(0);
+      // `diff` names the base's file as it was given; the review, as the base commit has it.
+      const asCommitted = (changes: unknown[]) =>
+        changes.map((change) =>
+          (change as { baseFile?: string }).baseFile === baseFile
+            ? { ...(change as object), baseFile: "api/pets.yaml" }
+            : change,
+        );
+      const committed = { breaking: asCommitted(listed.breaking), other: asCommitted(listed.other) };
+      expect(JSON.stringify(committed)).toContain('"baseLine"');
       for (const host of ["action", "cli"] as const) {
         const preview = runs[host].preview.records.find((record) => record.file === "api/pets.yaml");
         expect({ breaking: preview?.changes?.breaking, other: preview?.changes?.other }, host).toEqual(
-          listed,
+          committed,
         );
       }
     } finally {

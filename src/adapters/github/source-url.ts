@@ -1,4 +1,6 @@
 import { InputError } from "../../core/plan/input-error.ts";
+import type { SourceLinks } from "../../core/report/line-links.ts";
+import { githubLineUrl } from "../review-host/line-urls.ts";
 import type { RunContext } from "./context.ts";
 
 /**
@@ -22,4 +24,15 @@ export function rawFileUrlBuilder(context: RunContext): (file: string) => string
   const sha = context.pullRequest?.headSha || context.sha;
   const base = `${context.serverUrl}/${encodeURIComponent(repository.owner)}/${encodeURIComponent(repository.name)}/raw/${sha}`;
   return (file) => `${base}/${file.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/**
+ * The pull request comment's links to lines: blobs on the workflow's GitHub server, at the pull
+ * request's head commit (the commit built, else); undefined without `GITHUB_REPOSITORY`.
+ */
+export function blobLineLinks(context: RunContext): SourceLinks | undefined {
+  const repository = context.repository;
+  const lineUrl = repository && githubLineUrl(context.serverUrl, repository.owner, repository.name);
+  if (!lineUrl) return undefined;
+  return { lineUrl, headCommit: context.pullRequest?.headSha || context.sha || undefined };
 }

@@ -22,6 +22,8 @@ export interface SourceOfPath {
   format: TextFormat;
   /** The key path inside that file. */
   keyPath: string[];
+  /** Whether every key of the path was found (false: `keyPath` leads to the deepest one that was). */
+  reached: boolean;
 }
 
 interface Cursor {
@@ -86,6 +88,7 @@ export function bundledPathSource(
       from = 3;
     }
   }
+  let reached = true;
   for (const key of keyPath.slice(from)) {
     for (let hops = 0; hops < 16; hops++) {
       const ref = (cursor.node as { $ref?: unknown } | null)?.$ref;
@@ -94,11 +97,16 @@ export function bundledPathSource(
       if (!next) break;
       cursor = next;
     }
-    if (typeof cursor.node !== "object" || cursor.node === null) break;
-    const child = (cursor.node as Record<string, unknown>)[key];
-    if (child === undefined) break;
+    const child =
+      typeof cursor.node === "object" && cursor.node !== null
+        ? (cursor.node as Record<string, unknown>)[key]
+        : undefined;
+    if (child === undefined) {
+      reached = false;
+      break;
+    }
     cursor = { ...cursor, node: child, tokens: [...cursor.tokens, key] };
   }
   const format = cursor.file === root.file ? root.format : formatOf(cursor.file);
-  return { file: cursor.file, text: cursor.text, format, keyPath: cursor.tokens };
+  return { file: cursor.file, text: cursor.text, format, keyPath: cursor.tokens, reached };
 }

@@ -3,8 +3,9 @@
  * bundled document) followed back through the root file and its `$ref`s to the file and line that
  * write it (validation/bundled-locations.ts, as validation problems are located). What the head no
  * longer has (a removed operation, response, media type) is placed at its deepest part the head still
- * writes: the path item, the `responses` of the operation. Located after the comparison and only for
- * the changes it lists, one parse per file touched (docs/design/code-quality.md).
+ * writes: the path item, the `responses` of the operation; and, when the base's sources are at hand,
+ * also where the base wrote it. Located after the comparison and only for the changes it lists, one
+ * parse per file touched (docs/design/code-quality.md).
  */
 
 import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
@@ -47,12 +48,19 @@ export async function readSpecSources(workspace: string, file: string): Promise<
   }
 }
 
+/** A pointer's place, and whether the node it names is written there (else its deepest written part is). */
+export interface PointerPlace extends SourcePlace {
+  exact: boolean;
+}
+
 /** Where each pointer (`#/paths/~1pets/get`) is written: one parse of each file it leads into. */
-export function placesOf(sources: SpecSources, pointers: readonly string[]): SourcePlace[] {
+export function placesOf(sources: SpecSources, pointers: readonly string[]): PointerPlace[] {
   const byFile = new Map<string, { text: string; format: TextFormat; keyPaths: string[][]; at: number[] }>();
+  const exact: boolean[] = [];
   const sourced = pointers.map((pointer, index) => {
     const tokens = pointerTokens(pointer.replace(/^#/, ""));
     const source = bundledPathSource(sources.root, sources.referenced, tokens);
+    exact.push(source.reached);
     let entry = byFile.get(source.file);
     if (!entry) {
       entry = { text: source.text, format: source.format, keyPaths: [], at: [] };
@@ -62,11 +70,16 @@ export function placesOf(sources: SpecSources, pointers: readonly string[]): Sou
     entry.at.push(index);
     return source.file;
   });
-  const places: SourcePlace[] = sourced.map((file) => ({ file, line: 1 }));
+  const places: PointerPlace[] = sourced.map((file, index) => ({
+    file,
+    line: 1,
+    exact: exact[index] as boolean,
+  }));
   for (const [file, entry] of byFile) {
     const located = locateKeyPaths(entry.text, entry.format, entry.keyPaths);
     located.forEach((found, i) => {
-      places[entry.at[i] as number] = { file, line: found.position.line };
+      const at = entry.at[i] as number;
+      places[at] = { file, line: found.position.line, exact: exact[at] as boolean };
     });
   }
   return places;
@@ -74,20 +87,44 @@ export function placesOf(sources: SpecSources, pointers: readonly string[]): Sou
 
 /**
  * The spec's changes, each listed one with its place (`file`, `line`) when it has a pointer; the lists
- * as they were when the sources cannot be read.
+ * as they were when the sources cannot be read. What the head does not write (a removal) is placed in
+ * the base too (`baseFile`, `baseLine`) when `baseSources` gives the base's sources: they are read only
+ * then.
  */
-export function placedChanges(changes: SpecChanges, sources: SpecSources | undefined): SpecChanges {
+export async function placedChanges(
+  changes: SpecChanges,
+  sources: SpecSources | undefined,
+  baseSources?: () => Promise<SpecSources | undefined>,
+): Promise<SpecChanges> {
   if (!sources) return changes;
   const lists = [changes.breaking, changes.allowed, changes.other];
   // Many changes share a pointer (each finding inside one response's schema): each is located once.
   const pointers = [...new Set(lists.flat().flatMap((change) => change.pointer ?? []))];
   if (pointers.length === 0) return changes;
   const places = placesOf(sources, pointers);
-  const placeOf = new Map(pointers.map((pointer, index) => [pointer, places[index] as SourcePlace]));
+  const placeOf = new Map(pointers.map((pointer, index) => [pointer, places[index] as PointerPlace]));
+  const gone = pointers.filter((_, index) => !places[index]?.exact);
+  const base = gone.length > 0 && baseSources ? await baseSources() : undefined;
+  const baseOf = new Map<string, PointerPlace>();
+  if (base) {
+    const found = placesOf(base, gone);
+    gone.forEach((pointer, index) => {
+      const place = found[index];
+      if (place?.exact) baseOf.set(pointer, place);
+    });
+  }
   const placed = (list: SpecChanges["breaking"]) =>
     list.map((change) => {
-      const place = change.pointer === undefined ? undefined : placeOf.get(change.pointer);
-      return place ? { ...change, file: place.file, line: place.line } : change;
+      if (change.pointer === undefined) return change;
+      const place = placeOf.get(change.pointer);
+      const before = baseOf.get(change.pointer);
+      if (!place) return change;
+      return {
+        ...change,
+        file: place.file,
+        line: place.line,
+        ...(before ? { baseFile: before.file, baseLine: before.line } : {}),
+      };
     });
   return {
     ...changes,

@@ -1,4 +1,4 @@
-import type { SyncMode } from "../ports.ts";
+import type { SourceLinks, SyncMode } from "../ports.ts";
 import type { ShapingConfig } from "../shaping/audiences.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
 import type { SettingNames } from "./settings.ts";
@@ -52,6 +52,8 @@ export interface SyncPlan {
   organization: OrganizationRef | undefined;
   /** Builds the URL the service fetches (`source: url`); undefined uploads the bundled text. */
   sourceUrlFor: ((file: string) => string) | undefined;
+  /** How the review comment links a place to its line on the repository's host; plain text without. */
+  lineLinks?: SourceLinks | undefined;
   wait: boolean;
   timeoutSeconds: number;
   /** Requests to the service in flight at once. */
@@ -96,6 +98,8 @@ export interface HostFacts {
   commit?: string | undefined;
   review: ReviewTarget | undefined;
   sourceUrlFor: ((file: string) => string) | undefined;
+  /** The repository host's line pages, when the host knows the repository and the head's commit. */
+  lineLinks?: SourceLinks | undefined;
   /** The commit a preview is compared with, when the host knows it. */
   baseCommit: string | undefined;
   names: SettingNames;
@@ -117,6 +121,7 @@ export function planOf(config: RunSettings, host: HostFacts): SyncPlan {
     review: host.review,
     organization: config.organization,
     sourceUrlFor: host.sourceUrlFor,
+    ...(host.lineLinks ? { lineLinks: host.lineLinks } : {}),
     wait: config.wait,
     timeoutSeconds: config.timeoutSeconds,
     concurrency: config.concurrency,

@@ -8,7 +8,8 @@
 import { sourcePlace } from "../change-review/change-review.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../result.ts";
 import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
-import { codeCell, escapeText } from "./markdown.ts";
+import type { PlaceLinks } from "./line-links.ts";
+import { codeCell, escapeText, safeUrl } from "./markdown.ts";
 
 /** Longest operation (method and path) and operation id shown. */
 const MAX_PLACE = 200;
@@ -174,12 +175,14 @@ interface SpecPlan {
  * operation, the allowed and the other ones folded; why a spec was not reviewed; the specs removed
  * since the base. Whole operations are shown while they fit, breaking ones first, a turn for each spec
  * at a time; each list cut says how many changes it left out, and a last note sums them up and says
- * where to read them all. Every text from the documents is escaped. Empty when nothing changed.
+ * where to read them all. Every text from the documents is escaped. Empty when nothing changed. Each
+ * change's place links to its line when `links` can name its page.
  */
 export function renderChanges(
   results: readonly SpecResult[],
   removedSpecs: readonly string[],
   room: ChangesRoom = UNLIMITED_ROOM,
+  links?: PlaceLinks,
 ): string[] {
   const measure = room.measure ?? ((text: string) => text.length);
   const defuse = room.defuse ?? ((line: string) => line);
@@ -194,7 +197,7 @@ export function renderChanges(
   const perFile = new Map<string, number>();
   for (const result of results) perFile.set(result.file, (perFile.get(result.file) ?? 0) + 1);
   const plans = changed.map((result) =>
-    planSpec(result, defuse, sizeOf, (perFile.get(result.file) ?? 0) > 1),
+    planSpec(result, defuse, sizeOf, (perFile.get(result.file) ?? 0) > 1, links),
   );
   const removed = removedSpecs.length > 0 ? planRemoved(removedSpecs, defuse, sizeOf) : undefined;
 
@@ -284,6 +287,7 @@ function planSpec(
   defuse: (line: string) => string,
   sizeOf: (lines: readonly string[]) => number,
   withSlug = false,
+  links?: PlaceLinks,
 ): SpecPlan {
   const changes = result.changes as SpecChanges;
   const warn = changes.notReviewed !== undefined || changes.breaking.length > 0 ? "⚠️ " : "";
@@ -307,7 +311,7 @@ function planSpec(
       const open = summary === undefined ? [] : [`<details><summary>${escapeText(summary)}</summary>`, ""];
       const close = summary === undefined ? [""] : ["", "</details>", ""];
       const pieces = groupByOperation(entries).map((group) =>
-        piece(groupLines(group).map(defuse), group, sizeOf),
+        piece(groupLines(group, links).map(defuse), group, sizeOf),
       );
       const section: Section = {
         list,
@@ -353,19 +357,29 @@ function piece(lines: string[], group: OperationGroup, sizeOf: (lines: readonly 
   return { lines, size: sizeOf(lines), group };
 }
 
-/** An operation as a bold bullet, its changes under it. */
-function groupLines(group: OperationGroup): string[] {
+/** An operation as a bold bullet, its changes under it, each with its place (and the base's). */
+function groupLines(group: OperationGroup, links: PlaceLinks | undefined): string[] {
   const place =
     group.operation === undefined ? "The whole document" : escapeText(truncate(group.operation, MAX_PLACE));
   const id =
     group.operationId === undefined ? "" : ` (${escapeText(truncate(group.operationId, MAX_PLACE))})`;
   return [
     `- **${place}**${id}`,
-    ...group.changes.map(
-      (change) =>
-        `  - ${escapeText(truncate(change.message, MAX_MESSAGE_LENGTH))}${change.file === undefined ? "" : ` (${codeCell(truncate(sourcePlace(change), MAX_PLACE))})`}`,
-    ),
+    ...group.changes.map((change) => {
+      const places = [placeText(change.file, change.line, links?.head)];
+      if (change.baseFile !== undefined)
+        places.push(`base: ${placeText(change.baseFile, change.baseLine, links?.base)}`);
+      const where = change.file === undefined ? "" : ` (${places.join("; ")})`;
+      return `  - ${escapeText(truncate(change.message, MAX_MESSAGE_LENGTH))}${where}`;
+    }),
   ];
+}
+
+/** `file:line` as code, a link to that line when `link` names its page. */
+function placeText(file: string | undefined, line: number | undefined, link: PlaceLinks["head"]): string {
+  const text = codeCell(truncate(sourcePlace({ file, line }), MAX_PLACE));
+  const url = file === undefined || line === undefined ? undefined : safeUrl(link?.(file, line));
+  return url === undefined ? text : `[${text}](${url})`;
 }
 
 function renderSection(section: Section, defuse: (line: string) => string): string[] {

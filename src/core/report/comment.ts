@@ -2,6 +2,7 @@ import type { SpecResult } from "../result.ts";
 import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
 import { type ChangesRoom, renderChanges, shareRoom } from "./changes.ts";
 import { type CommentState, commentMarker, renderCommentState } from "./comment-state.ts";
+import type { PlaceLinks } from "./line-links.ts";
 import { escapeCell, REMOVED_FILE_LABEL, safeUrl } from "./markdown.ts";
 import { GITHUB_REVIEW, type ReviewHost } from "./review-host.ts";
 import { isFailure, partialCounts, statusLabel, warningsNote } from "./status.ts";
@@ -37,6 +38,8 @@ export interface PullRequestCommentInput {
   cleanup?: { deleted: string[]; failed: { slug: string; error: string }[] };
   /** Why the run was stopped before its end (`interrupted by SIGINT`): the results are partial. */
   interrupted?: string;
+  /** Where each change's place links to on the repository's host; plain `file:line` without. */
+  links?: PlaceLinks;
 }
 
 /** The input of {@link renderReviewComment}, under a CI-neutral name. */
@@ -70,10 +73,10 @@ export function renderPullRequestComment(input: PullRequestCommentInput): string
   const unlimited = Number.POSITIVE_INFINITY;
   const [forChanges, forTable] = shareRoom(
     room,
-    joinedLength(renderChanges(results, removed, changesRoom(unlimited))),
+    joinedLength(renderChanges(results, removed, changesRoom(unlimited), input.links)),
     results.length > 0 ? joinedLength(resultsTable(results, host, unlimited)) : 0,
   );
-  sections.push(...renderChanges(results, removed, changesRoom(forChanges)));
+  sections.push(...renderChanges(results, removed, changesRoom(forChanges), input.links));
   if (results.length > 0) {
     if (sections.length > 0) sections.push("");
     sections.push(...resultsTable(results, host, forTable));

@@ -71,6 +71,8 @@ function copyChange(change: SpecChange): SpecChange {
     ...(change.pointer === undefined ? {} : { pointer: change.pointer }),
     ...(change.file === undefined ? {} : { file: change.file }),
     ...(change.line === undefined ? {} : { line: change.line }),
+    ...(change.baseFile === undefined ? {} : { baseFile: change.baseFile }),
+    ...(change.baseLine === undefined ? {} : { baseLine: change.baseLine }),
   };
 }
 

@@ -30,6 +30,7 @@ export function reviewCommentBody(input: ReviewCommentBodyInput): { body: string
     ...(run.mode === "cleanup" ? { cleanup: cleanupOf(run.results) } : {}),
     ...(run.removedSpecs ? { removedSpecs: run.removedSpecs } : {}),
     ...(run.interrupted ? { interrupted: run.interrupted } : {}),
+    ...(run.links ? { links: run.links } : {}),
   });
   return { body, previews };
 }

@@ -22,6 +22,7 @@ import { type PruneOutcome, pruneSpecs } from "../prune/prune.ts";
 import { recordedFileIn } from "../prune/recorded-file.ts";
 import { formatDuration } from "../publish/publish.ts";
 import { BatchedStateReader } from "../publish/state-reads.ts";
+import { placeLinks } from "../report/line-links.ts";
 import type { SpecResult } from "../result.ts";
 import type { Spec } from "../service/types.ts";
 import type { PublishTarget } from "../shaping/audiences.ts";
@@ -203,7 +204,12 @@ async function stoppedByHost(
   results: SpecResult[],
 ): Promise<Omit<SyncReport, "mode" | "durationMs">> {
   const reviewUrl = plan.review
-    ? await stoppedReview(ports.openReview, { mode: plan.mode, results }, stop, ports.clock)
+    ? await stoppedReview(
+        ports.openReview,
+        { mode: plan.mode, results, links: placeLinks(plan.lineLinks, plan.changeReview?.baseCommit) },
+        stop,
+        ports.clock,
+      )
     : undefined;
   return {
     organizationId: link.organizationId,
@@ -495,6 +501,11 @@ async function finish(
         mode: plan.mode,
         results,
         ...(changeReview ? { removedSpecs: changeReview.removedSpecs } : {}),
+        // The base's places were read at the review's base commit, when it could be read.
+        links: placeLinks(
+          plan.lineLinks,
+          baseSide?.against === "base commit" ? plan.changeReview?.baseCommit : undefined,
+        ),
       })
     : undefined;
   logger.info(timings.line());

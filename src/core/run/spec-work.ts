@@ -104,7 +104,7 @@ export function streamedSpec(
         const reading = { preparation: run.preparation, limits };
         const work = changesOf(target, prepared.document(), comparing, log, reading).then(
           (found): Promise<typeof found> | typeof found =>
-            "ended" in found ? found : placed(found, plan.workspace, file.path),
+            "ended" in found ? found : placed(found, plan.workspace, file.path, comparing.side),
         );
         const reviewed = await unlessEnded(work, {
           stop: ports.stop,
@@ -291,11 +291,24 @@ async function heldFirst(
   return result ? { result, read } : { read };
 }
 
-/** The listed changes with the place the head's files write each (review/change-places.ts). */
-async function placed(changes: SpecChanges, workspace: string, file: string): Promise<SpecChanges> {
+/**
+ * The listed changes with the place the head's files write each, and for what the head no longer has,
+ * the place in the base commit's files when the review read them (change-review/change-places.ts).
+ */
+async function placed(
+  changes: SpecChanges,
+  workspace: string,
+  file: string,
+  side: BaseSide,
+): Promise<SpecChanges> {
   const listed = changes.breaking.length + changes.allowed.length + changes.other.length;
   if (listed === 0 || changes.against === "nothing") return changes;
-  return placedChanges(changes, await readSpecSources(workspace, file));
+  const base = side.fileOf?.(file);
+  return placedChanges(
+    changes,
+    await readSpecSources(workspace, file),
+    base && base.skipped === undefined ? () => readSpecSources(base.base, file) : undefined,
+  );
 }
 
 export interface Comparing {

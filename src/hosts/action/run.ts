@@ -2,7 +2,7 @@ import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { type RunContext, readRunContext } from "../../adapters/github/context.ts";
 import { createPullRequestComments } from "../../adapters/github/pull-request-thread.ts";
-import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
+import { blobLineLinks, rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { changeComparer } from "../../core/change-review/change-review.ts";
 import { planOf } from "../../core/plan/plan.ts";
 import { reviewTarget } from "../../core/plan/review-target.ts";
@@ -108,6 +108,7 @@ async function runListening(
       commit: /^[0-9a-f]{40,64}$/.test(context.sha) ? context.sha : await headCommit(context.workspace),
       review: pullRequest && reviewTarget({ number: pullRequest.number, kind: "pull-request" }),
       sourceUrlFor: config.source === "url" ? rawFileUrlBuilder(context) : undefined,
+      lineLinks: blobLineLinks(context),
       baseCommit: pullRequest?.baseSha || undefined,
       names: (setting) => {
         const file = host.readInput(setting) ? undefined : files.find((f) => f.values.has(setting));

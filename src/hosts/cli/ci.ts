@@ -11,15 +11,21 @@ import {
   readAzureDevOpsContext,
   readAzureReposTarget,
 } from "../../adapters/azure-devops/context.ts";
-import { isBitbucketPipelines, readBitbucketContext } from "../../adapters/bitbucket/context.ts";
+import {
+  BITBUCKET_WEB_URL,
+  isBitbucketPipelines,
+  readBitbucketContext,
+} from "../../adapters/bitbucket/context.ts";
 import { headCommit } from "../../adapters/git/commits.ts";
 import { commitParents } from "../../adapters/git/merge-parents.ts";
 import { readRunContext } from "../../adapters/github/context.ts";
-import { rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
+import { blobLineLinks, rawFileUrlBuilder } from "../../adapters/github/source-url.ts";
 import { isGitLabCi, readGitLabContext } from "../../adapters/gitlab/context.ts";
+import { azureReposLineUrl, bitbucketLineUrl, gitlabLineUrl } from "../../adapters/review-host/line-urls.ts";
 import type { Logger } from "../../core/logger.ts";
 import type { RunSettings } from "../../core/plan/run-settings.ts";
 import type { ReviewThread } from "../../core/ports.ts";
+import type { LineUrl, SourceLinks } from "../../core/report/line-links.ts";
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import type { ReviewKind } from "../../core/slugs/preview.ts";
 import { type RunRepository, runRepository } from "../repository.ts";
@@ -47,6 +53,8 @@ export interface CiRun {
    * Asked only in that mode: it may throw an input error naming what the CI failed to set.
    */
   sourceUrls(): ((file: string) => string) | undefined;
+  /** How the review comment links a place to its line on the repository's host; undefined where unknown. */
+  lineLinks(): SourceLinks | undefined;
   /**
    * Whether the repository's pull requests are open, for a cleanup sweep; undefined where the CI's host
    * has no such port (or no token for it). May throw an input error naming what the CI failed to set.
@@ -87,6 +95,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
           ? (file: string) =>
               `${context.projectUrl}/-/raw/${sha}/${file.split("/").map(encodeURIComponent).join("/")}`
           : undefined,
+      lineLinks: () => linksAt(gitlabLineUrl(context.projectUrl), sha),
     };
   }
   if (isAzurePipelines(processEnv)) return azurePipelinesRun(processEnv, workspace, mergeRequest, repository);
@@ -121,6 +130,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
             )
           : undefined,
       sourceUrls: () => rawFileUrlBuilder(context),
+      lineLinks: () => blobLineLinks(context),
     };
   }
   return {
@@ -132,6 +142,7 @@ export function readCiRun(env: Env, workspace: string, mergeRequest: number | un
     loadReview: async () => {},
     openReview: () => undefined,
     sourceUrls: () => undefined,
+    lineLinks: () => undefined,
   };
 }
 
@@ -175,6 +186,18 @@ function azurePipelinesRun(
           })
         : undefined,
     sourceUrls: () => undefined,
+    lineLinks: () => {
+      if (!inAzureRepos) return undefined;
+      let at: ReturnType<typeof readAzureReposTarget>;
+      try {
+        at = readAzureReposTarget(env);
+      } catch {
+        return undefined; // the comment, which needs the same variables, says which one is wrong
+      }
+      // A pull request build checks out a merge commit: the links go to the pull request's own commit.
+      const head = env.SYSTEM_PULLREQUEST_SOURCECOMMITID?.trim() || context.sourceVersion;
+      return linksAt(azureReposLineUrl(at.collectionUri, at.projectName, at.repositoryName), head);
+    },
     pullRequestStates: (deadline) => {
       const token = context.token;
       if (!inAzureRepos || !token) return undefined;
@@ -225,6 +248,8 @@ function readBitbucketRun(
             deadline,
           }),
     sourceUrls: () => undefined,
+    lineLinks: () =>
+      linksAt(bitbucketLineUrl(BITBUCKET_WEB_URL, context.workspace, context.repoSlug), context.commit),
     // Without a token there is no way to ask (the sweep says so); with one, asked on the first question.
     pullRequestStates: (deadline) =>
       context.token
@@ -255,6 +280,10 @@ function lazyStates(load: () => Promise<PullRequestStates | undefined>): PullReq
       return loaded.state(number);
     },
   };
+}
+
+function linksAt(lineUrl: LineUrl | undefined, headCommit: string | undefined): SourceLinks | undefined {
+  return lineUrl && { lineUrl, headCommit: headCommit || undefined };
 }
 
 function loaded<T>(module: T | undefined): T {

@@ -50,7 +50,7 @@ export async function runDiffCommand(
   let result: DiffResult;
   try {
     const compared = await budgetedCompare(budget)(before.document, after.document);
-    const placed = placedChanges(
+    const placed = await placedChanges(
       {
         against: "base commit",
         breaking: compared.breaking.map(specChange),
@@ -58,12 +58,16 @@ export async function runDiffCommand(
         allowed: [],
       },
       after.sources,
+      async () => before.sources,
     );
     // Named from the current directory, as the user named the files.
-    const fromCwd = (change: SpecChange): SpecChange =>
-      change.file === undefined
-        ? change
-        : { ...change, file: cwdRelative(path.join(after.root, change.file), io.cwd) };
+    const fromCwd = (change: SpecChange): SpecChange => ({
+      ...change,
+      ...(change.file === undefined ? {} : { file: cwdRelative(path.join(after.root, change.file), io.cwd) }),
+      ...(change.baseFile === undefined
+        ? {}
+        : { baseFile: cwdRelative(path.join(before.root, change.baseFile), io.cwd) }),
+    });
     result = {
       breaking: placed.breaking.map(fromCwd),
       other: placed.other.map(fromCwd),

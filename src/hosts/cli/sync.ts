@@ -133,6 +133,7 @@ async function syncRun(
     commit: await runCommit(env, ci, settings.workspace),
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
+    lineLinks: ci.lineLinks(),
     baseCommit: settings.readInput("base-commit") || ci.baseCommit,
     names: (setting) => settings.settingName(setting),
   });
