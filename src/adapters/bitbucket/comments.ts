@@ -16,23 +16,23 @@ import { BITBUCKET_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../http/limits.ts";
+import { MiB } from "../http/limits.ts";
 import {
   type AnswerCap,
   createHostClient,
   type HostClient,
   type HostClientTuning,
   ReviewHostError,
+  reviewHostCaps,
+  tuningOf,
 } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { BITBUCKET_WEB_URL, type BitbucketContext } from "./context.ts";
 
 /** The largest answer of each kind of call. A pull request's description may be megabytes long. */
 export const BITBUCKET_ANSWER_CAPS = {
-  identity: { bytes: 64 * KiB, kind: "the token's identity (a draft comment)" },
-  page: { bytes: 32 * MiB, kind: "a page of comments" },
+  ...reviewHostCaps({ identity: "the token's identity (a draft comment)", page: "a page of comments" }),
   comment: { bytes: 1 * MiB, kind: "one comment" },
-  deletion: { bytes: 64 * KiB, kind: "a deletion" },
   pullRequest: { bytes: 8 * MiB, kind: "a pull request" },
 } as const satisfies Record<string, AnswerCap>;
 
@@ -90,7 +90,6 @@ export function bitbucketCommentStore(client: HostClient, target: PullRequestTar
     host: "Bitbucket",
     noun: "comment",
     list,
-    one: (id) => `${list}/${id}`,
     pageQuery: () => ({ pagelen: 100 }),
     updateMethod: "PUT",
     payload: (body) => ({ content: { raw: body } }),
@@ -243,9 +242,7 @@ function clientOf(
     apiUrl: options.context.apiUrl,
     token,
     deadline: options.deadline,
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...tuningOf(options),
   });
 }
 
