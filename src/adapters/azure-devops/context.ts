@@ -3,14 +3,7 @@
  * docs/design/azure-devops.md): which pull request it builds, and where that pull request's comments
  * live. Values from the environment are checked here; a malformed one throws an error naming it.
  */
-import {
-  CiVariableError,
-  nonEmpty,
-  parseRequestNumber,
-  parseToken,
-  parseWebUrl,
-  quote,
-} from "../review-host/ci-variables.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** The repository host whose pull requests get the comment: Azure Repos Git. */
 export const AZURE_REPOS_GIT = "TfsGit";
@@ -71,11 +64,10 @@ export function readAzureDevOpsContext(env: NodeJS.ProcessEnv): AzureDevOpsConte
             number: parsePullRequestNumber(numberText, numberVariable),
             targetBranch: nonEmpty(env.SYSTEM_PULLREQUEST_TARGETBRANCH),
           },
-    token: parseToken(
+    token: AzureDevOpsContextError.token(
       env.SYSTEM_ACCESSTOKEN,
       "SYSTEM_ACCESSTOKEN",
       "map it as `SYSTEM_ACCESSTOKEN: $(System.AccessToken)` in the step's env.",
-      AzureDevOpsContextError,
     ),
   };
 }
@@ -93,10 +85,9 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
       "it is not set. Azure Pipelines sets it in every job (for example https://dev.azure.com/fabrikam/).",
     );
   }
-  const collectionUri = parseWebUrl(
+  const collectionUri = AzureDevOpsContextError.webUrl(
     uriText,
     "SYSTEM_COLLECTIONURI",
-    AzureDevOpsContextError,
     withoutCredentials(uriText),
   );
   const projectName = pathPart(env.SYSTEM_TEAMPROJECT, "SYSTEM_TEAMPROJECT");
@@ -127,7 +118,7 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
 
 /** A pull request number: a positive integer in decimal digits. `name` says where it came from. */
 export function parsePullRequestNumber(text: string, name: string): number {
-  return parseRequestNumber(text, name, "a pull request id", AzureDevOpsContextError);
+  return AzureDevOpsContextError.requestNumber(text, name, "a pull request id");
 }
 
 /**

@@ -8,8 +8,6 @@
  * 16-bit), so ids still grow with creation and the oldest thread sorts first.
  */
 
-import type { Dispatcher } from "undici";
-import type { Logger } from "../../core/logger.ts";
 import type { ReviewThread } from "../../core/ports.ts";
 import { AZURE_DEVOPS_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
@@ -19,6 +17,7 @@ import { MiB } from "../http/limits.ts";
 import {
   type AnswerCap,
   type HostClient,
+  type ReviewCommentOptions,
   ReviewHostError,
   reviewHostCaps,
   tuningOf,
@@ -213,20 +212,12 @@ function isIdentityId(value: unknown): value is string {
   );
 }
 
-export interface PullRequestThreadsOptions {
+export interface PullRequestThreadsOptions extends ReviewCommentOptions {
   target: AzureReposTarget;
   /** `SYSTEM_ACCESSTOKEN`; without it the comment is skipped with a warning. */
   token: string | undefined;
   /** The pull request's id, as its page shows it. */
   number: number;
-  /** The `comment-key`: identifies this instance's comment. */
-  commentKey: string;
-  logger: Logger;
-  /** Epoch milliseconds after which no Azure DevOps request is sent or waited for. */
-  deadline: number;
-  requestTimeoutMs?: number;
-  retryDelayMs?: number;
-  dispatcher?: Dispatcher;
 }
 
 const TOKEN_SETUP =

@@ -9,7 +9,6 @@
  * probe comment, takes the `user` of the answer, and deletes the probe. A comment is then ours only
  * when it carries our marker and that account wrote it.
  */
-import type { Dispatcher } from "undici";
 import type { Logger } from "../../core/logger.ts";
 import type { ReviewComments } from "../../core/report/review-comment.ts";
 import { BITBUCKET_REVIEW } from "../../core/report/review-host.ts";
@@ -22,6 +21,7 @@ import {
   createHostClient,
   type HostClient,
   type HostClientTuning,
+  type ReviewCommentOptions,
   ReviewHostError,
   reviewHostCaps,
   tuningOf,
@@ -164,15 +164,9 @@ export async function findTokenAccount(
   return account;
 }
 
-export interface PullRequestCommentsOptions {
+export interface PullRequestCommentsOptions extends ReviewCommentOptions {
   context: Pick<BitbucketContext, "apiUrl" | "workspace" | "repoSlug" | "token">;
   pullRequestId: number;
-  commentKey: string;
-  logger: Logger;
-  deadline: number;
-  requestTimeoutMs?: number;
-  retryDelayMs?: number;
-  dispatcher?: Dispatcher;
 }
 
 /**

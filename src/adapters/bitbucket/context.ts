@@ -4,14 +4,7 @@
  * a `pull-requests:` pipeline, and the token that may write its comment. Values are checked here.
  */
 import path from "node:path";
-import {
-  CiVariableError,
-  nonEmpty,
-  parseRequestNumber,
-  parseToken,
-  parseWebUrl,
-  quote,
-} from "../review-host/ci-variables.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** Bitbucket Cloud's REST API; the token goes nowhere else unless `BITBUCKET_API_URL` names another. */
 export const BITBUCKET_API_URL = "https://api.bitbucket.org/2.0";
@@ -54,9 +47,7 @@ export function isBitbucketPipelines(env: NodeJS.ProcessEnv): boolean {
 export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
   const apiText = nonEmpty(env.BITBUCKET_API_URL);
   const apiUrl =
-    apiText === undefined
-      ? BITBUCKET_API_URL
-      : parseWebUrl(apiText, "BITBUCKET_API_URL", BitbucketContextError);
+    apiText === undefined ? BITBUCKET_API_URL : BitbucketContextError.webUrl(apiText, "BITBUCKET_API_URL");
   const prText = nonEmpty(env.BITBUCKET_PR_ID);
   return {
     apiUrl,
@@ -67,18 +58,17 @@ export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
     destinationCommit: commitId(env.BITBUCKET_PR_DESTINATION_COMMIT),
     destinationBranch: nonEmpty(env.BITBUCKET_PR_DESTINATION_BRANCH),
     cloneDir: nonEmpty(env.BITBUCKET_CLONE_DIR) ?? path.resolve("."),
-    token: parseToken(
+    token: BitbucketContextError.token(
       env.BITBUCKET_TOKEN,
       "BITBUCKET_TOKEN",
       "store the token's value alone in the secured variable.",
-      BitbucketContextError,
     ),
   };
 }
 
 /** A pull request id given as text: a positive decimal integer; `name` says where it came from. */
 export function parsePullRequestId(text: string, name: string): number {
-  return parseRequestNumber(text, name, "a pull request id", BitbucketContextError);
+  return BitbucketContextError.requestNumber(text, name, "a pull request id");
 }
 
 /** A workspace or repository slug, as a request path carries it unencoded. */

@@ -1,13 +1,6 @@
 import path from "node:path";
 import { webUrl } from "../http/web-url.ts";
-import {
-  CiVariableError,
-  nonEmpty,
-  parseRequestNumber,
-  parseToken,
-  parseWebUrl,
-  quote,
-} from "../review-host/ci-variables.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** The merge request a merge-request pipeline runs for (`CI_MERGE_REQUEST_*`). */
 export interface MergeRequestContext {
@@ -100,11 +93,10 @@ export function readGitLabContext(env: NodeJS.ProcessEnv): GitLabContext {
     pipelineUrl: optionalWebUrl(env.CI_PIPELINE_URL),
     workspace,
     ...(mergeRequest ? { mergeRequest } : {}),
-    token: parseToken(
+    token: GitLabContextError.token(
       env.GITLAB_TOKEN,
       "GITLAB_TOKEN",
       "store the token's value alone in the CI/CD variable.",
-      GitLabContextError,
     ),
     hasJobToken: nonEmpty(env.CI_JOB_TOKEN) !== undefined,
     defaultMode: mergeRequest ? "preview" : "publish",
@@ -117,7 +109,7 @@ export function readGitLabContext(env: NodeJS.ProcessEnv): GitLabContext {
  * value came from in the error.
  */
 export function parseMergeRequestIid(text: string, name = "CI_MERGE_REQUEST_IID"): number {
-  return parseRequestNumber(text, name, "a merge request IID", GitLabContextError);
+  return GitLabContextError.requestNumber(text, name, "a merge request IID");
 }
 
 /**
@@ -132,7 +124,7 @@ export function parseApiUrl(value: string | undefined, name = "CI_API_V4_URL"): 
       "it is not set. GitLab sets it in every CI job (for example https://gitlab.com/api/v4).",
     );
   }
-  return parseWebUrl(text, name, GitLabContextError);
+  return GitLabContextError.webUrl(text, name);
 }
 
 function parseProjectId(value: string | undefined): string {

@@ -4,14 +4,18 @@
  * by id alone, never by username (docs/design/review-comment.md).
  */
 
-import type { Dispatcher } from "undici";
-import type { Logger } from "../../core/logger.ts";
 import type { ReviewComments } from "../../core/report/review-comment.ts";
 import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { MiB } from "../http/limits.ts";
-import { type AnswerCap, ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
+import {
+  type AnswerCap,
+  type ReviewCommentOptions,
+  ReviewHostError,
+  reviewHostCaps,
+  tuningOf,
+} from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
@@ -92,24 +96,13 @@ function isAccountId(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 }
 
-export interface MergeRequestNotesOptions {
+export interface MergeRequestNotesOptions extends ReviewCommentOptions {
   context: Pick<
     GitLabContext,
     "apiUrl" | "projectId" | "projectPath" | "projectUrl" | "token" | "hasJobToken" | "mergeRequest"
   >;
   /** The merge request; `context.mergeRequest.iid` by default (a cleanup job names it explicitly). */
   mergeRequestIid?: number;
-  /** The `comment-key`: identifies this instance's note. */
-  commentKey: string;
-  logger: Logger;
-  /** Epoch milliseconds after which no GitLab request is sent or waited for. */
-  deadline: number;
-  /** Longest wait for one answer; default 30 s. */
-  requestTimeoutMs?: number;
-  /** Base of the back-off before a retry; default 1 s. */
-  retryDelayMs?: number;
-  /** The undici dispatcher (for a proxy); undici's global one by default. */
-  dispatcher?: Dispatcher;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 
 import type { Dispatcher } from "undici";
+import type { Logger } from "../../core/logger.ts";
 import { ReviewHostError } from "../../core/review-thread/errors.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { truncate } from "../../core/text/truncate.ts";
@@ -93,6 +94,21 @@ export type HostClientTuning = Omit<
   HostClientOptions,
   "host" | "baseUrl" | "headers" | "secrets" | "signInStatuses"
 >;
+
+/** What a run gives a host's pull request comment beside its host's own target and token. */
+export interface ReviewCommentOptions {
+  /** The `comment-key`: identifies this instance's comment. */
+  commentKey: string;
+  logger: Logger;
+  /** Epoch milliseconds after which no request to the host is sent or waited for. */
+  deadline: number;
+  /** Longest wait for one answer; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Base of the back-off before a retry; default 1 s. */
+  retryDelayMs?: number;
+  /** The undici dispatcher (for a proxy); undici's global one by default. */
+  dispatcher?: Dispatcher;
+}
 
 /** The tuning of `options` that is set, for a host's client. */
 export function tuningOf(
