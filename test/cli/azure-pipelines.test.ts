@@ -281,13 +281,7 @@ describe("a scheduled cleanup job on Azure Pipelines", () => {
 
     const cleanup = await sync(["--mode", "cleanup", "--merge-request", "5", "--json"], scheduled);
 
-    expect(cleanup.code).toBe(0);
-    expect(results(cleanup).map((r) => [r.slug, r.status])).toEqual([
-      ["specs-pets-pr-5", "deleted"],
-      ["specs-stores-pr-5", "deleted"],
-    ]);
-    expect(emulator().getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
-    expect(emulator().getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+    expectFiveCleanedUp(cleanup);
     expect(ours(5)).toHaveLength(1);
     expect(ours(5)[0]?.body).toContain("### 🧹");
     expect(ours(6)).toHaveLength(1);
@@ -303,17 +297,22 @@ describe("a scheduled cleanup job on Azure Pipelines", () => {
 
     const sweep = await sync(["--mode", "cleanup", "--json"], scheduled);
 
-    expect(sweep.code).toBe(0);
-    expect(results(sweep).map((r) => [r.slug, r.status])).toEqual([
-      ["specs-pets-pr-5", "deleted"],
-      ["specs-stores-pr-5", "deleted"],
-    ]);
-    expect(emulator().getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
-    expect(emulator().getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+    expectFiveCleanedUp(sweep);
     expect(sweep.stderr).toContain("1 closed pull request(s) cleaned up (#5), 1 open");
     expect(ours(5)[0]?.body).toContain("### 🧹");
   });
 });
+
+/** `run` deleted the previews of pull request 5 and kept those of 6. */
+function expectFiveCleanedUp(run: CliRun): void {
+  expect(run.code).toBe(0);
+  expect(results(run).map((r) => [r.slug, r.status])).toEqual([
+    ["specs-pets-pr-5", "deleted"],
+    ["specs-stores-pr-5", "deleted"],
+  ]);
+  expect(emulator().getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
+  expect(emulator().getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+}
 
 describe("the pull request state port on Azure Pipelines", () => {
   it("answers open for an active pull request and closed for a completed or abandoned one", async () => {
