@@ -26,7 +26,8 @@
  * - 429 with `Retry-After` through `fail({…}, { status: 429, retryAfter })`.
  * Every request is recorded in `requests`, with its origin and Authorization header.
  */
-import { bearerToken, type FakeControls, startFakeServer } from "./fake-server.ts";
+import type { FakeControls, RecordedRequestBase } from "./fake-server.ts";
+import { bearerToken, recordOf, startFakeServer } from "./fake-server.ts";
 import { listOf, parseJson, type Reply, reply, send } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
@@ -54,17 +55,11 @@ export interface FakeAzureThread {
   properties: Record<string, unknown>;
 }
 
-export interface RecordedAzureRequest {
-  method: string;
+/** A request received; `path` is below the collection: "/_apis/connectionData", "/proj/_apis/git/…". */
+export interface RecordedAzureRequest extends RecordedRequestBase {
   /** The origin the request reached (always the fake's). */
   origin: string;
-  /** Path and query as received. */
-  url: string;
-  /** Path below the collection, without the query: "/_apis/connectionData", "/proj/_apis/git/…". */
-  path: string;
   query: URLSearchParams;
-  authorization: string | undefined;
-  body: string;
 }
 
 export interface FakeAzureDevOpsOptions {
@@ -264,14 +259,13 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
   };
 
   const server = await startFakeServer<RecordedAzureRequest>({
-    record: ({ req, url, origin, body }) => ({
-      method: req.method ?? "GET",
-      origin,
-      url: req.url ?? "/",
-      path: inside(url.pathname) ? url.pathname.slice(prefix.length) : url.pathname,
-      query: url.searchParams,
-      authorization: req.headers.authorization,
-      body,
+    record: (received) => ({
+      ...recordOf(received, prefix),
+      origin: received.origin,
+      path: inside(received.url.pathname)
+        ? received.url.pathname.slice(prefix.length)
+        : received.url.pathname,
+      query: received.url.searchParams,
     }),
     refuse: (record, res) => {
       if (userOf(record)) return false;

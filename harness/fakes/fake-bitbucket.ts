@@ -18,7 +18,8 @@
  * Every request is recorded with the `Authorization` header it carried; `fail` and `hold` inject faults
  * (a 429, an answer lost after the comment was created, a dropped connection…).
  */
-import { bearerToken, type FakeControls, pathBelow, type Received, startFakeServer } from "./fake-server.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { bearerToken, recordOf, startFakeServer } from "./fake-server.ts";
 import { listOf, parseJson, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
@@ -41,15 +42,8 @@ export interface FakeBitbucketComment {
   pullrequest: { type: "pullrequest"; id: number };
 }
 
-export interface RecordedBitbucketRequest {
-  method: string;
-  /** Path and query as received. */
-  url: string;
-  /** Path below "/2.0", without the query. */
-  path: string;
-  authorization: string | undefined;
-  body: string;
-}
+/** A request received; `path` is below "/2.0". */
+export type RecordedBitbucketRequest = RecordedRequestBase;
 
 export type PullRequestState = "OPEN" | "MERGED" | "DECLINED" | "SUPERSEDED";
 
@@ -179,13 +173,7 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
   };
 
   const server = await startFakeServer<RecordedBitbucketRequest>({
-    record: ({ req, url, body }) => ({
-      method: req.method ?? "GET",
-      url: req.url ?? "/",
-      path: pathBelow(url, PREFIX),
-      authorization: req.headers.authorization,
-      body,
-    }),
+    record: (received) => recordOf(received, PREFIX),
     handle,
   });
 

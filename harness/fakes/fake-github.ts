@@ -18,22 +18,14 @@
  * else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`. Comments are kept
  * per issue number (the repository in the path is not checked).
  */
-import { type FakeControls, pageAsked, pathBelow, type Received, startFakeServer } from "./fake-server.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { pageAsked, recordOf, startFakeServer } from "./fake-server.ts";
 import { bodyField, listOf, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
-export interface RecordedRequest {
-  method: string;
-  /** Path and query as received, including `pathPrefix`. */
-  url: string;
-  /** Path without the query and without `pathPrefix`, for example "/repos/o/r/issues/7/comments". */
-  path: string;
-  /** The `Authorization` header as sent, or undefined. */
-  authorization: string | undefined;
-  /** The request body as text ("" when there is none). */
-  body: string;
-}
+/** A request received; `path` is below `pathPrefix`, for example "/repos/o/r/issues/7/comments". */
+export type RecordedRequest = RecordedRequestBase;
 
 export interface FakeComment {
   id: number;
@@ -202,13 +194,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   };
 
   const server = await startFakeServer<RecordedRequest>({
-    record: ({ req, url, body }) => ({
-      method: req.method ?? "GET",
-      url: req.url ?? "/",
-      path: pathBelow(url, prefix),
-      authorization: req.headers.authorization,
-      body,
-    }),
+    record: (received) => recordOf(received, prefix),
     handle,
     ...(options.hang ? { hang: true } : {}),
   });

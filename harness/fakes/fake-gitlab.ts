@@ -16,7 +16,8 @@
  * carried, so a test can check where the token went. Notes are kept per merge request IID (the project
  * in the path is recorded, not checked).
  */
-import { type FakeControls, pageAsked, pathBelow, type Received, startFakeServer } from "./fake-server.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { pageAsked, recordOf, startFakeServer } from "./fake-server.ts";
 import { bodyField, listOf, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
@@ -37,18 +38,10 @@ export interface FakeGitLabNote {
   updated_at: string;
 }
 
-export interface RecordedGitLabRequest {
-  method: string;
-  /** Path and query as received, including `pathPrefix`. */
-  url: string;
-  /** Path without the query and without `pathPrefix`, for example "/projects/7/merge_requests/3/notes". */
-  path: string;
+/** A request received; `path` is below `pathPrefix`, for example "/projects/7/merge_requests/3/notes". */
+export interface RecordedGitLabRequest extends RecordedRequestBase {
   /** The `PRIVATE-TOKEN` header as sent, or undefined. */
   privateToken: string | undefined;
-  /** The `Authorization` header as sent, or undefined. */
-  authorization: string | undefined;
-  /** The request body as text ("" when there is none). */
-  body: string;
 }
 
 export interface FakeGitLabOptions {
@@ -157,16 +150,9 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   };
 
   const server = await startFakeServer<RecordedGitLabRequest>({
-    record: ({ req, url, body }) => {
-      const token = req.headers["private-token"];
-      return {
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        path: pathBelow(url, prefix),
-        privateToken: Array.isArray(token) ? token[0] : token,
-        authorization: req.headers.authorization,
-        body,
-      };
+    record: (received) => {
+      const token = received.req.headers["private-token"];
+      return { ...recordOf(received, prefix), privateToken: Array.isArray(token) ? token[0] : token };
     },
     handle,
     ...(options.hang ? { hang: true } : {}),

@@ -39,7 +39,9 @@ export interface Received {
 /** What faults and gates match a request by: its method, its path below the fake's prefix, its body. */
 export interface RecordedBase {
   method: string;
+  /** Path below the fake's prefix (GitHub Enterprise's "/api/v3", GitLab's "/api/v4", …), without the query. */
   path: string;
+  /** The request body as text ("" when there is none). */
   body: string;
 }
 
@@ -101,6 +103,25 @@ export async function startFakeServer<R extends RecordedBase>(
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
+  };
+}
+
+/** What every fake records of a request; a fake adds its host's own fields. */
+export interface RecordedRequestBase extends RecordedBase {
+  /** Path and query as received, prefix included. */
+  url: string;
+  /** The `Authorization` header as sent, or undefined. */
+  authorization: string | undefined;
+}
+
+/** The request's common record, its `path` below `prefix`. */
+export function recordOf({ req, url, body }: Received, prefix: string): RecordedRequestBase {
+  return {
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    path: pathBelow(url, prefix),
+    authorization: req.headers.authorization,
+    body,
   };
 }
 
