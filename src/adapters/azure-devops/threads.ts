@@ -14,14 +14,8 @@ import type { Account, StoredComment } from "../../core/review-thread/own-commen
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { MiB } from "../http/limits.ts";
-import {
-  type AnswerCap,
-  type HostClient,
-  type ReviewCommentOptions,
-  ReviewHostError,
-  reviewHostCaps,
-  tuningOf,
-} from "../review-host/host-client.ts";
+import type { AnswerCap, HostClient, ReviewCommentOptions } from "../review-host/host-client.ts";
+import { ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { API_VERSION, createAzureDevOpsClient } from "./api.ts";
 import type { AzureReposTarget } from "./context.ts";
 

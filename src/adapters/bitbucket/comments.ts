@@ -16,16 +16,13 @@ import type { Account, StoredComment } from "../../core/review-thread/own-commen
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { MiB } from "../http/limits.ts";
-import {
-  type AnswerCap,
-  createHostClient,
-  type HostClient,
-  type HostClientTuning,
-  type ReviewCommentOptions,
-  ReviewHostError,
-  reviewHostCaps,
-  tuningOf,
+import type {
+  AnswerCap,
+  HostClient,
+  HostClientTuning,
+  ReviewCommentOptions,
 } from "../review-host/host-client.ts";
+import { createHostClient, ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { BITBUCKET_WEB_URL, type BitbucketContext } from "./context.ts";
 
@@ -84,12 +81,11 @@ export function commentUrl(target: PullRequestTarget, commentId: number): string
  * asked for, following each page's `next` (Bitbucket may give fewer a page than asked).
  */
 export function bitbucketCommentStore(client: HostClient, target: PullRequestTarget): CommentStore {
-  const list = commentsPath(target);
   return restCommentStore({
     client,
     host: "Bitbucket",
     noun: "comment",
-    list,
+    list: commentsPath(target),
     pageQuery: () => ({ pagelen: 100 }),
     updateMethod: "PUT",
     payload: (body) => ({ content: { raw: body } }),

@@ -9,13 +9,8 @@ import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
 import { MiB } from "../http/limits.ts";
-import {
-  type AnswerCap,
-  type ReviewCommentOptions,
-  ReviewHostError,
-  reviewHostCaps,
-  tuningOf,
-} from "../review-host/host-client.ts";
+import type { AnswerCap, ReviewCommentOptions } from "../review-host/host-client.ts";
+import { ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
@@ -59,12 +54,11 @@ export function gitlabNoteStore(
   target: NoteTarget,
   urlOf: (noteId: number) => string,
 ): CommentStore {
-  const list = notesPath(target);
   return restCommentStore({
     client,
     host: "GitLab",
     noun: "note",
-    list,
+    list: notesPath(target),
     pageQuery: (number) => ({ sort: "asc", order_by: "created_at", per_page: 100, page: number }),
     updateMethod: "PUT",
     caps: { ...GITLAB_ANSWER_CAPS, comment: GITLAB_ANSWER_CAPS.note },
