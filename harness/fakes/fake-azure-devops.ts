@@ -26,20 +26,9 @@
  * - 429 with `Retry-After` through `fail({…}, { status: 429, retryAfter })`.
  * Every request is recorded in `requests`, with its origin and Authorization header.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  answerAfter,
-  answerFault,
-  type FaultKind,
-  type FaultMatch,
-  Faults,
-  Gates,
-  listOf,
-  type Reply,
-  reply,
-  send,
-} from "./http-reply.ts";
+import type { FakeControls, RecordedRequestBase } from "./fake-server.ts";
+import { bearerToken, recordOf, startFakeServer } from "./fake-server.ts";
+import { listOf, parseJson, type Reply, reply, send } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
@@ -66,17 +55,11 @@ export interface FakeAzureThread {
   properties: Record<string, unknown>;
 }
 
-export interface RecordedAzureRequest {
-  method: string;
+/** A request received; `path` is below the collection: "/_apis/connectionData", "/proj/_apis/git/…". */
+export interface RecordedAzureRequest extends RecordedRequestBase {
   /** The origin the request reached (always the fake's). */
   origin: string;
-  /** Path and query as received. */
-  url: string;
-  /** Path below the collection, without the query: "/_apis/connectionData", "/proj/_apis/git/…". */
-  path: string;
   query: URLSearchParams;
-  authorization: string | undefined;
-  body: string;
 }
 
 export interface FakeAzureDevOpsOptions {
@@ -89,7 +72,7 @@ export interface FakeAzureDevOpsOptions {
   signInPageAlways?: boolean;
 }
 
-export interface FakeAzureDevOps {
+export interface FakeAzureDevOps extends FakeControls {
   /** `SYSTEM_COLLECTIONURI`, with its trailing slash as Azure Pipelines writes it. */
   collectionUri: string;
   origin: string;
@@ -109,9 +92,6 @@ export interface FakeAzureDevOps {
   deleteComment(pullRequest: number, threadId: number, commentId: number): void;
   /** Declares a pull request and its status ("active", "completed", "abandoned"). */
   setPullRequest(pullRequest: number, status: string): void;
-  fail(match: FaultMatch, fault: FaultKind, times?: number): void;
-  hold(match: FaultMatch, count: number): void;
-  close(): Promise<void>;
 }
 
 export const FAKE_AZURE_TOKEN = "azdo-job-token-7f3c2a91e0b84d56";
@@ -145,13 +125,9 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
   const prefix = `/${organization}`;
   const tokens = options.tokens ?? { [FAKE_AZURE_TOKEN]: FAKE_AZURE_BUILD_SERVICE };
   const pageSize = options.pageSize ?? 100;
-  const requests: RecordedAzureRequest[] = [];
   const byPullRequest = new Map<number, FakeAzureThread[]>();
   const pullRequests = new Map<number, string>();
-  const faults = new Faults();
-  const gates = new Gates();
   let nextThreadId = 40;
-  let origin = "";
 
   const prThreads = (id: number): FakeAzureThread[] => listOf(byPullRequest, id);
   const commentOf = (
@@ -184,8 +160,17 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
     return thread;
   };
 
-  const handle = (record: RecordedAzureRequest, user: FakeAzureIdentity): Reply => {
+  const userOf = (record: RecordedAzureRequest): FakeAzureIdentity | undefined => {
+    const token = bearerToken(record.authorization);
+    return token === undefined ? undefined : tokens[token];
+  };
+  const inside = (pathname: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+  const handle = (record: RecordedAzureRequest, received: { url: URL }): Reply => {
     const { method, path, query } = record;
+    // `refuse` has answered every request without a known token.
+    const user = userOf(record) as FakeAzureIdentity;
+    if (!inside(received.url.pathname)) return reply(404, { message: "Not found" });
     if (path === "/_apis/connectionData" && method === "GET") {
       const identity = {
         id: user.id,
@@ -273,47 +258,33 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
     return reply(404, { message: `The resource ${path} cannot be found.` });
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", origin);
-      const inside = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
-      const record: RecordedAzureRequest = {
-        method: req.method ?? "GET",
-        origin,
-        url: req.url ?? "/",
-        path: inside ? url.pathname.slice(prefix.length) : url.pathname,
-        query: url.searchParams,
-        authorization: req.headers.authorization,
-        body: Buffer.concat(chunks).toString("utf8"),
-      };
-      requests.push(record);
-      const token = /^Bearer (.+)$/.exec(record.authorization ?? "")?.[1];
-      const user = token === undefined ? undefined : tokens[token];
-      if (!user) {
-        const suppressed = String(req.headers["x-tfs-fedauthredirect"] ?? "").toLowerCase() === "suppress";
-        if (suppressed && !options.signInPageAlways) {
-          send(res, reply(401, { message: "TF400813: The user is not authorized to access this resource." }));
-        } else {
-          res.writeHead(203, { "content-type": "text/html; charset=utf-8" }).end(SIGN_IN_PAGE);
-        }
-        return;
+  const server = await startFakeServer<RecordedAzureRequest>({
+    record: (received) => ({
+      ...recordOf(received, prefix),
+      origin: received.origin,
+      path: inside(received.url.pathname)
+        ? received.url.pathname.slice(prefix.length)
+        : received.url.pathname,
+      query: received.url.searchParams,
+    }),
+    refuse: (record, res) => {
+      if (userOf(record)) return false;
+      const headers = res.req.headers;
+      const suppressed = String(headers["x-tfs-fedauthredirect"] ?? "").toLowerCase() === "suppress";
+      if (suppressed && !options.signInPageAlways) {
+        send(res, reply(401, { message: "TF400813: The user is not authorized to access this resource." }));
+      } else {
+        res.writeHead(203, { "content-type": "text/html; charset=utf-8" }).end(SIGN_IN_PAGE);
       }
-      void gates.pass(record.method, record.path).then(() => {
-        const fault = faults.take(record.method, record.path);
-        if (answerFault(res, fault)) return;
-        answerAfter(res, fault, inside ? handle(record, user) : reply(404, { message: "Not found" }));
-      });
-    });
+      return true;
+    },
+    handle,
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    collectionUri: `${origin}${prefix}/`,
-    origin,
-    requests,
+    collectionUri: `${server.origin}${prefix}/`,
+    origin: server.origin,
+    requests: server.requests,
     threads: (id) => structuredClone(prThreads(id)),
     seedThread: (id, comments) =>
       structuredClone(
@@ -329,13 +300,9 @@ export async function startFakeAzureDevOps(options: FakeAzureDevOpsOptions = {})
       markDeleted(thread, comment);
     },
     setPullRequest: (id, status) => void pullRequests.set(id, status),
-    fail: (match, fault, times = 1) => faults.add(match, fault, times),
-    hold: (match, count) => gates.add(match, count),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    fail: server.fail,
+    hold: server.hold,
+    close: server.close,
   };
 }
 
@@ -349,12 +316,4 @@ function tooLong() {
     message:
       "A discussion comment cannot be longer than 150000 characters.\r\nParameter name: comment.Content",
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

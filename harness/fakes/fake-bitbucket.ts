@@ -18,18 +18,9 @@
  * Every request is recorded with the `Authorization` header it carried; `fail` and `hold` inject faults
  * (a 429, an answer lost after the comment was created, a dropped connection…).
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  answerAfter,
-  answerFault,
-  type FaultKind,
-  type FaultMatch,
-  Faults,
-  Gates,
-  type Reply,
-  reply,
-} from "./http-reply.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { bearerToken, recordOf, startFakeServer } from "./fake-server.ts";
+import { listOf, parseJson, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
@@ -51,15 +42,8 @@ export interface FakeBitbucketComment {
   pullrequest: { type: "pullrequest"; id: number };
 }
 
-export interface RecordedBitbucketRequest {
-  method: string;
-  /** Path and query as received. */
-  url: string;
-  /** Path below "/2.0", without the query. */
-  path: string;
-  authorization: string | undefined;
-  body: string;
-}
+/** A request received; `path` is below "/2.0". */
+export type RecordedBitbucketRequest = RecordedRequestBase;
 
 export type PullRequestState = "OPEN" | "MERGED" | "DECLINED" | "SUPERSEDED";
 
@@ -74,7 +58,7 @@ export interface FakeBitbucketOptions {
   nextUrl?: (href: string) => string;
 }
 
-export interface FakeBitbucket {
+export interface FakeBitbucket extends FakeControls {
   /** For `BITBUCKET_API_URL`, e.g. "http://127.0.0.1:41234/2.0". */
   apiUrl: string;
   requests: RecordedBitbucketRequest[];
@@ -83,9 +67,6 @@ export interface FakeBitbucket {
   /** Comments by `author` (default {@link FAKE_BITBUCKET_STRANGER}), as if posted before the test. */
   seedComments(pullRequest: number, bodies: string[], author?: FakeBitbucketAccount): FakeBitbucketComment[];
   setState(pullRequest: number, state: PullRequestState): void;
-  fail(match: FaultMatch, fault: FaultKind, times?: number): void;
-  hold(match: FaultMatch, count: number): void;
-  close(): Promise<void>;
 }
 
 export const FAKE_BITBUCKET_TOKEN = "ATCTT3xFfGN0Zq8vR2mW7kLp4sT9yB1cD6eH3jN5uX0aQ=7F3A9C21";
@@ -110,22 +91,11 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
   const tokens = options.tokens ?? { [FAKE_BITBUCKET_TOKEN]: FAKE_BITBUCKET_BOT };
   const readOnly = new Set(options.readOnlyTokens ?? []);
   const maxPagelen = options.maxPagelen ?? 100;
-  const requests: RecordedBitbucketRequest[] = [];
   const byPullRequest = new Map<number, FakeBitbucketComment[]>();
   const states = new Map<number, PullRequestState>();
-  const faults = new Faults();
-  const gates = new Gates();
   let nextId = 700;
-  let origin = "";
 
-  const commentsOf = (pr: number) => {
-    let list = byPullRequest.get(pr);
-    if (!list) {
-      list = [];
-      byPullRequest.set(pr, list);
-    }
-    return list;
-  };
+  const commentsOf = (pr: number) => listOf(byPullRequest, pr);
   const add = (pr: number, raw: string, user: FakeBitbucketAccount, pending = false) => {
     const comment: FakeBitbucketComment = {
       type: "pullrequest_comment",
@@ -142,22 +112,18 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     return comment;
   };
   const rawOf = (body: string): { raw: string | undefined; pending: boolean } => {
-    try {
-      const value = JSON.parse(body) as { content?: { raw?: unknown }; pending?: unknown };
-      const raw = value.content?.raw;
-      return {
-        raw: typeof raw === "string" && raw !== "" ? raw : undefined,
-        pending: value.pending === true,
-      };
-    } catch {
-      return { raw: undefined, pending: false };
-    }
+    const value = parseJson(body) as { content?: { raw?: unknown }; pending?: unknown } | null | undefined;
+    const raw = value?.content?.raw;
+    return {
+      raw: typeof raw === "string" && raw !== "" ? raw : undefined,
+      pending: value?.pending === true,
+    };
   };
 
-  const handle = (record: RecordedBitbucketRequest, url: URL): Reply => {
+  const handle = (record: RecordedBitbucketRequest, { url, origin }: Received): Reply => {
     const { method, path } = record;
     if (!url.pathname.startsWith(`${PREFIX}/`)) return error(404, "Resource not found");
-    const token = /^Bearer (.+)$/.exec(record.authorization ?? "")?.[1];
+    const token = bearerToken(record.authorization);
     const user = token === undefined ? undefined : tokens[token];
     if (path === "/user") return error(401, "Token is invalid or not supported for this endpoint.");
     if (!user) return error(401, "Access token expired or invalid.");
@@ -206,43 +172,21 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     return error(404, "Resource not found");
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", origin);
-      const record: RecordedBitbucketRequest = {
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        path: url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname,
-        authorization: req.headers.authorization,
-        body: Buffer.concat(chunks).toString("utf8"),
-      };
-      requests.push(record);
-      void gates.pass(record.method, record.path, record.body).then(() => {
-        const fault = faults.take(record.method, record.path, record.body);
-        if (answerFault(res, fault)) return;
-        answerAfter(res, fault, handle(record, url));
-      });
-    });
+  const server = await startFakeServer<RecordedBitbucketRequest>({
+    record: (received) => recordOf(received, PREFIX),
+    handle,
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    apiUrl: `${origin}${PREFIX}`,
-    requests,
+    apiUrl: `${server.origin}${PREFIX}`,
+    requests: server.requests,
     comments: (pr) => commentsOf(pr).map((c) => ({ ...c, content: { ...c.content }, user: { ...c.user } })),
     seedComments: (pr, bodies, author = FAKE_BITBUCKET_STRANGER) =>
       bodies.map((body) => add(pr, body, author)),
     setState: (pr, state) => void states.set(pr, state),
-    fail: (match, fault, times = 1) => faults.add(match, fault, times),
-    hold: (match, count) => gates.add(match, count),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    fail: server.fail,
+    hold: server.hold,
+    close: server.close,
   };
 }
 

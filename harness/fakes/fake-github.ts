@@ -18,34 +18,14 @@
  * else answers 404 `{"message":"Not Found"}`. Every request is recorded in `requests`. Comments are kept
  * per issue number (the repository in the path is not checked).
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  answerAfter,
-  answerFault,
-  bodyField,
-  type FaultKind,
-  type FaultMatch,
-  Faults,
-  Gates,
-  listOf,
-  type Reply,
-  reply,
-} from "./http-reply.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { pageAsked, recordOf, startFakeServer } from "./fake-server.ts";
+import { bodyField, listOf, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
-export interface RecordedRequest {
-  method: string;
-  /** Path and query as received, including `pathPrefix`. */
-  url: string;
-  /** Path without the query and without `pathPrefix`, for example "/repos/o/r/issues/7/comments". */
-  path: string;
-  /** The `Authorization` header as sent, or undefined. */
-  authorization: string | undefined;
-  /** The request body as text ("" when there is none). */
-  body: string;
-}
+/** A request received; `path` is below `pathPrefix`, for example "/repos/o/r/issues/7/comments". */
+export type RecordedRequest = RecordedRequestBase;
 
 export interface FakeComment {
   id: number;
@@ -83,7 +63,7 @@ export interface FakeGitHubOptions {
   hang?: boolean;
 }
 
-export interface FakeGitHub {
+export interface FakeGitHub extends FakeControls {
   /** Base URL to give the client, for example "http://127.0.0.1:41234" or ".../api/v3". */
   apiUrl: string;
   /** Every request received, in order. */
@@ -94,24 +74,15 @@ export interface FakeGitHub {
   seedComments(issueNumber: number, bodies: string[], author?: FakeAuthor): FakeComment[];
   /** While true, writes answer 403 "Resource not accessible by integration". */
   forbidWrites(flag: boolean): void;
-  /** The next `times` requests matching `match` get `fault` instead of (or after) being handled. */
-  fail(match: FaultMatch, fault: FaultKind, times?: number): void;
-  /** Holds requests matching `match` until `count` of them wait, then handles them all (see `Gates`). */
-  hold(match: FaultMatch, count: number): void;
-  close(): Promise<void>;
 }
 
 const FIXED_TIME = "2026-01-01T00:00:00Z";
 
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
-  const requests: RecordedRequest[] = [];
   const byIssue = new Map<number, FakeComment[]>();
-  const faults = new Faults();
-  const gates = new Gates();
   let writesForbidden = options.forbidWrites ?? false;
   let nextId = 1000;
-  let origin = "";
 
   // Account ids by type and login, as GitHub's: one account per login, ids never shared.
   const accounts = new Map<string, number>([[`Bot:${GITHUB_ACTIONS_BOT.login}`, GITHUB_ACTIONS_BOT.id]]);
@@ -155,9 +126,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return undefined;
   };
 
-  const handle = (req: IncomingMessage, rawBody: string, record: RecordedRequest): Reply => {
-    const { method, path } = record;
-    const url = new URL(req.url ?? "/", origin);
+  const handle = (record: RecordedRequest, { url }: Received): Reply => {
+    const { method, path, body: rawBody } = record;
     if (method === "POST" && (url.pathname === "/graphql" || url.pathname === "/api/graphql")) {
       return /\bviewer\s*\{[^}]*\blogin\b/.test(rawBody)
         ? reply(200, {
@@ -187,16 +157,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const [, owner = "", repo = "", issueText = ""] = list;
       const issue = Number(issueText);
       if (method === "GET") {
-        const perPage = Math.min(Math.max(Number(url.searchParams.get("per_page") ?? 30) || 30, 1), 100);
-        const page = Math.max(Number(url.searchParams.get("page") ?? 1) || 1, 1);
+        const { perPage, page, pageUrl } = pageAsked(url, 30);
         const all = issueComments(issue);
         const last = Math.max(Math.ceil(all.length / perPage), 1);
-        const pageUrl = (n: number) => {
-          const u = new URL(url.href);
-          u.searchParams.set("per_page", String(perPage));
-          u.searchParams.set("page", String(n));
-          return u.href;
-        };
         const links: string[] = [];
         if (page < last) links.push(`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`);
         if (page > 1) links.push(`<${pageUrl(page - 1)}>; rel="prev"`, `<${pageUrl(1)}>; rel="first"`);
@@ -230,46 +193,23 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return reply(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const rawBody = Buffer.concat(chunks).toString("utf8");
-      const url = new URL(req.url ?? "/", origin);
-      const record: RecordedRequest = {
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        path: url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname,
-        authorization: req.headers.authorization,
-        body: rawBody,
-      };
-      requests.push(record);
-      if (options.hang) return;
-      void gates.pass(record.method, record.path).then(() => {
-        const fault = faults.take(record.method, record.path);
-        if (answerFault(res, fault)) return;
-        answerAfter(res, fault, handle(req, rawBody, record));
-      });
-    });
+  const server = await startFakeServer<RecordedRequest>({
+    record: (received) => recordOf(received, prefix),
+    handle,
+    ...(options.hang ? { hang: true } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    apiUrl: `${origin}${prefix}`,
-    requests,
+    apiUrl: `${server.origin}${prefix}`,
+    requests: server.requests,
     comments: (issueNumber) => issueComments(issueNumber).map((c) => ({ ...c, user: { ...c.user } })),
     seedComments: (issueNumber, bodies, author = { login: "someone", type: "User" }) =>
       bodies.map((body) => addComment(issueNumber, "owner", "repo", body, account(author))),
     forbidWrites: (flag) => {
       writesForbidden = flag;
     },
-    fail: (match, fault, times = 1) => faults.add(match, fault, times),
-    hold: (match, count) => gates.add(match, count),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    fail: server.fail,
+    hold: server.hold,
+    close: server.close,
   };
 }

@@ -16,20 +16,9 @@
  * carried, so a test can check where the token went. Notes are kept per merge request IID (the project
  * in the path is recorded, not checked).
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  answerAfter,
-  answerFault,
-  bodyField,
-  type FaultKind,
-  type FaultMatch,
-  Faults,
-  Gates,
-  listOf,
-  type Reply,
-  reply,
-} from "./http-reply.ts";
+import type { FakeControls, Received, RecordedRequestBase } from "./fake-server.ts";
+import { pageAsked, recordOf, startFakeServer } from "./fake-server.ts";
+import { bodyField, listOf, type Reply, reply } from "./http-reply.ts";
 
 export type { FaultKind, FaultMatch } from "./http-reply.ts";
 
@@ -49,18 +38,10 @@ export interface FakeGitLabNote {
   updated_at: string;
 }
 
-export interface RecordedGitLabRequest {
-  method: string;
-  /** Path and query as received, including `pathPrefix`. */
-  url: string;
-  /** Path without the query and without `pathPrefix`, for example "/projects/7/merge_requests/3/notes". */
-  path: string;
+/** A request received; `path` is below `pathPrefix`, for example "/projects/7/merge_requests/3/notes". */
+export interface RecordedGitLabRequest extends RecordedRequestBase {
   /** The `PRIVATE-TOKEN` header as sent, or undefined. */
   privateToken: string | undefined;
-  /** The `Authorization` header as sent, or undefined. */
-  authorization: string | undefined;
-  /** The request body as text ("" when there is none). */
-  body: string;
 }
 
 export interface FakeGitLabOptions {
@@ -74,7 +55,7 @@ export interface FakeGitLabOptions {
   hang?: boolean;
 }
 
-export interface FakeGitLab {
+export interface FakeGitLab extends FakeControls {
   /** The API URL to use as `CI_API_V4_URL`, for example "http://127.0.0.1:41234/api/v4". */
   apiUrl: string;
   /** Every request received, in order. */
@@ -88,11 +69,6 @@ export interface FakeGitLab {
     author?: FakeGitLabUser,
     options?: { system?: boolean },
   ): FakeGitLabNote[];
-  /** The next `times` requests matching `match` get `fault` instead of (or after) being handled. */
-  fail(match: FaultMatch, fault: FaultKind, times?: number): void;
-  /** Holds requests matching `match` until `count` of them wait, then handles them all (see `Gates`). */
-  hold(match: FaultMatch, count: number): void;
-  close(): Promise<void>;
 }
 
 export const FAKE_GITLAB_TOKEN = "glpat-fakeProjectToken-0123456789";
@@ -105,12 +81,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   const prefix = (options.pathPrefix ?? "/api/v4").replace(/\/+$/, "");
   const tokens = options.tokens ?? { [FAKE_GITLAB_TOKEN]: FAKE_GITLAB_BOT };
   const pagination = options.pagination ?? "both";
-  const requests: RecordedGitLabRequest[] = [];
   const byIid = new Map<number, FakeGitLabNote[]>();
-  const faults = new Faults();
-  const gates = new Gates();
   let nextId = 5000;
-  let origin = "";
 
   const mrNotes = (iid: number): FakeGitLabNote[] => listOf(byIid, iid);
   const addNote = (iid: number, body: string, author: FakeGitLabUser, system = false): FakeGitLabNote => {
@@ -127,9 +99,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
     mrNotes(iid).push(note);
     return note;
   };
-  const handle = (req: IncomingMessage, rawBody: string, record: RecordedGitLabRequest): Reply => {
-    const method = record.method;
-    const url = new URL(req.url ?? "/", origin);
+  const handle = (record: RecordedGitLabRequest, { url }: Received): Reply => {
+    const { method, body: rawBody } = record;
     if (!url.pathname.startsWith(`${prefix}/`)) return reply(404, { message: "404 Not Found" });
     const user = record.privateToken === undefined ? undefined : tokens[record.privateToken];
     if (!user) return reply(401, { message: "401 Unauthorized" });
@@ -178,60 +149,31 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
     return reply(404, { message: "404 Not Found" });
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const rawBody = Buffer.concat(chunks).toString("utf8");
-      const url = new URL(req.url ?? "/", origin);
-      const token = req.headers["private-token"];
-      const record: RecordedGitLabRequest = {
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        path: url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname,
-        privateToken: Array.isArray(token) ? token[0] : token,
-        authorization: req.headers.authorization,
-        body: rawBody,
-      };
-      requests.push(record);
-      if (options.hang) return;
-      void gates.pass(record.method, record.path).then(() => {
-        const fault = faults.take(record.method, record.path);
-        if (answerFault(res, fault)) return;
-        answerAfter(res, fault, handle(req, rawBody, record));
-      });
-    });
+  const server = await startFakeServer<RecordedGitLabRequest>({
+    record: (received) => {
+      const token = received.req.headers["private-token"];
+      return { ...recordOf(received, prefix), privateToken: Array.isArray(token) ? token[0] : token };
+    },
+    handle,
+    ...(options.hang ? { hang: true } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    apiUrl: `${origin}${prefix}`,
-    requests,
+    apiUrl: `${server.origin}${prefix}`,
+    requests: server.requests,
     notes: (iid) => mrNotes(iid).map((n) => ({ ...n, author: { ...n.author } })),
     seedNotes: (iid, bodies, author = FAKE_GITLAB_STRANGER, seedOptions = {}) =>
       bodies.map((body) => addNote(iid, body, author, seedOptions.system ?? false)),
-    fail: (match, fault, times = 1) => faults.add(match, fault, times),
-    hold: (match, count) => gates.add(match, count),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    fail: server.fail,
+    hold: server.hold,
+    close: server.close,
   };
 }
 
 function listNotes(url: URL, all: FakeGitLabNote[], pagination: "both" | "x-next-page" | "link"): Reply {
-  const perPage = Math.min(Math.max(Number(url.searchParams.get("per_page") ?? 20) || 20, 1), 100);
-  const page = Math.max(Number(url.searchParams.get("page") ?? 1) || 1, 1);
+  const { perPage, page, pageUrl } = pageAsked(url, 20);
   const ordered = url.searchParams.get("sort") === "asc" ? all : [...all].reverse();
   const totalPages = Math.max(Math.ceil(ordered.length / perPage), 1);
-  const pageUrl = (n: number) => {
-    const u = new URL(url.href);
-    u.searchParams.set("per_page", String(perPage));
-    u.searchParams.set("page", String(n));
-    return u.href;
-  };
   const headers: Record<string, string> = {};
   if (pagination !== "link") {
     Object.assign(headers, {

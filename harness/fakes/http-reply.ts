@@ -1,24 +1,25 @@
 import type { ServerResponse } from "node:http";
 
 /**
- * What the fake GitHub and GitLab APIs share: reading a comment body, answering in JSON, and the faults
- * a test injects (a status, an answer lost after the write was applied, a dropped connection, a hang, a
- * huge answer) and the gates that hold requests so that two runs race for real.
+ * What the fake review hosts share: reading a request's JSON, answering in JSON, and the faults a test
+ * injects (a status, an answer lost after the write was applied, a dropped connection, a hang, a huge
+ * answer) and the gates that hold requests so that two runs race for real.
  */
 
-export function bodyField(raw: string): string | undefined {
+/** A request body's JSON; undefined when it does not parse. */
+export function parseJson(text: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(raw);
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      "body" in parsed &&
-      typeof parsed.body === "string"
-    ) {
-      return parsed.body;
-    }
+    return JSON.parse(text);
   } catch {
-    // Falls through: an unparsable request body is a client error.
+    return undefined;
+  }
+}
+
+/** The `body` string of a JSON request body; undefined (a client error) when there is none. */
+export function bodyField(raw: string): string | undefined {
+  const parsed = parseJson(raw);
+  if (typeof parsed === "object" && parsed !== null && "body" in parsed && typeof parsed.body === "string") {
+    return parsed.body;
   }
   return undefined;
 }

@@ -7,8 +7,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   FAKE_AZURE_BUILD_SERVICE,
   FAKE_AZURE_STRANGER,
@@ -22,10 +21,10 @@ import { commentMarker, readCommentState } from "../../src/core/report/comment-s
 import type { SpecResult } from "../../src/core/result.ts";
 import { readCiRun } from "../../src/hosts/cli/ci.ts";
 import { git as gitIn } from "../support/git.ts";
+import { emulatorEnv, ORG, useEmulator } from "../support/use-emulator.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "cli-azure-docs-token-5b1e9c";
-const ORG = "demo-org";
 const PROJECT_ID = "6ce954b1-ce1f-45d1-b94d-e6bf2464ba2c";
 const REPOSITORY_ID = "9b2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d";
 const THREADS = new RegExp(`^/${PROJECT_ID}/_apis/git/repositories/${REPOSITORY_ID}/pullRequests/5/threads$`);
@@ -34,17 +33,11 @@ const spec = (title: string, paths = "paths: {}\n") =>
   `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: 1.0.0\n${paths}`;
 const WITH_PETS = "paths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n";
 
-let emulator: RunningEmulator;
+const emulator = useEmulator(TOKEN);
 let azure: FakeAzureDevOps;
 let workspace: string;
 let mergeCommit: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
 beforeEach(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), "gitbook-cli-azure-"));
   await mkdir(path.join(workspace, "specs"), { recursive: true });
@@ -95,7 +88,7 @@ function pipelineEnv(overrides: Record<string, string> = {}): Record<string, str
 
 function sync(args: string[], env: Record<string, string>): Promise<CliRun> {
   return runCli(["sync", "--workspace", workspace, ...args], {
-    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
+    env: { ...emulatorEnv(emulator(), TOKEN), ...env },
   });
 }
 
@@ -188,7 +181,7 @@ describe("gitbook-openapi sync in an Azure Pipelines pull request build", () => 
 
   it("sends the job's token only to the collection, and the GitBook token only to GitBook", async () => {
     await startAzure();
-    const before = emulator.requests.length;
+    const before = emulator().requests.length;
 
     expect((await sync(["--json"], pipelineEnv())).code).toBe(0);
 
@@ -199,7 +192,7 @@ describe("gitbook-openapi sync in an Azure Pipelines pull request build", () => 
       expect(request.authorization).toBe(`Bearer ${FAKE_AZURE_TOKEN}`);
       expect(request.body).not.toContain(TOKEN);
     }
-    const gitbook = emulator.requests.slice(before);
+    const gitbook = emulator().requests.slice(before);
     expect(gitbook.length).toBeGreaterThan(0);
     expect(gitbook.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
@@ -288,13 +281,7 @@ describe("a scheduled cleanup job on Azure Pipelines", () => {
 
     const cleanup = await sync(["--mode", "cleanup", "--merge-request", "5", "--json"], scheduled);
 
-    expect(cleanup.code).toBe(0);
-    expect(results(cleanup).map((r) => [r.slug, r.status])).toEqual([
-      ["specs-pets-pr-5", "deleted"],
-      ["specs-stores-pr-5", "deleted"],
-    ]);
-    expect(emulator.getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
-    expect(emulator.getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+    expectFiveCleanedUp(cleanup);
     expect(ours(5)).toHaveLength(1);
     expect(ours(5)[0]?.body).toContain("### 🧹");
     expect(ours(6)).toHaveLength(1);
@@ -310,17 +297,22 @@ describe("a scheduled cleanup job on Azure Pipelines", () => {
 
     const sweep = await sync(["--mode", "cleanup", "--json"], scheduled);
 
-    expect(sweep.code).toBe(0);
-    expect(results(sweep).map((r) => [r.slug, r.status])).toEqual([
-      ["specs-pets-pr-5", "deleted"],
-      ["specs-stores-pr-5", "deleted"],
-    ]);
-    expect(emulator.getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
-    expect(emulator.getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+    expectFiveCleanedUp(sweep);
     expect(sweep.stderr).toContain("1 closed pull request(s) cleaned up (#5), 1 open");
     expect(ours(5)[0]?.body).toContain("### 🧹");
   });
 });
+
+/** `run` deleted the previews of pull request 5 and kept those of 6. */
+function expectFiveCleanedUp(run: CliRun): void {
+  expect(run.code).toBe(0);
+  expect(results(run).map((r) => [r.slug, r.status])).toEqual([
+    ["specs-pets-pr-5", "deleted"],
+    ["specs-stores-pr-5", "deleted"],
+  ]);
+  expect(emulator().getSpec(ORG, "specs-pets-pr-5")).toBeUndefined();
+  expect(emulator().getSpec(ORG, "specs-pets-pr-6")).toBeDefined();
+}
 
 describe("the pull request state port on Azure Pipelines", () => {
   it("answers open for an active pull request and closed for a completed or abandoned one", async () => {

@@ -5,36 +5,23 @@
  * Pipelines, `project` on CircleCI, `build` on Bitbucket, `myrepo-pr-42` in a Jenkins multibranch
  * workspace), and the owner in each publish record is the same from every CI for the same repository.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { describe, expect, it } from "vitest";
 import { ownerKey } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
+import { emulatorEnv, ORG, useEmulator, useTempDirs } from "../support/use-emulator.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-5e0a93c1d7f2";
-const ORG = "demo-org";
 const ROOT_SPEC = "openapi: 3.1.0\ninfo:\n  title: Widgets\n  version: 1.0.0\npaths: {}\n";
 
-let emulator: RunningEmulator;
-const made: string[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-afterEach(async () => {
-  for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const emulator = useEmulator(TOKEN);
+const tempDir = useTempDirs("gitbook-ci-identity-");
 
 /** A checkout in a folder named as the CI names it, holding `openapi.yaml` at its root. */
 async function checkout(folder: string, files: Record<string, string> = { "openapi.yaml": ROOT_SPEC }) {
-  const parent = await mkdtemp(path.join(tmpdir(), "gitbook-ci-identity-"));
-  made.push(parent);
+  const parent = await tempDir();
   const dir = path.join(parent, folder);
   await mkdir(dir);
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
@@ -43,7 +30,7 @@ async function checkout(folder: string, files: Record<string, string> = { "opena
 
 function sync(workspace: string, env: Record<string, string>, args: string[] = []): Promise<CliRun> {
   return runCli(["sync", "--workspace", workspace, "--json", ...args], {
-    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
+    env: { ...emulatorEnv(emulator(), TOKEN), ...env },
     cwd: workspace,
   });
 }
@@ -57,8 +44,8 @@ const rows = (run: CliRun) =>
 
 /** The owner written in the publish record of a slug's last version. */
 function recordedOwner(slug: string): string | undefined {
-  const spec = emulator.getSpec(ORG, slug);
-  const text = spec?.lastVersion && emulator.getVersionText(ORG, slug, spec.lastVersion);
+  const spec = emulator().getSpec(ORG, slug);
+  const text = spec?.lastVersion && emulator().getVersionText(ORG, slug, spec.lastVersion);
   return text ? /"owner": ?"([0-9a-f]+)"/.exec(text)?.[1] : undefined;
 }
 
@@ -162,6 +149,6 @@ describe("a clone without any identity", () => {
     expect(second.stderr).not.toMatch(/\(recorded\) →\s*$/m);
     expect(second.stderr).not.toContain("did not publish");
     expect(second.stderr).toMatch(/^Nothing was pruned: the repository's identity is unknown/m);
-    expect(emulator.getSpec(ORG, "lone-stores")).toBeDefined();
+    expect(emulator().getSpec(ORG, "lone-stores")).toBeDefined();
   });
 });

@@ -4,41 +4,23 @@
  * content it sits in, on the word of a commit the run descends from, and only in a run where every spec
  * went through. docs/design/ownership.md.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { load } from "js-yaml";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { describe, expect, it } from "vitest";
 import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
 import { slugsUnder } from "../support/slugs-under.ts";
+import { emulatorEnv, ORG, useEmulator, useTempDirs } from "../support/use-emulator.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-5c8e2a9d1f7b";
-const ORG = "demo-org";
 const spec = (title: string) => `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: {}\n`;
 const REPO_A = { GIT_URL: "git@github.com:acme/pay.git" };
 const REPO_B = { GIT_URL: "git@github.com:acme/pay-v2.git" };
 
-let emulator: RunningEmulator;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function folder(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "gitbook-cli-ownership-"));
-  dirs.push(dir);
-  return dir;
-}
+const emulator = useEmulator(TOKEN);
+const folder = useTempDirs("gitbook-cli-ownership-");
 
 async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   for (const [file, text] of Object.entries(files)) {
@@ -69,19 +51,19 @@ function sync(
   extra: readonly string[] = [],
 ): Promise<CliRun> {
   return runCli(["sync", "--workspace", dir, "--slug-prefix", prefix, "--json", ...extra], {
-    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG, ...env },
+    env: { ...emulatorEnv(emulator(), TOKEN), ...env },
   });
 }
 
 const prune = (dir: string, prefix: string, env: Record<string, string>) =>
   sync(dir, prefix, env, ["--prune"]);
 
-const slugs = (prefix: string) => slugsUnder(emulator, ORG, prefix);
+const slugs = (prefix: string) => slugsUnder(emulator(), ORG, prefix);
 
 /** The text GitBook holds for a slug, as last uploaded (its record included). */
 function heldText(slug: string): string {
-  const spec = emulator.getSpec(ORG, slug);
-  const text = spec?.lastVersion && emulator.getVersionText(ORG, slug, spec.lastVersion);
+  const spec = emulator().getSpec(ORG, slug);
+  const text = spec?.lastVersion && emulator().getVersionText(ORG, slug, spec.lastVersion);
   if (!text) throw new Error(`GitBook holds no text for ${slug}`);
   return text;
 }
@@ -103,7 +85,7 @@ describe("a publish record proves ownership of the slug it was written for", () 
     const b = await repository({ "orders.json": JSON.stringify(served, null, 2) });
     expect((await sync(b, "pay-v2", REPO_B)).code).toBe(0);
     // Someone uploads A's served refunds, record and all, as pay-v2-refunds, without this tool.
-    emulator.seedSpec(ORG, "pay-v2-refunds", heldText("pay-refunds"));
+    emulator().seedSpec(ORG, "pay-v2-refunds", heldText("pay-refunds"));
     // Repository C's overlay writes A's record into its own document.
     const overlay = `overlay: 1.0.0\ninfo: {title: Forge, version: '1'}\nactions:\n  - target: $\n    update:\n      ${RECORD_KEY}: ${JSON.stringify(served[RECORD_KEY])}\n`;
     const c = await repository({
@@ -141,7 +123,7 @@ describe("a publish record proves sameness only in the content it describes", ()
     expect((await sync(a, "zoo", REPO_A)).code).toBe(0);
     const recordLine = heldText("zoo-pets").split("\n")[0] as string;
     expect(recordLine).toMatch(/^x-publish-record: /);
-    emulator.seedSpec(ORG, "zoo-pets", `${recordLine}\n${spec("Forged")}`);
+    emulator().seedSpec(ORG, "zoo-pets", `${recordLine}\n${spec("Forged")}`);
 
     const again = await sync(a, "zoo", REPO_A);
     expect(again.code, again.stderr).toBe(0);
@@ -189,7 +171,7 @@ describe("prune deletes only on the word of a commit the run descends from", () 
     const owner = ownerKey({ repository: "github.com/acme/pay", slugPrefix: "old" });
     const text = spec("Gone");
     const earlier = { tool: "gitbook-openapi", owner, path: "gone.yaml", digest: digestOf(text) };
-    emulator.seedSpec(ORG, "old-gone", `${RECORD_KEY}: ${JSON.stringify(earlier)}\n${text}`);
+    emulator().seedSpec(ORG, "old-gone", `${RECORD_KEY}: ${JSON.stringify(earlier)}\n${text}`);
 
     const run = await prune(a, "old", REPO_A);
     expect(run.code, run.stderr).toBe(0);
@@ -229,7 +211,7 @@ describe("a run in which a spec failed deletes nothing", () => {
 
     const renamed = await prune(a, "svc", REPO_A);
     expect(renamed.code).toBe(1);
-    expect(emulator.requests.filter((r) => r.method === "DELETE" && r.path.includes("svc-"))).toEqual([]);
+    expect(emulator().requests.filter((r) => r.method === "DELETE" && r.path.includes("svc-"))).toEqual([]);
     expect(slugs("svc")).toEqual(["svc-billing", "svc-users"]);
     expect(renamed.stderr).toContain(
       "Nothing was pruned: 1 spec failed in this run (billing-v2.yaml), and a failed spec may be the new home of one that would be deleted",

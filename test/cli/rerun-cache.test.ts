@@ -6,17 +6,15 @@
  * docs/design/rerun-cache.md.
  */
 import { createHmac } from "node:crypto";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { describe, expect, it } from "vitest";
 import { digestOf, ownerKey } from "../../src/core/ownership/ownership.ts";
+import { emulatorEnv, ORG, useEmulator, useTempDirs } from "../support/use-emulator.ts";
 import { type CliRun, runCli } from "./run-cli.ts";
 
 const TOKEN = "tok-5f0c3b7e9a21";
-const ORG = "demo-org";
 const REPO = { GIT_URL: "git@github.com:acme/rerun.git" };
 const spec = (title: string, version = "1.0.0") =>
   `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: ${version}\npaths: {}\n`;
@@ -24,22 +22,11 @@ const SPLIT_ROOT = "openapi: 3.1.0\ninfo: {title: Split, version: '1'}\npaths:\n
 const splitPart = (description: string) =>
   `get:\n  responses:\n    '200':\n      description: ${description}\n`;
 
-let emulator: RunningEmulator;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const emulator = useEmulator(TOKEN);
+const tempDir = useTempDirs("gitbook-rerun-cache-");
 
 async function workspace(prefix: string): Promise<{ dir: string; cache: string; prefix: string }> {
-  const dir = await mkdtemp(path.join(tmpdir(), "gitbook-rerun-cache-"));
-  dirs.push(dir);
+  const dir = await tempDir();
   await writeFile(path.join(dir, "orders.yaml"), spec("Orders"));
   await writeFile(path.join(dir, "refunds.yaml"), spec("Refunds"));
   await writeFile(path.join(dir, "root.yaml"), SPLIT_ROOT);
@@ -54,9 +41,7 @@ function sync(
   const cache = w.cache ? ["--cache-file", w.cache] : [];
   return runCli(["sync", "--workspace", w.dir, "--slug-prefix", w.prefix, "--json", ...cache], {
     env: {
-      GITBOOK_TOKEN: TOKEN,
-      GITBOOK_API_URL: emulator.baseUrl,
-      GITBOOK_ORGANIZATION: ORG,
+      ...emulatorEnv(emulator(), TOKEN),
       ...REPO,
       ...env,
     },
@@ -65,9 +50,9 @@ function sync(
 
 /** Runs `work`, counting the version content reads and uploads it made. */
 async function counted(work: () => Promise<CliRun>): Promise<{ run: CliRun; reads: number; puts: number }> {
-  const before = emulator.requests.length;
+  const before = emulator().requests.length;
   const run = await work();
-  const requests = emulator.requests.slice(before);
+  const requests = emulator().requests.slice(before);
   return {
     run,
     reads: requests.filter((r) => r.method === "GET" && r.path.endsWith("/content")).length,
@@ -155,9 +140,7 @@ describe("the re-run cache", () => {
     const onReview = await counted(() =>
       runCli(["sync", "--workspace", w.dir, "--slug-prefix", "review", "--json", "--mode", "publish"], {
         env: {
-          GITBOOK_TOKEN: TOKEN,
-          GITBOOK_API_URL: emulator.baseUrl,
-          GITBOOK_ORGANIZATION: ORG,
+          ...emulatorEnv(emulator(), TOKEN),
           GITBOOK_CACHE_FILE: w.cache,
           GITBOOK_MERGE_REQUEST: "7",
           GITBOOK_DEBUG: "1",
@@ -182,14 +165,14 @@ describe("the re-run cache", () => {
       fc.asyncProperty(forgedCaches(genuine, owner), async (cacheFor) => {
         round++;
         const changed = spec("Orders", `2.${round}.0`);
-        const listed = emulator.getSpec(ORG, "prop-orders")?.lastVersion ?? "v0";
+        const listed = emulator().getSpec(ORG, "prop-orders")?.lastVersion ?? "v0";
         await writeFile(path.join(w.dir, "orders.yaml"), changed);
         await writeFile(w.cache, cacheFor({ listed, changed: digestOf(changed) }));
         const run = await sync(w);
         expect(run.code, run.stderr).toBe(0);
         expect(rows(run).find(([file]) => file === "orders.yaml")).toEqual(["orders.yaml", "published"]);
-        const held = emulator.getSpec(ORG, "prop-orders");
-        const text = held?.lastVersion && emulator.getVersionText(ORG, "prop-orders", held.lastVersion);
+        const held = emulator().getSpec(ORG, "prop-orders");
+        const text = held?.lastVersion && emulator().getVersionText(ORG, "prop-orders", held.lastVersion);
         expect(text).toContain(`version: 2.${round}.0`);
       }),
       { seed: 2804, numRuns: 8 },
@@ -199,7 +182,7 @@ describe("the re-run cache", () => {
 
 function sealWith(token: string, entries: string): string {
   const key = createHmac("sha256", token)
-    .update(`gitbook-openapi re-run cache v1\n${emulator.baseUrl}`)
+    .update(`gitbook-openapi re-run cache v1\n${emulator().baseUrl}`)
     .digest();
   return `hmac-sha256:${createHmac("sha256", key).update(entries).digest("hex")}`;
 }

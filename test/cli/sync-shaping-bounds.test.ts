@@ -6,17 +6,15 @@
  * their place. Before, the run never ended (the event loop was blocked: neither `--timeout` nor SIGTERM
  * acted), or ended on a stack overflow with nothing uploaded after it.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { describe, expect, it } from "vitest";
 import type { SpecResult } from "../../src/core/result.ts";
+import { emulatorEnv, ORG, useEmulator, useTempDirs } from "../support/use-emulator.ts";
 import { COPY_SOURCE, DEEP, HOSTILE_OVERLAYS, hostileSpec } from "./hostile-overlays.ts";
 import { runCliProcess } from "./run-cli.ts";
 
 const TOKEN = "sync-shaping-bounds-token-5c1e";
-const ORG = "demo-org";
 
 /** The specs whose overlays pass a bound. */
 const BOUNDED = `  specs/long.yaml:
@@ -40,19 +38,11 @@ const FILES: Record<string, string> = {
 ${BOUNDED}`,
 };
 
-let emulator: RunningEmulator;
-const workspaces: string[] = [];
-beforeAll(async () => {
-  emulator = await startEmulator({ token: TOKEN, processing: { pendingMs: 5, progressMs: 5 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-  for (const workspace of workspaces) await rm(workspace, { recursive: true, force: true });
-});
+const emulator = useEmulator(TOKEN);
+const tempDir = useTempDirs("sync-shaping-bounds-");
 
 async function workspaceOf(files: Record<string, string>): Promise<string> {
-  const workspace = await mkdtemp(path.join(tmpdir(), "sync-shaping-bounds-"));
-  workspaces.push(workspace);
+  const workspace = await tempDir();
   await mkdir(path.join(workspace, "specs"));
   await mkdir(path.join(workspace, "overlays"));
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(workspace, file), text);
@@ -65,7 +55,7 @@ async function workspaceOf(files: Record<string, string>): Promise<string> {
  */
 const sync = (workspace: string, args: string[], killAfterMs: number) =>
   runCliProcess(["sync", "--workspace", workspace, "--json", ...args], {
-    env: { GITBOOK_TOKEN: TOKEN, GITBOOK_API_URL: emulator.baseUrl, GITBOOK_ORGANIZATION: ORG },
+    env: emulatorEnv(emulator(), TOKEN),
     killAfterMs,
   });
 
@@ -83,7 +73,7 @@ describe("sync with hostile overlays", () => {
       ["specs/slow.yaml", "published"],
     ]);
     // The patterns ran, with RFC 9535's results: the backtracking ones selected nothing.
-    expect(emulator.getSpec(ORG, "specs-slow")).toBeDefined();
+    expect(emulator().getSpec(ORG, "specs-slow")).toBeDefined();
     expect(run.stderr).toContain(
       "overlays/backtracking.yaml:6: action 2's target $.info[?match(@, '(a*){9}Z')] selects nothing",
     );
@@ -96,7 +86,7 @@ describe("sync with hostile overlays", () => {
     expect(byFile.get("specs/copies.yaml")?.errors.join("\n")).toMatch(
       /overlays\/copy\.yaml:4: .*this spec's overlays add about 36\.\d MiB, over the 32\.0 MiB limit for one spec/,
     );
-    expect(emulator.getSpec(ORG, "specs-pets")).toBeDefined();
+    expect(emulator().getSpec(ORG, "specs-pets")).toBeDefined();
   }, 120_000);
 
   it("goes on past a spec whose overlay meets a document 500 levels deep (it once stopped the run)", async () => {
@@ -112,7 +102,7 @@ describe("sync with hostile overlays", () => {
       ["specs/long.yaml", "failed", "SHAPING_ERROR"],
       ["specs/pets.yaml", "published", null],
     ]);
-    expect(emulator.getSpec(ORG, "deep-specs-pets")).toBeDefined();
+    expect(emulator().getSpec(ORG, "deep-specs-pets")).toBeDefined();
     expect(run.code).toBe(1);
   }, 120_000);
 });

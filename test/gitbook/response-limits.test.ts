@@ -3,14 +3,12 @@
  * that is never buffered past, and in time, by a call's own deadline inside the run's. Over real
  * loopback sockets.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Handler,
-  type LoopbackServer,
   type StreamState,
   sendJson,
   specBody,
-  startServer,
   streamLargeContent,
 } from "../../harness/loopback/loopback.ts";
 import {
@@ -23,35 +21,19 @@ import {
   ResponseTooLargeError,
   ServerError,
 } from "../../src/adapters/gitbook/index.ts";
+import { caught, useCleanups } from "../support/loopback-servers.ts";
 
 const TOKEN = "gb_api_limits-token-0123456789";
 const MiB = 1024 * 1024;
 const CONTENT_PATH = "/v1/orgs/acme/openapi/pets/versions/v1/content";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function server(handler: Handler): Promise<LoopbackServer> {
-  const started = await startServer(handler);
-  cleanups.push(started.close);
-  return started;
-}
+const cleanups = useCleanups();
+const server = cleanups.server;
 
 function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}): GitBookClient {
   const client = new GitBookClient({ token: TOKEN, baseUrl, random: () => 0, ...options });
-  cleanups.push(() => client.close());
+  cleanups.add(() => client.close());
   return client;
-}
-
-async function caught(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 /** A server handler streaming a content of `total` bytes, and what it managed to write. */

@@ -5,27 +5,18 @@
  * errors it builds from an answer are text to show: their messages hold no piece of the token, whole or
  * of 8+ characters (issue 8, item 9). Over real loopback sockets.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type Handler,
-  type LoopbackServer,
-  sendJson,
-  specBody,
-  startServer,
-} from "../../harness/loopback/loopback.ts";
+import { describe, expect, it } from "vitest";
+import { type Handler, sendJson, specBody } from "../../harness/loopback/loopback.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { FRAGMENT_LENGTH } from "../../src/core/text/redact.ts";
+import { caught, useCleanups } from "../support/loopback-servers.ts";
 
 const TOKEN = "gb_api_Zq8x/Yp3LmN7vR2tK9wB4cD6fH1jS5uE0x7Ww";
 
-const servers: LoopbackServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
+const cleanups = useCleanups();
 
 async function clientAnswering(handler: Handler): Promise<GitBookClient> {
-  const server = await startServer(handler);
-  servers.push(server);
+  const server = await cleanups.server(handler);
   return new GitBookClient({ token: TOKEN, baseUrl: server.url, retry: { maxRetries: 0 } });
 }
 
@@ -37,15 +28,6 @@ function pieces(value: unknown): string[] {
     if (text.includes(piece)) found.push(piece);
   }
   return found;
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 /** The token as a JSON encoder that escapes every character (or only `/`, as PHP does) writes it. */
@@ -86,12 +68,11 @@ describe("a service that echoes the token", () => {
     // Lowercase letters and digits of the token, as a file name could hold them by chance.
     const slug = `${TOKEN.slice(12, 20).toLowerCase()}-api-one`;
     expect(slug).toMatch(/^[a-z0-9]{8}-api-one$/);
-    const server = await startServer((request, response) => {
+    const server = await cleanups.server((request, response) => {
       if (request.url.endsWith("/openapi")) {
         sendJson(response, 200, { items: [specBody(slug)] });
       } else sendJson(response, 200, specBody(slug));
     });
-    servers.push(server);
     const client = new GitBookClient({ token: TOKEN, baseUrl: server.url, retry: { maxRetries: 0 } });
 
     expect((await client.getSpec("acme", slug)).slug).toBe(slug);
@@ -111,7 +92,7 @@ describe("a service that echoes the token", () => {
     ];
     for (const answer of answers) {
       const client = await clientAnswering(answer);
-      const error = await failure(client.getSpec("acme", "pets"));
+      const error = await caught(client.getSpec("acme", "pets"));
       expect(error.message).toContain("[REDACTED]");
       expect(pieces(error)).toEqual([]);
     }

@@ -1,14 +1,7 @@
 import { inspect } from "node:util";
 import { Agent } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  closedPort,
-  type Handler,
-  type LoopbackServer,
-  sendJson,
-  specBody,
-  startServer,
-} from "../../harness/loopback/loopback.ts";
+import { describe, expect, it } from "vitest";
+import { closedPort, type LoopbackServer, sendJson, specBody } from "../../harness/loopback/loopback.ts";
 import {
   AuthenticationError,
   BadRequestError,
@@ -27,19 +20,12 @@ import {
   UnexpectedRedirectError,
   UnexpectedResponseError,
 } from "../../src/adapters/gitbook/index.ts";
+import { caught, useCleanups } from "../support/loopback-servers.ts";
 
 const TOKEN = "gb_api_secret-token-0123456789";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function server(handler: Handler): Promise<LoopbackServer> {
-  const started = await startServer(handler);
-  cleanups.push(started.close);
-  return started;
-}
+const cleanups = useCleanups();
+const server = cleanups.server;
 
 interface TestClient {
   client: GitBookClient;
@@ -60,17 +46,8 @@ function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}): TestC
     onRetry: (event) => retries.push({ attempt: event.attempt, reason: event.reason }),
     ...options,
   });
-  cleanups.push(() => client.close());
+  cleanups.add(() => client.close());
   return { client, delays, retries };
-}
-
-async function caught(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 function expectNoToken(error: Error): void {
@@ -208,7 +185,7 @@ describe("requests", () => {
   });
   it("does not show the token when the client itself is logged", () => {
     const client = new GitBookClient({ token: TOKEN });
-    cleanups.push(() => client.close());
+    cleanups.add(() => client.close());
     expect(inspect(client, { depth: 20, showHidden: true })).not.toContain(TOKEN);
     expect(JSON.stringify(client)).not.toContain(TOKEN);
   });
@@ -471,7 +448,7 @@ describe("connections", () => {
   it("closes the dispatcher it created but leaves an injected one open", async () => {
     const api = await server((_request, response) => sendJson(response, 200, specBody("pets")));
     const dispatcher = new Agent();
-    cleanups.push(() => dispatcher.close());
+    cleanups.add(() => dispatcher.close());
     const { client } = clientFor(api.url, { dispatcher });
     await client.getSpec("acme", "pets");
     await client.close();

@@ -43,6 +43,18 @@ class Organization {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Specs "a" and "b" watched, a's read waiting on a listing that is held back (`org.release()`). */
+async function duringHeldListing() {
+  const org = new Organization(["a", "b"]);
+  org.holdListings = true;
+  const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
+  const [a, b] = [reader.watch("a"), reader.watch("b")];
+  const first = a.read();
+  await flush();
+  expect(org.calls).toEqual(["list"]);
+  return { org, a, b, first };
+}
+
 describe("BatchedStateReader", () => {
   it("reads each spec on its own while no more specs are waited on than the listing has pages", async () => {
     const org = new Organization(["a", "b"]);
@@ -64,13 +76,7 @@ describe("BatchedStateReader", () => {
   });
 
   it("never answers a read with a listing that started before it was asked for", async () => {
-    const org = new Organization(["a", "b"]);
-    org.holdListings = true;
-    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
-    const [a, b] = [reader.watch("a"), reader.watch("b")];
-    const first = a.read();
-    await flush();
-    expect(org.calls).toEqual(["list"]);
+    const { org, b, first } = await duringHeldListing();
     org.complete("b");
     const second = b.read();
     org.release();
@@ -144,13 +150,7 @@ describe("BatchedStateReader", () => {
   });
 
   it("reads a spec on its own at once when batching stops, even while a listing is under way", async () => {
-    const org = new Organization(["a", "b"]);
-    org.holdListings = true;
-    const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), minListIntervalMs: 0 });
-    const [a, b] = [reader.watch("a"), reader.watch("b")];
-    const first = a.read();
-    await flush();
-    expect(org.calls).toEqual(["list"]);
+    const { org, a, b, first } = await duringHeldListing();
     a.end();
     await b.read();
     expect(org.calls).toEqual(["list", "get b"]);

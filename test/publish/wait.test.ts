@@ -6,17 +6,21 @@ import { specFixture } from "../support/spec-fixture.ts";
 
 const base = specFixture();
 
+/** The wait's options: the default schedule, a fixed jitter, and a deadline `ms` from the clock's now. */
+const waiting = (service: FakeSpecService, clock: InstantClock, ms: number) => ({
+  service,
+  clock,
+  schedule: DEFAULT_POLL_SCHEDULE,
+  deadline: clock.now() + ms,
+  random: () => 0.5,
+});
+
 describe("waitForProcessing", () => {
   it("needs no poll when the upload's answer already shows this upload processed", async () => {
     const service = new FakeSpecService();
     const clock = new InstantClock();
     const uploaded = { ...base, lastProcessedAt: "2026-01-02T00:00:00.500Z", lastVersion: "v2" };
-    const outcome = await waitForProcessing("org", uploaded, {
-      service,
-      clock,
-      schedule: DEFAULT_POLL_SCHEDULE,
-      deadline: clock.now() + 10_000,
-    });
+    const outcome = await waitForProcessing("org", uploaded, waiting(service, clock, 10_000));
     expect(outcome).toEqual({ kind: "processed", spec: uploaded, polls: 0 });
     expect(service.calls).toEqual([]);
   });
@@ -30,13 +34,7 @@ describe("waitForProcessing", () => {
     });
     const clock = new InstantClock();
     const uploaded = { ...base, lastProcessedAt: "2026-01-01T00:00:00.000Z" };
-    const outcome = await waitForProcessing("org", uploaded, {
-      service,
-      clock,
-      schedule: DEFAULT_POLL_SCHEDULE,
-      deadline: clock.now() + 10_000,
-      random: () => 0.5,
-    });
+    const outcome = await waitForProcessing("org", uploaded, waiting(service, clock, 10_000));
     expect(outcome.kind).toBe("processed");
     expect(outcome.polls).toBe(1);
     expect(clock.sleeps).toEqual([DEFAULT_POLL_SCHEDULE.firstDelayMs]);
@@ -50,13 +48,7 @@ describe("waitForProcessing", () => {
     const outcome = await waitForProcessing(
       "org",
       { ...base, processingState: "pending" },
-      {
-        service,
-        clock,
-        schedule: DEFAULT_POLL_SCHEDULE,
-        deadline: start + 5_000,
-        random: () => 0.5,
-      },
+      waiting(service, clock, 5_000),
     );
     expect(outcome.kind).toBe("timed-out");
     expect(clock.now()).toBe(start + 5_000);
@@ -78,14 +70,7 @@ describe("waitForProcessing", () => {
     const outcome = await waitForProcessing(
       "org",
       { ...base, processingState: "pending" },
-      {
-        service,
-        clock,
-        schedule: DEFAULT_POLL_SCHEDULE,
-        deadline: clock.now() + 60_000,
-        random: () => 0.5,
-        states: { watch: () => watch },
-      },
+      { ...waiting(service, clock, 60_000), states: { watch: () => watch } },
     );
     expect(outcome).toMatchObject({ kind: "processed", polls: 5 });
     expect(clock.sleeps).toEqual([1000, 1200]);

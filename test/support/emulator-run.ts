@@ -4,33 +4,21 @@
  * fields those tests vary, and the ports they replace.
  */
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { SyncPlan } from "../../src/core/plan/plan.ts";
 import { type SyncPorts, systemClock } from "../../src/core/ports.ts";
 import { runSync, type SyncReport } from "../../src/core/run/run.ts";
 import type { ShapingConfig } from "../../src/core/shaping/audiences.ts";
+import { ORG } from "./use-emulator.ts";
 
-export const ORG = "demo-org";
+export { ORG, useEmulator } from "./use-emulator.ts";
 
 /** The worker entry whose specs fail by their file names (fixtures/faulty-preparation.ts). */
 export const FAULTY_WORKER = fileURLToPath(
   new URL("../prepare/fixtures/faulty-preparation.ts", import.meta.url),
 );
-
-/** The emulator for the file's tests, started once (quick processing) and closed after them. */
-export function useEmulator(token: string): () => RunningEmulator {
-  let emulator: RunningEmulator | undefined;
-  beforeAll(async () => {
-    emulator = await startEmulator({ token, processing: { pendingMs: 5, progressMs: 5 } });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
-  return () => emulator as RunningEmulator;
-}
 
 export interface RunOptions {
   workspace: string;

@@ -3,8 +3,7 @@
  * docs/design/azure-devops.md): which pull request it builds, and where that pull request's comments
  * live. Values from the environment are checked here; a malformed one throws an error naming it.
  */
-import { truncate } from "../../core/text/truncate.ts";
-import { webUrl } from "../http/web-url.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** The repository host whose pull requests get the comment: Azure Repos Git. */
 export const AZURE_REPOS_GIT = "TfsGit";
@@ -38,14 +37,8 @@ export interface AzureReposTarget {
 }
 
 /** An Azure Pipelines variable holds a value the run cannot use; the message names the variable. */
-export class AzureDevOpsContextError extends Error {
+export class AzureDevOpsContextError extends CiVariableError {
   override readonly name = "AzureDevOpsContextError";
-  readonly variable: string;
-
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.variable = variable;
-  }
 }
 
 /** Whether the environment is an Azure Pipelines job (`TF_BUILD=True`). */
@@ -71,7 +64,11 @@ export function readAzureDevOpsContext(env: NodeJS.ProcessEnv): AzureDevOpsConte
             number: parsePullRequestNumber(numberText, numberVariable),
             targetBranch: nonEmpty(env.SYSTEM_PULLREQUEST_TARGETBRANCH),
           },
-    token: parseToken(env.SYSTEM_ACCESSTOKEN),
+    token: AzureDevOpsContextError.token(
+      env.SYSTEM_ACCESSTOKEN,
+      "SYSTEM_ACCESSTOKEN",
+      "map it as `SYSTEM_ACCESSTOKEN: $(System.AccessToken)` in the step's env.",
+    ),
   };
 }
 
@@ -88,14 +85,11 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
       "it is not set. Azure Pipelines sets it in every job (for example https://dev.azure.com/fabrikam/).",
     );
   }
-  const collectionUri = webUrl(uriText);
-  if (!collectionUri) {
-    throw new AzureDevOpsContextError(
-      "SYSTEM_COLLECTIONURI",
-      `${quote(withoutCredentials(uriText))} is not an https address (plain http is accepted for loopback hosts only), ` +
-        "or it carries credentials, a query or a fragment.",
-    );
-  }
+  const collectionUri = AzureDevOpsContextError.webUrl(
+    uriText,
+    "SYSTEM_COLLECTIONURI",
+    withoutCredentials(uriText),
+  );
   const projectName = pathPart(env.SYSTEM_TEAMPROJECT, "SYSTEM_TEAMPROJECT");
   const projectId = pathPart(env.SYSTEM_TEAMPROJECTID, "SYSTEM_TEAMPROJECTID");
   const project = projectId ?? projectName;
@@ -124,15 +118,7 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
 
 /** A pull request number: a positive integer in decimal digits. `name` says where it came from. */
 export function parsePullRequestNumber(text: string, name: string): number {
-  const value = text.trim();
-  const number = Number(value);
-  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(number)) {
-    throw new AzureDevOpsContextError(
-      name,
-      `a pull request id is a positive integer such as 12, not ${quote(value)}.`,
-    );
-  }
-  return number;
+  return AzureDevOpsContextError.requestNumber(text, name, "a pull request id");
 }
 
 /**
@@ -148,20 +134,6 @@ function pathPart(value: string | undefined, name: string): string | undefined {
   return text;
 }
 
-/** A token a request header can carry: visible ASCII only. The value never appears in an error. */
-function parseToken(value: string | undefined): string | undefined {
-  const text = nonEmpty(value);
-  if (text === undefined) return undefined;
-  if (!/^[\x21-\x7e]+$/.test(text)) {
-    throw new AzureDevOpsContextError(
-      "SYSTEM_ACCESSTOKEN",
-      "the token contains spaces, line breaks or other characters a request header cannot carry; map " +
-        "it as `SYSTEM_ACCESSTOKEN: $(System.AccessToken)` in the step's env.",
-    );
-  }
-  return text;
-}
-
 /** `text` with the credentials of a URL masked, for an error message. */
 function withoutCredentials(text: string): string {
   try {
@@ -173,12 +145,4 @@ function withoutCredentials(text: string): string {
   } catch {
     return text.replace(/\/\/[^/@]*@/, "//***@");
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
-}
-
-function quote(value: string): string {
-  return JSON.stringify(truncate(value, 81));
 }

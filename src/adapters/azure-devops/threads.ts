@@ -8,27 +8,24 @@
  * 16-bit), so ids still grow with creation and the oldest thread sorts first.
  */
 
-import type { Dispatcher } from "undici";
-import type { Logger } from "../../core/logger.ts";
 import type { ReviewThread } from "../../core/ports.ts";
 import { AZURE_DEVOPS_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../http/limits.ts";
-import { type AnswerCap, type HostClient, ReviewHostError } from "../review-host/host-client.ts";
+import { MiB } from "../http/limits.ts";
+import type { AnswerCap, HostClient, ReviewCommentOptions } from "../review-host/host-client.ts";
+import { ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { API_VERSION, createAzureDevOpsClient } from "./api.ts";
 import type { AzureReposTarget } from "./context.ts";
 
 /**
  * The largest answer of each kind of call. A comment holds at most 150,000 characters (6 bytes each at
- * worst as JSON escapes), so one thread or comment gets 4 MiB; a page of threads 32 MiB.
+ * worst as JSON escapes), so one thread or comment gets 4 MiB.
  */
 export const AZURE_DEVOPS_ANSWER_CAPS = {
-  identity: { bytes: 64 * KiB, kind: "the token's identity (connectionData)" },
-  page: { bytes: 32 * MiB, kind: "a page of threads" },
+  ...reviewHostCaps({ identity: "the token's identity (connectionData)", page: "a page of threads" }),
   comment: { bytes: 4 * MiB, kind: "one thread or comment" },
-  deletion: { bytes: 64 * KiB, kind: "a deletion" },
   pullRequest: { bytes: 1 * MiB, kind: "a pull request" },
 } as const satisfies Record<string, AnswerCap>;
 
@@ -209,20 +206,12 @@ function isIdentityId(value: unknown): value is string {
   );
 }
 
-export interface PullRequestThreadsOptions {
+export interface PullRequestThreadsOptions extends ReviewCommentOptions {
   target: AzureReposTarget;
   /** `SYSTEM_ACCESSTOKEN`; without it the comment is skipped with a warning. */
   token: string | undefined;
   /** The pull request's id, as its page shows it. */
   number: number;
-  /** The `comment-key`: identifies this instance's comment. */
-  commentKey: string;
-  logger: Logger;
-  /** Epoch milliseconds after which no Azure DevOps request is sent or waited for. */
-  deadline: number;
-  requestTimeoutMs?: number;
-  retryDelayMs?: number;
-  dispatcher?: Dispatcher;
 }
 
 const TOKEN_SETUP =
@@ -301,9 +290,7 @@ function clientOf(
     collectionUri: options.target.collectionUri,
     token,
     deadline: options.deadline,
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...tuningOf(options),
   });
 }
 

@@ -9,30 +9,27 @@
  * probe comment, takes the `user` of the answer, and deletes the probe. A comment is then ours only
  * when it carries our marker and that account wrote it.
  */
-import type { Dispatcher } from "undici";
 import type { Logger } from "../../core/logger.ts";
 import type { ReviewComments } from "../../core/report/review-comment.ts";
 import { BITBUCKET_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import type { PullRequestStates } from "../../core/review-thread/pull-request-state.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../http/limits.ts";
-import {
-  type AnswerCap,
-  createHostClient,
-  type HostClient,
-  type HostClientTuning,
-  ReviewHostError,
+import { MiB } from "../http/limits.ts";
+import type {
+  AnswerCap,
+  HostClient,
+  HostClientTuning,
+  ReviewCommentOptions,
 } from "../review-host/host-client.ts";
+import { createHostClient, ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { BITBUCKET_WEB_URL, type BitbucketContext } from "./context.ts";
 
 /** The largest answer of each kind of call. A pull request's description may be megabytes long. */
 export const BITBUCKET_ANSWER_CAPS = {
-  identity: { bytes: 64 * KiB, kind: "the token's identity (a draft comment)" },
-  page: { bytes: 32 * MiB, kind: "a page of comments" },
+  ...reviewHostCaps({ identity: "the token's identity (a draft comment)", page: "a page of comments" }),
   comment: { bytes: 1 * MiB, kind: "one comment" },
-  deletion: { bytes: 64 * KiB, kind: "a deletion" },
   pullRequest: { bytes: 8 * MiB, kind: "a pull request" },
 } as const satisfies Record<string, AnswerCap>;
 
@@ -84,13 +81,11 @@ export function commentUrl(target: PullRequestTarget, commentId: number): string
  * asked for, following each page's `next` (Bitbucket may give fewer a page than asked).
  */
 export function bitbucketCommentStore(client: HostClient, target: PullRequestTarget): CommentStore {
-  const list = commentsPath(target);
   return restCommentStore({
     client,
     host: "Bitbucket",
     noun: "comment",
-    list,
-    one: (id) => `${list}/${id}`,
+    list: commentsPath(target),
     pageQuery: () => ({ pagelen: 100 }),
     updateMethod: "PUT",
     payload: (body) => ({ content: { raw: body } }),
@@ -165,15 +160,9 @@ export async function findTokenAccount(
   return account;
 }
 
-export interface PullRequestCommentsOptions {
+export interface PullRequestCommentsOptions extends ReviewCommentOptions {
   context: Pick<BitbucketContext, "apiUrl" | "workspace" | "repoSlug" | "token">;
   pullRequestId: number;
-  commentKey: string;
-  logger: Logger;
-  deadline: number;
-  requestTimeoutMs?: number;
-  retryDelayMs?: number;
-  dispatcher?: Dispatcher;
 }
 
 /**
@@ -243,9 +232,7 @@ function clientOf(
     apiUrl: options.context.apiUrl,
     token,
     deadline: options.deadline,
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...tuningOf(options),
   });
 }
 

@@ -4,8 +4,7 @@
  * a `pull-requests:` pipeline, and the token that may write its comment. Values are checked here.
  */
 import path from "node:path";
-import { truncate } from "../../core/text/truncate.ts";
-import { webUrl } from "../http/web-url.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** Bitbucket Cloud's REST API; the token goes nowhere else unless `BITBUCKET_API_URL` names another. */
 export const BITBUCKET_API_URL = "https://api.bitbucket.org/2.0";
@@ -34,14 +33,8 @@ export interface BitbucketContext {
 }
 
 /** A Bitbucket variable holds a value the run cannot use; the message names the variable. */
-export class BitbucketContextError extends Error {
+export class BitbucketContextError extends CiVariableError {
   override readonly name = "BitbucketContextError";
-  readonly variable: string;
-
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.variable = variable;
-  }
 }
 
 /** Whether the environment is a Bitbucket Pipelines step. */
@@ -53,13 +46,8 @@ export function isBitbucketPipelines(env: NodeJS.ProcessEnv): boolean {
 
 export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
   const apiText = nonEmpty(env.BITBUCKET_API_URL);
-  const apiUrl = apiText === undefined ? BITBUCKET_API_URL : webUrl(apiText);
-  if (apiUrl === undefined) {
-    throw new BitbucketContextError(
-      "BITBUCKET_API_URL",
-      `${quote(apiText ?? "")} is not an https address (plain http is accepted for loopback hosts only), or it carries credentials, a query or a fragment.`,
-    );
-  }
+  const apiUrl =
+    apiText === undefined ? BITBUCKET_API_URL : BitbucketContextError.webUrl(apiText, "BITBUCKET_API_URL");
   const prText = nonEmpty(env.BITBUCKET_PR_ID);
   return {
     apiUrl,
@@ -70,21 +58,17 @@ export function readBitbucketContext(env: NodeJS.ProcessEnv): BitbucketContext {
     destinationCommit: commitId(env.BITBUCKET_PR_DESTINATION_COMMIT),
     destinationBranch: nonEmpty(env.BITBUCKET_PR_DESTINATION_BRANCH),
     cloneDir: nonEmpty(env.BITBUCKET_CLONE_DIR) ?? path.resolve("."),
-    token: parseToken(env.BITBUCKET_TOKEN),
+    token: BitbucketContextError.token(
+      env.BITBUCKET_TOKEN,
+      "BITBUCKET_TOKEN",
+      "store the token's value alone in the secured variable.",
+    ),
   };
 }
 
 /** A pull request id given as text: a positive decimal integer; `name` says where it came from. */
 export function parsePullRequestId(text: string, name: string): number {
-  const value = text.trim();
-  const number = Number(value);
-  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(number)) {
-    throw new BitbucketContextError(
-      name,
-      `a pull request id is a positive integer such as 12, not ${quote(value)}.`,
-    );
-  }
-  return number;
+  return BitbucketContextError.requestNumber(text, name, "a pull request id");
 }
 
 /** A workspace or repository slug, as a request path carries it unencoded. */
@@ -98,27 +82,7 @@ function pathPart(value: string | undefined, name: string): string {
   return text;
 }
 
-function parseToken(value: string | undefined): string | undefined {
-  const text = nonEmpty(value);
-  if (text === undefined) return undefined;
-  if (!/^[\x21-\x7e]+$/.test(text)) {
-    throw new BitbucketContextError(
-      "BITBUCKET_TOKEN",
-      "the token contains spaces, line breaks or other characters a request header cannot carry; store the token's value alone in the secured variable.",
-    );
-  }
-  return text;
-}
-
 function commitId(value: string | undefined): string | undefined {
   const text = value?.trim();
   return text && /^[0-9a-f]{7,64}$/.test(text) ? text : undefined;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
-}
-
-function quote(value: string): string {
-  return JSON.stringify(truncate(value, 81));
 }

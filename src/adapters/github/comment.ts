@@ -9,22 +9,17 @@ import type { ReviewThread } from "../../core/ports.ts";
 import { GITHUB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../http/limits.ts";
-import { type AnswerCap, ReviewHostError } from "../review-host/host-client.ts";
+import { MiB } from "../http/limits.ts";
+import { type AnswerCap, ReviewHostError, reviewHostCaps } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import type { GitHubClient } from "./api.ts";
 
 export { type CommentState, commentMarker, readCommentState, sanitizeCommentKey } from "./comment-marker.ts";
 
-/**
- * The largest answer of each kind of GitHub call. A page holds 100 comments of up to 65,536 characters
- * each: 32 MiB is ample for real pages and stops a runaway answer long before it hurts the runner.
- */
+/** The largest answer of each kind of GitHub call. A comment holds at most 65,536 characters. */
 export const GITHUB_ANSWER_CAPS = {
-  identity: { bytes: 64 * KiB, kind: "the token's identity (GraphQL viewer)" },
-  page: { bytes: 32 * MiB, kind: "a page of comments" },
+  ...reviewHostCaps({ identity: "the token's identity (GraphQL viewer)", page: "a page of comments" }),
   comment: { bytes: 1 * MiB, kind: "one comment" },
-  deletion: { bytes: 64 * KiB, kind: "a deletion" },
 } as const satisfies Record<string, AnswerCap>;
 
 /** The account the token acts as. */

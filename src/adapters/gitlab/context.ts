@@ -1,6 +1,6 @@
 import path from "node:path";
-import { truncate } from "../../core/text/truncate.ts";
 import { webUrl } from "../http/web-url.ts";
+import { CiVariableError, nonEmpty, quote } from "../review-host/ci-variables.ts";
 
 /** The merge request a merge-request pipeline runs for (`CI_MERGE_REQUEST_*`). */
 export interface MergeRequestContext {
@@ -58,15 +58,8 @@ export interface GitLabContext {
 }
 
 /** A GitLab CI variable holds a value the run cannot use; the message names the variable. */
-export class GitLabContextError extends Error {
+export class GitLabContextError extends CiVariableError {
   override readonly name = "GitLabContextError";
-  /** The environment variable at fault. */
-  readonly variable: string;
-
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.variable = variable;
-  }
 }
 
 /** Whether the environment is a GitLab CI job (`GITLAB_CI=true`). */
@@ -100,7 +93,11 @@ export function readGitLabContext(env: NodeJS.ProcessEnv): GitLabContext {
     pipelineUrl: optionalWebUrl(env.CI_PIPELINE_URL),
     workspace,
     ...(mergeRequest ? { mergeRequest } : {}),
-    token: parseToken(env.GITLAB_TOKEN, "GITLAB_TOKEN"),
+    token: GitLabContextError.token(
+      env.GITLAB_TOKEN,
+      "GITLAB_TOKEN",
+      "store the token's value alone in the CI/CD variable.",
+    ),
     hasJobToken: nonEmpty(env.CI_JOB_TOKEN) !== undefined,
     defaultMode: mergeRequest ? "preview" : "publish",
   };
@@ -112,15 +109,7 @@ export function readGitLabContext(env: NodeJS.ProcessEnv): GitLabContext {
  * value came from in the error.
  */
 export function parseMergeRequestIid(text: string, name = "CI_MERGE_REQUEST_IID"): number {
-  const value = text.trim();
-  const number = Number(value);
-  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(number)) {
-    throw new GitLabContextError(
-      name,
-      `a merge request IID is a positive integer such as 12, not ${quote(value)}.`,
-    );
-  }
-  return number;
+  return GitLabContextError.requestNumber(text, name, "a merge request IID");
 }
 
 /**
@@ -135,15 +124,7 @@ export function parseApiUrl(value: string | undefined, name = "CI_API_V4_URL"): 
       "it is not set. GitLab sets it in every CI job (for example https://gitlab.com/api/v4).",
     );
   }
-  const url = webUrl(text);
-  if (!url) {
-    throw new GitLabContextError(
-      name,
-      `${quote(text)} is not an https address (plain http is accepted for loopback hosts only), ` +
-        "or it carries credentials, a query or a fragment.",
-    );
-  }
-  return url;
+  return GitLabContextError.webUrl(text, name);
 }
 
 function parseProjectId(value: string | undefined): string {
@@ -216,32 +197,9 @@ function parseMergeRequest(env: NodeJS.ProcessEnv, pipelineSource: string): Merg
   };
 }
 
-/** A token that a request header can carry: visible ASCII only. The value never appears in an error. */
-function parseToken(value: string | undefined, name: string): string | undefined {
-  const text = nonEmpty(value);
-  if (text === undefined) return undefined;
-  if (!/^[\x21-\x7e]+$/.test(text)) {
-    throw new GitLabContextError(
-      name,
-      "the token contains spaces, line breaks or other characters a request header cannot carry; " +
-        "store the token's value alone in the CI/CD variable.",
-    );
-  }
-  return text;
-}
-
 function optionalWebUrl(value: string | undefined): string | undefined {
   const text = nonEmpty(value);
   return text === undefined ? undefined : webUrl(text);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
-}
-
-/** A value from the environment, quoted and cut for an error message. */
-function quote(value: string): string {
-  return JSON.stringify(truncate(value, 81));
 }
 
 /** A full commit id, or undefined for anything else. */

@@ -4,27 +4,21 @@
  * by id alone, never by username (docs/design/review-comment.md).
  */
 
-import type { Dispatcher } from "undici";
-import type { Logger } from "../../core/logger.ts";
 import type { ReviewComments } from "../../core/report/review-comment.ts";
 import { GITLAB_REVIEW } from "../../core/report/review-host.ts";
 import type { Account, StoredComment } from "../../core/review-thread/own-comment.ts";
 import { type CommentStore, createReviewThread } from "../../core/review-thread/thread.ts";
-import { KiB, MiB } from "../http/limits.ts";
-import { type AnswerCap, ReviewHostError } from "../review-host/host-client.ts";
+import { MiB } from "../http/limits.ts";
+import type { AnswerCap, ReviewCommentOptions } from "../review-host/host-client.ts";
+import { ReviewHostError, reviewHostCaps, tuningOf } from "../review-host/host-client.ts";
 import { restCommentStore } from "../review-host/rest-comment-store.ts";
 import { createGitLabClient, type GitLabClient } from "./api.ts";
 import type { GitLabContext } from "./context.ts";
 
-/**
- * The largest answer of each kind of GitLab call. A note may hold 1,000,000 characters, so one note
- * gets 8 MiB; a page of 100 notes 32 MiB, ample for real merge requests.
- */
+/** The largest answer of each kind of GitLab call. A note may hold 1,000,000 characters: 8 MiB. */
 export const GITLAB_ANSWER_CAPS = {
-  identity: { bytes: 64 * KiB, kind: "the token's user (GET /user)" },
-  page: { bytes: 32 * MiB, kind: "a page of notes" },
+  ...reviewHostCaps({ identity: "the token's user (GET /user)", page: "a page of notes" }),
   note: { bytes: 8 * MiB, kind: "one note" },
-  deletion: { bytes: 64 * KiB, kind: "a deletion" },
 } as const satisfies Record<string, AnswerCap>;
 
 /** GitLab's one kind of account. */
@@ -60,13 +54,11 @@ export function gitlabNoteStore(
   target: NoteTarget,
   urlOf: (noteId: number) => string,
 ): CommentStore {
-  const list = notesPath(target);
   return restCommentStore({
     client,
     host: "GitLab",
     noun: "note",
-    list,
-    one: (id) => `${list}/${id}`,
+    list: notesPath(target),
     pageQuery: (number) => ({ sort: "asc", order_by: "created_at", per_page: 100, page: number }),
     updateMethod: "PUT",
     caps: { ...GITLAB_ANSWER_CAPS, comment: GITLAB_ANSWER_CAPS.note },
@@ -98,24 +90,13 @@ function isAccountId(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 }
 
-export interface MergeRequestNotesOptions {
+export interface MergeRequestNotesOptions extends ReviewCommentOptions {
   context: Pick<
     GitLabContext,
     "apiUrl" | "projectId" | "projectPath" | "projectUrl" | "token" | "hasJobToken" | "mergeRequest"
   >;
   /** The merge request; `context.mergeRequest.iid` by default (a cleanup job names it explicitly). */
   mergeRequestIid?: number;
-  /** The `comment-key`: identifies this instance's note. */
-  commentKey: string;
-  logger: Logger;
-  /** Epoch milliseconds after which no GitLab request is sent or waited for. */
-  deadline: number;
-  /** Longest wait for one answer; default 30 s. */
-  requestTimeoutMs?: number;
-  /** Base of the back-off before a retry; default 1 s. */
-  retryDelayMs?: number;
-  /** The undici dispatcher (for a proxy); undici's global one by default. */
-  dispatcher?: Dispatcher;
 }
 
 /**
@@ -146,9 +127,7 @@ export function createMergeRequestNotes(options: MergeRequestNotesOptions): Revi
     apiUrl: context.apiUrl,
     token: context.token,
     deadline: options.deadline,
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...tuningOf(options),
   });
   const where = `merge request !${iid}`;
   const reason = (error: unknown) => client.redact(error instanceof Error ? error.message : String(error));

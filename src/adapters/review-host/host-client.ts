@@ -7,11 +7,12 @@
  */
 
 import type { Dispatcher } from "undici";
+import type { Logger } from "../../core/logger.ts";
 import { ReviewHostError } from "../../core/review-thread/errors.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { truncate } from "../../core/text/truncate.ts";
 import { type Exchange, exchange, isSuccess, outcomeOf } from "../http/exchange.ts";
-import { formatBytes } from "../http/limits.ts";
+import { formatBytes, KiB, MiB } from "../http/limits.ts";
 import { type AttemptVerdict, type RetryPolicy, requestNeverSent, withRetries } from "../http/retry.ts";
 import { DEFAULT_USER_AGENT } from "../http/user-agent.ts";
 
@@ -22,6 +23,20 @@ export interface AnswerCap {
   bytes: number;
   /** What such an answer is, for the error: "a page of comments", "the token's identity". */
   kind: string;
+}
+
+/**
+ * The caps every review host's comment calls share: the token's identity (a few hundred bytes from any
+ * host) and a deletion's unused answer get 64 KiB; a page of 100 comments 32 MiB, ample for real pages
+ * and far below what would hurt the runner. Each host adds the cap of one comment (from its longest
+ * comment) and of a pull request.
+ */
+export function reviewHostCaps(kinds: { identity: string; page: string }) {
+  return {
+    identity: { bytes: 64 * KiB, kind: kinds.identity },
+    page: { bytes: 32 * MiB, kind: kinds.page },
+    deletion: { bytes: 64 * KiB, kind: "a deletion" },
+  } as const satisfies Record<string, AnswerCap>;
 }
 
 export interface HostRequest {
@@ -79,6 +94,32 @@ export type HostClientTuning = Omit<
   HostClientOptions,
   "host" | "baseUrl" | "headers" | "secrets" | "signInStatuses"
 >;
+
+/** What a run gives a host's pull request comment beside its host's own target and token. */
+export interface ReviewCommentOptions {
+  /** The `comment-key`: identifies this instance's comment. */
+  commentKey: string;
+  logger: Logger;
+  /** Epoch milliseconds after which no request to the host is sent or waited for. */
+  deadline: number;
+  /** Longest wait for one answer; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Base of the back-off before a retry; default 1 s. */
+  retryDelayMs?: number;
+  /** The undici dispatcher (for a proxy); undici's global one by default. */
+  dispatcher?: Dispatcher;
+}
+
+/** The tuning of `options` that is set, for a host's client. */
+export function tuningOf(
+  options: Pick<HostClientTuning, "requestTimeoutMs" | "retryDelayMs" | "dispatcher">,
+): Pick<HostClientTuning, "requestTimeoutMs" | "retryDelayMs" | "dispatcher"> {
+  return {
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  };
+}
 
 export interface HostClientOptions {
   /** "GitHub" or "GitLab": starts every message. */

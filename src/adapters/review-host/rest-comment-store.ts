@@ -16,8 +16,8 @@ export interface RestCommentStoreOptions {
   noun: string;
   /** The list's path (GET pages, POST a new one). */
   list: string;
-  /** One comment's path (update, delete). */
-  one(id: number): string;
+  /** One comment's path (update, delete); `{list}/{id}` by default. */
+  one?(id: number): string;
   /** The query of page `number` (1 first). */
   pageQuery(number: number): Record<string, string | number>;
   /** PATCH (GitHub) or PUT (GitLab, Bitbucket): both idempotent. */
@@ -42,6 +42,7 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
     return comment;
   };
   const payload = options.payload ?? ((body: string) => ({ body }));
+  const one = options.one ?? ((id: number) => `${list}/${id}`);
   // Bitbucket's pages: the query of each page its previous page named.
   const queries = new Map<number, Record<string, string | number>>();
   return {
@@ -86,7 +87,7 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
       return written(data, `POST ${list}`);
     },
     async update(id, body) {
-      const path = options.one(id);
+      const path = one(id);
       const method = options.updateMethod;
       const { data } = await client.send({
         method,
@@ -99,7 +100,7 @@ export function restCommentStore(options: RestCommentStoreOptions): CommentStore
     },
     async remove(id) {
       try {
-        await client.send({ method: "DELETE", path: options.one(id), cap: caps.deletion });
+        await client.send({ method: "DELETE", path: one(id), cap: caps.deletion });
       } catch (error) {
         if (!(error instanceof ReviewHostError && error.status === 404)) throw error;
       }
