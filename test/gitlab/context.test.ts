@@ -131,6 +131,15 @@ describe("readGitLabContext", () => {
     expect(error.variable).toBe("CI_API_V4_URL");
   });
 
+  it("quotes a refused API URL with its credentials masked", () => {
+    const error = errorOf(
+      mergeRequestEnv({ CI_API_V4_URL: "https://deploy:s3cret-pass@gitlab.example.com/api/v4" }),
+    );
+    expect(error.message).toContain("https://***@gitlab.example.com/api/v4");
+    expect(error.message).not.toContain("s3cret-pass");
+    expect(error.message).not.toContain("deploy");
+  });
+
   it.each([["http://127.0.0.1:8080/api/v4"], ["http://localhost/api/v4"], ["http://[::1]:3000/api/v4"]])(
     "accepts plain http to the loopback host %j",
     (apiUrl) => {

@@ -85,11 +85,7 @@ export function readAzureReposTarget(env: NodeJS.ProcessEnv): AzureReposTarget {
       "it is not set. Azure Pipelines sets it in every job (for example https://dev.azure.com/fabrikam/).",
     );
   }
-  const collectionUri = AzureDevOpsContextError.webUrl(
-    uriText,
-    "SYSTEM_COLLECTIONURI",
-    withoutCredentials(uriText),
-  );
+  const collectionUri = AzureDevOpsContextError.webUrl(uriText, "SYSTEM_COLLECTIONURI");
   const projectName = pathPart(env.SYSTEM_TEAMPROJECT, "SYSTEM_TEAMPROJECT");
   const projectId = pathPart(env.SYSTEM_TEAMPROJECTID, "SYSTEM_TEAMPROJECTID");
   const project = projectId ?? projectName;
@@ -135,14 +131,3 @@ function pathPart(value: string | undefined, name: string): string | undefined {
 }
 
 /** `text` with the credentials of a URL masked, for an error message. */
-function withoutCredentials(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.username === "" && url.password === "") return text;
-    url.username = "***";
-    url.password = "";
-    return url.href;
-  } catch {
-    return text.replace(/\/\/[^/@]*@/, "//***@");
-  }
-}

@@ -39,14 +39,14 @@ export class CiVariableError extends Error {
 
   /**
    * An address the token is sent to: https, or plain http to a loopback host; no credentials, query or
-   * fragment. `shown` is what the error quotes of a refused value (the value itself by default).
+   * fragment. A refused value is quoted with its credentials masked.
    */
-  static webUrl(this: CiVariableErrorClass, text: string, name: string, shown: string = text): string {
+  static webUrl(this: CiVariableErrorClass, text: string, name: string): string {
     const url = webUrl(text);
     if (url === undefined) {
       throw new this(
         name,
-        `${quote(shown)} is not an https address (plain http is accepted for loopback hosts only), ` +
+        `${quote(withoutCredentials(text))} is not an https address (plain http is accepted for loopback hosts only), ` +
           "or it carries credentials, a query or a fragment.",
       );
     }
@@ -83,4 +83,17 @@ export function nonEmpty(value: string | undefined): string | undefined {
 /** A value from the environment, quoted and cut for an error message. */
 export function quote(value: string): string {
   return JSON.stringify(truncate(value, 81));
+}
+
+/** `text` with the user and password of an address masked, for an error that quotes it. */
+function withoutCredentials(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username === "" && url.password === "") return text;
+    url.username = "***";
+    url.password = "";
+    return url.href;
+  } catch {
+    return text.replace(/\/\/[^/@]*@/, "//***@");
+  }
 }
