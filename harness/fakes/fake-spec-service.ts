@@ -190,3 +190,20 @@ export class InstantClock implements Clock {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/**
+ * Real time, sleeps included, moved ahead when the test says: a deadline passes at a point the test
+ * chooses (after another spec is done), never because the machine was slow.
+ */
+export class ShiftableClock implements Clock {
+  #shift = 0;
+  now(): number {
+    return Date.now() + this.#shift;
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+  advance(ms: number): void {
+    this.#shift += ms;
+  }
+}

@@ -41,6 +41,18 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/**
+ * When to look again at a spec the service is processing. The first look comes after
+ * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
+ * so that many specs uploaded together do not poll in lockstep (core/publish/poll-schedule.ts).
+ */
+export interface PollSchedule {
+  firstDelayMs: number;
+  growth: number;
+  maxDelayMs: number;
+  jitter: number;
+}
+
 /** Reads what a published version holds (its files, parsed), for comparisons. */
 export interface VersionContentReader {
   getLatestVersionContent(orgId: string, slug: string, options?: CallOptions): Promise<SpecVersionContent>;
@@ -171,4 +183,9 @@ export interface SyncPorts {
    * and how long a spec may hold one before the next gets a spare.
    */
   preparation?: { entry?: string | URL; slowMs?: number } | undefined;
+  /**
+   * When a spec being processed is read again: alone, by `schedule` (`DEFAULT_POLL_SCHEDULE` unless
+   * given); in a shared listing, at most every `listIntervalMs` (500 ms unless given). Tests: milliseconds.
+   */
+  polling?: { schedule?: PollSchedule; listIntervalMs?: number } | undefined;
 }
