@@ -113,6 +113,7 @@ export async function runnerEnvironment(
   return {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? files.temp,
+    ...compileCache(),
     GITHUB_ACTIONS: "true",
     CI: "true",
     GITHUB_WORKSPACE: options.workspace,
@@ -146,6 +147,15 @@ export async function resultOf(
       .filter((c) => c.command === "group")
       .map((c) => c.data),
   };
+}
+
+/**
+ * Node's compile cache, when the test runner set one (vitest.config.ts): a process started from the
+ * sources then compiles its modules once for the suite, not once per start.
+ */
+export function compileCache(): { NODE_COMPILE_CACHE?: string } {
+  const folder = process.env.NODE_COMPILE_CACHE;
+  return folder ? { NODE_COMPILE_CACHE: folder } : {};
 }
 
 /** The INPUT_* variables the runner sets: `inputs`, and action.yml's defaults for the others. */

@@ -1,11 +1,12 @@
 /**
  * A whole run in this process (`runSync`) against the emulator over loopback, with the real client and
  * the preparation's workers, for tests that inject faults through the run's ports: a plan with the
- * fields those tests vary, and the ports they replace.
+ * fields those tests vary, and the ports they replace (a spec being processed is polled every few ms).
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { QUICK_POLLING } from "../../harness/runner/in-process-action.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { SyncPlan } from "../../src/core/plan/plan.ts";
@@ -84,6 +85,7 @@ export async function runAgainst(
     clock: systemClock,
     logger,
     preparation: { entry: FAULTY_WORKER },
+    polling: QUICK_POLLING,
     ...options.ports,
   });
   return { report, logger };

@@ -38,7 +38,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
-import { type Output, printable } from "./output.ts";
+import { type Output, printable, type SyncTiming } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
@@ -57,6 +57,7 @@ export async function runSyncCommand(
   output: Output,
   env: Env,
   signals?: SignalSource,
+  timing: SyncTiming = {},
 ): Promise<number> {
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
@@ -123,13 +124,14 @@ export async function runSyncCommand(
             baseUrl: config.apiUrl,
             userAgent: CLI_USER_AGENT,
             deadline,
-            retry: { maxRetries: RETRIES_WITHIN_DEADLINE },
+            retry: { maxRetries: RETRIES_WITHIN_DEADLINE, ...timing.retry },
             onRetry: ({ method, path, attempt, delayMs, reason }) =>
               logger.info(`Retrying ${method} ${path} in ${delayMs} ms (attempt ${attempt + 1}): ${reason}`),
           })
       : undefined,
     openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
-    clock: systemClock,
+    clock: timing.clock ?? systemClock,
+    polling: timing.polling,
     logger,
     progress,
     comparer: changeComparer(config.reviewBudget),
