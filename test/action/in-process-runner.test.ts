@@ -45,7 +45,7 @@ const sorted = <T>(items: readonly T[]) => items.map((item) => JSON.stringify(it
 function logOf(stdout: string) {
   const text = withoutTimes(stdout);
   return {
-    outside: text.replace(/^::group::[^]*?^::endgroup::$/gm, "").split("\n"),
+    outside: text.replace(/^::group::[\s\S]*?^::endgroup::$/gm, "").split("\n"),
     groups: sorted(flatGroups(text)),
   };
 }
