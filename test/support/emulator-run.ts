@@ -43,13 +43,10 @@ export interface RunOptions {
   ports?: Partial<SyncPorts>;
 }
 
-export async function runAgainst(
-  emulator: RunningEmulator,
-  options: RunOptions,
-): Promise<{ report: SyncReport; logger: MemoryLogger }> {
-  const logger = new MemoryLogger();
+/** The plan of a run with these options: the fields the tests vary, the rest as the action sets them. */
+export function planOf(options: RunOptions): SyncPlan {
   const mode = options.mode ?? "publish";
-  const plan: SyncPlan = {
+  return {
     workspace: options.workspace,
     mode,
     files: undefined,
@@ -79,6 +76,14 @@ export async function runAgainst(
     names: (setting) => `the '${setting}' input`,
     ...(options.shaping ? { shaping: options.shaping } : {}),
   };
+}
+
+export async function runAgainst(
+  emulator: RunningEmulator,
+  options: RunOptions,
+): Promise<{ report: SyncReport; logger: MemoryLogger }> {
+  const logger = new MemoryLogger();
+  const plan = planOf(options);
   const report = await runSync(plan, {
     createService: (deadline) =>
       new GitBookClient({ token: emulator.token, baseUrl: emulator.baseUrl, deadline }),
