@@ -69,47 +69,93 @@ export interface RunningAction {
 
 export async function startActionLikeRunner(options: RunnerOptions): Promise<RunningAction> {
   const actionPath = options.actionPath ?? repositoryRoot;
+  const files = await runnerFiles(options);
+  const env = await runnerEnvironment(options, files);
+  const script = path.join(actionPath, options.entry ?? ACTION_SOURCES);
+  const node = startNode([...(options.nodeArgs ?? []), script], options.workspace, env);
+  const finished = node.ended
+    .then(({ exitCode, stdout, stderr }) => resultOf(files, { exitCode, stdout, stderr }))
+    .finally(() => files.remove());
+  return { child: node.child, waitForLog: node.waitForStdout, finished };
+}
+
+/** The runner's files for one step: the outputs, the job summary and the event payload, in a temp folder. */
+export interface RunnerFiles {
+  temp: string;
+  output: string;
+  summary: string;
+  event: string;
+  remove(): Promise<void>;
+}
+
+export async function runnerFiles(options: Pick<RunnerOptions, "eventPayload">): Promise<RunnerFiles> {
   const temp = await mkdtemp(path.join(tmpdir(), "action-run-"));
-  const outputFile = path.join(temp, "output");
-  const summaryFile = path.join(temp, "summary.md");
-  const eventFile = path.join(temp, "event.json");
+  const files = {
+    temp,
+    output: path.join(temp, "output"),
+    summary: path.join(temp, "summary.md"),
+    event: path.join(temp, "event.json"),
+    remove: () => rm(temp, { recursive: true, force: true }),
+  };
   await Promise.all([
-    writeFile(outputFile, ""),
-    writeFile(summaryFile, ""),
-    writeFile(eventFile, JSON.stringify(options.eventPayload ?? {})),
+    writeFile(files.output, ""),
+    writeFile(files.summary, ""),
+    writeFile(files.event, JSON.stringify(options.eventPayload ?? {})),
   ]);
-  const env: Record<string, string> = {
+  return files;
+}
+
+/** The step's environment as the runner sets it: its variables, the inputs, then `options.env`. */
+export async function runnerEnvironment(
+  options: RunnerOptions,
+  files: RunnerFiles,
+): Promise<Record<string, string>> {
+  return {
     PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? temp,
+    HOME: process.env.HOME ?? files.temp,
+    ...compileCache(),
     GITHUB_ACTIONS: "true",
     CI: "true",
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_EVENT_NAME: options.eventName ?? "push",
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_SERVER_URL: "https://github.com",
     GITHUB_API_URL: "https://api.github.com",
-    RUNNER_TEMP: temp,
-    ...(await inputVariables(actionPath, options.inputs ?? {}, options.githubToken ?? "")),
+    RUNNER_TEMP: files.temp,
+    ...(await inputVariables(
+      options.actionPath ?? repositoryRoot,
+      options.inputs ?? {},
+      options.githubToken ?? "",
+    )),
     ...options.env,
   };
-  const script = path.join(actionPath, options.entry ?? ACTION_SOURCES);
-  const node = startNode([...(options.nodeArgs ?? []), script], options.workspace, env);
-  const finished = node.ended
-    .then(async ({ exitCode, stdout, stderr }) => ({
-      exitCode,
-      stdout,
-      stderr,
-      outputs: parseOutputFile(await readFile(outputFile, "utf8")),
-      summary: await readFile(summaryFile, "utf8"),
-      annotations: parseAnnotations(stdout),
-      groups: parseRunnerCommands(stdout)
-        .filter((c) => c.command === "group")
-        .map((c) => c.data),
-    }))
-    .finally(() => rm(temp, { recursive: true, force: true }));
-  return { child: node.child, waitForLog: node.waitForStdout, finished };
+}
+
+/** The step's end as the runner reads it: its streams, and the outputs and summary from their files. */
+export async function resultOf(
+  files: RunnerFiles,
+  ended: { exitCode: number; stdout: string; stderr: string },
+): Promise<RunnerResult> {
+  return {
+    ...ended,
+    outputs: parseOutputFile(await readFile(files.output, "utf8")),
+    summary: await readFile(files.summary, "utf8"),
+    annotations: parseAnnotations(ended.stdout),
+    groups: parseRunnerCommands(ended.stdout)
+      .filter((c) => c.command === "group")
+      .map((c) => c.data),
+  };
+}
+
+/**
+ * Node's compile cache, when the test runner set one (vitest.config.ts): a process started from the
+ * sources then compiles its modules once for the suite, not once per start.
+ */
+export function compileCache(): { NODE_COMPILE_CACHE?: string } {
+  const folder = process.env.NODE_COMPILE_CACHE;
+  return folder ? { NODE_COMPILE_CACHE: folder } : {};
 }
 
 /** The INPUT_* variables the runner sets: `inputs`, and action.yml's defaults for the others. */

@@ -65,6 +65,18 @@ export interface VersionMemory {
   keep(organizationId: string, entries: ReadonlyMap<string, RememberedVersion>): Promise<void>;
 }
 
+/**
+ * When to look again at a spec the service is processing. The first look comes after
+ * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
+ * so that many specs uploaded together do not poll in lockstep (core/publish/poll-schedule.ts).
+ */
+export interface PollSchedule {
+  firstDelayMs: number;
+  growth: number;
+  maxDelayMs: number;
+  jitter: number;
+}
+
 /** Reads what a published version holds (its files, parsed), for comparisons. */
 export interface VersionContentReader {
   getLatestVersionContent(orgId: string, slug: string, options?: CallOptions): Promise<SpecVersionContent>;
@@ -222,4 +234,9 @@ export interface SyncPorts {
    * never to a pull or merge request's: read before the uploads, written with what this run proved.
    */
   memory?: VersionMemory | undefined;
+  /**
+   * When a spec being processed is read again: alone, by `schedule` (`DEFAULT_POLL_SCHEDULE` unless
+   * given); in a shared listing, at most every `listIntervalMs` (500 ms unless given). Tests: milliseconds.
+   */
+  polling?: { schedule?: PollSchedule; listIntervalMs?: number } | undefined;
 }

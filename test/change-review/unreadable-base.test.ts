@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { openBaseSide } from "../../src/core/change-review/change-review.ts";
 import type { SpecResult } from "../../src/core/result.ts";
 import { runCli } from "../cli/run-cli.ts";
@@ -112,7 +112,7 @@ describe("the Action, as the runner starts it, on a pull request whose base comm
         head: { sha: head, ref: "feature", repo },
         base: { sha: UNKNOWN_COMMIT, ref: "main", repo },
       };
-      const run = await runActionLikeRunner({
+      const run = await runActionInProcess({
         workspace,
         inputs: {
           token: TOKEN,

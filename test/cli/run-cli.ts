@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { compileCache } from "../../harness/runner/action-runner.ts";
+import { QUICK_POLLING } from "../../harness/runner/in-process-action.ts";
+import type { SyncTiming } from "../../src/hosts/cli/output.ts";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
 
 export const CLI_SOURCE = fileURLToPath(new URL("../../src/hosts/cli/main.ts", import.meta.url));
@@ -15,11 +18,12 @@ export interface CliRun {
  * Runs the CLI with these arguments and only these variables (plus PATH), its output collected: in this
  * process, through the same `runCli(argv, io)` that `src/hosts/cli/main.ts` calls with the process's own, so
  * that most tests cost milliseconds; in a new Node process, as a shell would start it, when `entry` names
- * the file to run (the sources' main or the built `dist/cli.js`).
+ * the file to run (the sources' main or the built `dist/cli.js`). In process, a spec being processed is
+ * polled every few milliseconds (`QUICK_POLLING`) unless `timing` says otherwise.
  */
 export async function runCli(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; entry?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; entry?: string; timing?: SyncTiming } = {},
 ): Promise<CliRun> {
   if (options.entry !== undefined) return runCliProcess(args, { ...options, entry: options.entry });
   let stdout = "";
@@ -29,6 +33,7 @@ export async function runCli(
     cwd: options.cwd ?? process.cwd(),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
+    timing: { polling: QUICK_POLLING, ...options.timing },
   });
   return { code, stdout, stderr };
 }
@@ -42,7 +47,7 @@ export function runCliProcess(
   args: readonly string[],
   options: { env?: Record<string, string>; cwd?: string; entry?: string; killAfterMs?: number } = {},
 ): Promise<CliRun> {
-  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env };
+  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...compileCache(), ...options.env };
   return collected(
     spawn(process.execPath, [options.entry ?? CLI_SOURCE, ...args], {
       env,

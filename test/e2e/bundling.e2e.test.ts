@@ -6,7 +6,7 @@ import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -23,7 +23,7 @@ async function setUp(files: Record<string, string>) {
 }
 
 const publish = (api: RunningEmulator, dir: string) =>
-  runActionLikeRunner({
+  runActionInProcess({
     workspace: dir,
     inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl },
     env: { GITHUB_REPOSITORY: "acme/cafe", GITHUB_SHA: "b".repeat(40) },

@@ -1,7 +1,8 @@
 /**
  * A cancelled job, as the GitHub runner cancels a step: SIGINT to the action's `node` (SIGTERM when
- * SIGINT is not enough, or from other hosts). The action runs as the runner starts it, against the
- * emulator and a fake GitHub over loopback, on a pull request. The emulator holds one upload without
+ * SIGINT is not enough, or from other hosts). The action runs as the runner starts it (SIGINT, a real
+ * signal to a process) or in this process (SIGTERM, through its signal port), against the emulator and
+ * a fake GitHub over loopback, on a pull request. The emulator holds one upload without
  * an answer, so the run is busy when the signal comes; the test signals once the log shows the first
  * preview published and the held upload has reached the emulator — never after a time.
  *
@@ -14,7 +15,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner, startActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { startActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess, startActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { readCommentState } from "../../src/adapters/github/comment.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
@@ -96,16 +98,23 @@ const results = (outputs: Record<string, string>) =>
     JSON.parse(outputs.results ?? "[]") as { file: string; slug: string; status: string; errors: string[] }[]
   ).map((r) => [r.file, r.status]);
 
+/** The action started as the runner starts it (a process, killed), or in this process (signalled). */
+async function start(where: "process" | "in process", options: ReturnType<typeof runnerOptions>) {
+  if (where === "in process") return startActionInProcess(options);
+  const running = await startActionLikeRunner(options);
+  return { ...running, signal: (signal: NodeJS.Signals) => running.child.kill(signal) };
+}
+
 describe.each([
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-] as const)("a job cancelled with %s", (signal, exitCode) => {
+  ["SIGINT", 130, "process"],
+  ["SIGTERM", 143, "in process"],
+] as const)("a job cancelled with %s (%s)", (signal, exitCode, where) => {
   it(`writes the results, the job summary and the comment, then exits ${exitCode}`, async () => {
     const setup = await setUp();
-    const running = await startActionLikeRunner(runnerOptions(setup, "opened"));
+    const running = await start(where, runnerOptions(setup, "opened"));
     await running.waitForLog(/^::group::api-a\.yaml → api-a-pr-7: published$/m);
     await heldUploadArrived(setup.api);
-    running.child.kill(signal);
+    running.signal(signal);
     const run = await running.finished;
 
     expect(run.exitCode, run.stdout + run.stderr).toBe(exitCode);
@@ -150,7 +159,7 @@ describe.each([
     // The file is gone from the branch when the pull request closes: only the comment's record names
     // its preview, and the cleanup deletes it.
     await rm(path.join(setup.workspace, "api-a.yaml"));
-    const closed = await runActionLikeRunner(runnerOptions(setup, "closed"));
+    const closed = await runActionInProcess(runnerOptions(setup, "closed"));
     expect(closed.exitCode, closed.stdout).toBe(0);
     expect(setup.api.getSpec(ORG, "api-a-pr-7")).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { specChangeLine } from "../../src/core/change-review/change-review.ts";
 import type { SpecChange } from "../../src/core/result.ts";
 import { git } from "../support/git.ts";
@@ -75,7 +75,7 @@ function run(s: Awaited<ReturnType<typeof setup>>, inputs: Record<string, string
     head: { sha: s.head, ref: "feature", repo: { full_name: "acme/widgets" } },
     base: { sha: s.base, ref: "main", repo: { full_name: "acme/widgets" } },
   };
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: s.dir,
     inputs: { token: s.api.token, organization: "demo-org", "api-url": s.api.baseUrl, ...inputs },
     githubToken: "ghs_fakeGitHubToken123",
@@ -149,7 +149,7 @@ describe("API change review on a pull request", () => {
       GITHUB_SHA: "e".repeat(40),
       GITHUB_API_URL: github.apiUrl,
     };
-    const published = await runActionLikeRunner({ workspace: dir, inputs, env });
+    const published = await runActionInProcess({ workspace: dir, inputs, env });
     expect(published.exitCode).toBe(0);
 
     await writeFile(path.join(dir, "api/pets.yaml"), HEAD);
@@ -158,7 +158,7 @@ describe("API change review on a pull request", () => {
       head: { sha: "e".repeat(40), ref: "feature", repo: { full_name: "acme/widgets" } },
       base: { sha: "d".repeat(40), ref: "main", repo: { full_name: "acme/widgets" } },
     };
-    const preview = await runActionLikeRunner({
+    const preview = await runActionInProcess({
       workspace: dir, // not a git checkout: the base commit cannot be had
       inputs,
       githubToken: "ghs_fakeGitHubToken123",

@@ -4,7 +4,7 @@
  * over the file; a mistake in the file stops both with its file:line:column.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
@@ -39,7 +39,7 @@ async function viaCli(args: string[] = []) {
 }
 
 async function viaAction(inputs: Record<string, string> = {}) {
-  const run = await runActionLikeRunner({
+  const run = await runActionInProcess({
     workspace,
     inputs: { mode: "check", ...inputs },
     env: { GITHUB_REPOSITORY: "acme/shop" },
@@ -77,7 +77,7 @@ describe("the configuration file, for the Action and the CLI", () => {
       const cli = await runCli(["sync", "--mode", "check", "--workspace", broken]);
       expect(cli.code).toBe(2);
       expect(cli.stderr).toContain("gitbook-openapi.yaml:2:10: 'timeout' must be a whole number.");
-      const action = await runActionLikeRunner({ workspace: broken, inputs: { mode: "check" } });
+      const action = await runActionInProcess({ workspace: broken, inputs: { mode: "check" } });
       expect(action.exitCode).toBe(1);
       expect(action.annotations.map((a) => a.message).join("\n")).toContain(
         "gitbook-openapi.yaml:2:10: 'timeout' must be a whole number.",
@@ -97,7 +97,7 @@ describe("the configuration file, for the Action and the CLI", () => {
       const cli = await runCli(["sync", "--mode", "check", "--workspace", typo]);
       expect(cli.code).toBe(2);
       expect(cli.stderr).toContain(message);
-      const action = await runActionLikeRunner({ workspace: typo, inputs: { mode: "check" } });
+      const action = await runActionInProcess({ workspace: typo, inputs: { mode: "check" } });
       expect(action.exitCode).toBe(1);
       expect(action.annotations.map((a) => a.message)).toContain(message);
     } finally {

@@ -1,12 +1,12 @@
 /**
  * Issue 8, item 5, end to end on the action: 200 specs published through a GitBook that answers 30% of
- * requests with 429, 30% with a 5xx and drops 5% of connections, with real backoff — the suite's longest
- * single test, in a file of its own so that the suite's files share the cores evenly.
+ * requests with 429, 30% with a 5xx and drops 5% of connections. The retries follow the real decision
+ * (`decideRetry`) with the backoff's delays cut to milliseconds: the scale is the point, not the waits.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -44,7 +44,7 @@ describe("waiting through faults (item 5)", () => {
       ]),
     );
     const dir = await workspace(files);
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: {
         token: api.token,
@@ -54,6 +54,7 @@ describe("waiting through faults (item 5)", () => {
         timeout: "240",
       },
       env: repo,
+      retry: { baseDelayMs: 5, maxDelayMs: 50 },
     });
 
     const results = resultsOf(run.outputs);

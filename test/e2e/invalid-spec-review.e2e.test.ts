@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { specChangeLine } from "../../src/core/change-review/change-review.ts";
 import type { SpecChange } from "../../src/core/result.ts";
 import { runCli } from "../cli/run-cli.ts";
@@ -77,7 +77,7 @@ describe("a preview whose head spec fails validation", () => {
       base: { sha: base, ref: "main", repo },
     };
 
-    const result = await runActionLikeRunner({
+    const result = await runActionInProcess({
       workspace: dir,
       inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl },
       githubToken: "ghs_fakeGitHubToken123",

@@ -1,6 +1,6 @@
 /**
- * What the action shows is safe, end to end: the action run as the runner runs
- * it, against loopback stand-ins for GitBook and GitHub that answer with hostile text.
+ * What the action shows is safe, end to end: the action run in this process, and as the runner starts it
+ * where its stderr matters, against loopback stand-ins for GitBook and GitHub that answer with hostile text.
  * - Issue 8, item 9: a service that echoes the token — in fields, processing errors, wrong-shaped
  *   bodies, error bodies, headers, cut to a length — and a GitHub that echoes the github-token: nothing
  *   of either token, whole or any 8 characters of it, reaches stdout, stderr, annotations, the job
@@ -26,6 +26,7 @@ import {
   versionBody,
 } from "../../harness/fakes/hostile-services.ts";
 import { type RunnerResult, runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { parseRunnerCommands } from "../../harness/runner/runner-commands.ts";
 import { renderCommentState } from "../../src/adapters/github/comment-marker.ts";
 import { FRAGMENT_LENGTH } from "../../src/core/text/redact.ts";
@@ -58,12 +59,17 @@ function pullRequestEvent(action: "opened" | "closed") {
 async function run(
   files: Record<string, string>,
   services: { gitbook: string; github: string },
-  options: { event?: "opened" | "closed" | "push"; inputs?: Record<string, string> } = {},
+  options: {
+    event?: "opened" | "closed" | "push";
+    inputs?: Record<string, string>;
+    /** As the runner starts it, a process whose stderr is read too; else in this process. */
+    process?: boolean;
+  } = {},
 ): Promise<RunnerResult> {
   const workspace = await emptyWorkspace(files);
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
   const event = options.event ?? "opened";
-  return runActionLikeRunner({
+  return (options.process ? runActionLikeRunner : runActionInProcess)({
     workspace,
     inputs: { token: TOKEN, organization: ORG, "api-url": services.gitbook, ...options.inputs },
     githubToken: GITHUB_TOKEN,
@@ -210,7 +216,7 @@ describe("the tokens never come back through what the services say (issue 8, ite
     });
     cleanups.push(gitbook.close, github.close);
 
-    const result = await run(ECHO_FILES, { gitbook: gitbook.url, github: github.url });
+    const result = await run(ECHO_FILES, { gitbook: gitbook.url, github: github.url }, { process: true });
 
     expectMasksFirst(result);
     expect(result.exitCode).toBe(1);
@@ -368,7 +374,7 @@ describe("no workflow command that the action did not write (issue 8, item 2)", 
     const github = await startGitHubStandIn();
     cleanups.push(gitbook.close, github.close);
 
-    const result = await run(HOSTILE_FILES, { gitbook: gitbook.url, github: github.url });
+    const result = await run(HOSTILE_FILES, { gitbook: gitbook.url, github: github.url }, { process: true });
 
     // Every file was found, uploaded and reported.
     expect(results(result)).toHaveLength(Object.keys(HOSTILE_FILES).length);

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { emptyWorkspace, minimalSpec, pullRequest7Payload, removeWorkspace } from "./helpers.ts";
 
@@ -32,7 +32,7 @@ describe("a preview cannot take over a live spec", () => {
       "gitbook-openapi.yaml": "slugs:\n  other.yaml: api-pr-7\n",
     });
 
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl, comment: "false" },
       eventName: "pull_request",

@@ -10,7 +10,7 @@ import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { ownerKey, withRecord } from "../../src/core/ownership/ownership.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
@@ -53,7 +53,7 @@ function run(
   inputs: Record<string, string>,
   env: Record<string, string> = repoA,
 ) {
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: dir,
     inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, "slug-prefix": "acme", ...inputs },
     env: { ...env, GITHUB_SHA: head(dir) },

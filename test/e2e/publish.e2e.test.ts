@@ -7,7 +7,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
+import { ShiftableClock } from "../../harness/fakes/fake-spec-service.ts";
 import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess, startActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { withoutPublishRecord } from "../support/publish-record.ts";
 import {
   emptyWorkspace,
@@ -56,6 +58,7 @@ describe("the action, end to end", () => {
   it("publishes every spec of a repository, bundling the multi-file one", async () => {
     const api = await emulator();
     const dir = await workspace(exampleWorkspace());
+    // As the runner starts it: a process of its own (the other tests run the action in this one).
     const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
 
     expect(run.stderr).toBe("");
@@ -107,9 +110,9 @@ describe("the action, end to end", () => {
   it("updates on a second run and reports it", async () => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("One") }));
-    const first = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const first = await runActionInProcess({ workspace: dir, inputs: publishInputs(api), env: repo });
     await writeFile(path.join(dir, "openapi.yaml"), minimalSpec("One, revised"));
-    const second = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const second = await runActionInProcess({ workspace: dir, inputs: publishInputs(api), env: repo });
     const [before] = JSON.parse(first.outputs.results ?? "[]") as Result[];
     const [after] = JSON.parse(second.outputs.results ?? "[]") as Result[];
     expect([before?.operation, after?.operation]).toEqual(["create", "update"]);
@@ -128,7 +131,7 @@ describe("the action, end to end", () => {
           "openapi: 3.0.0\ninfo: {title: R, version: '1'}\npaths:\n  /a:\n    $ref: ./missing.yaml\n",
       }),
     );
-    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const run = await runActionInProcess({ workspace: dir, inputs: publishInputs(api), env: repo });
 
     expect(run.exitCode).toBe(1);
     const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
@@ -178,9 +181,10 @@ describe("the action, end to end", () => {
       return { status: 200, body: files[file as keyof typeof files] ?? "" };
     });
     cleanups.push(() => raw.close());
-    const api = await emulator({ fetchTimeoutMs: 300 });
+    // Long enough that a loaded machine still fetches ok.yaml in time; slow.yaml never answers.
+    const api = await emulator({ fetchTimeoutMs: 3_000 });
 
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { source: "url" }),
       env: { ...repo, GITHUB_SERVER_URL: raw.serverUrl },
@@ -207,11 +211,17 @@ describe("the action, end to end", () => {
     const dir = await workspace(
       emptyWorkspace({ "stuck.yaml": minimalSpec("Stuck"), "fine.yaml": minimalSpec("Fine") }),
     );
-    const run = await runActionLikeRunner({
+    // The deadline passes once fine.yaml is published, by the run's clock: never because the machine is slow.
+    const clock = new ShiftableClock();
+    const running = await startActionInProcess({
       workspace: dir,
-      inputs: publishInputs(api, { timeout: "2" }),
+      inputs: publishInputs(api, { timeout: "120" }),
       env: repo,
+      dependencies: { clock },
     });
+    await running.waitForLog(/^::group::fine\.yaml → fine: published$/m);
+    clock.advance(121_000);
+    const run = await running.finished;
 
     expect(run.exitCode).toBe(1);
     const results = JSON.parse(run.outputs.results ?? "[]") as Result[];
@@ -241,7 +251,7 @@ describe("the action, end to end", () => {
     const dir = await workspace(
       emptyWorkspace({ "openapi.yaml": minimalSpec("W"), "other.yaml": minimalSpec("O") }),
     );
-    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const run = await runActionInProcess({ workspace: dir, inputs: publishInputs(api), env: repo });
 
     expect(run.exitCode).toBe(0);
     const statuses = (method: string, slug: string) =>
@@ -265,7 +275,7 @@ describe("the action, end to end", () => {
   ])("stops on the bad input %o before any request", async (override, message) => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, override),
       env: repo,
@@ -284,7 +294,7 @@ describe("the action, end to end", () => {
       ]),
     );
     const dir = await workspace(emptyWorkspace(files));
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { concurrency: "4" }),
       env: repo,
@@ -312,12 +322,12 @@ describe("the action, end to end", () => {
     const dir = await workspace(
       emptyWorkspace({ "README.md": "# nothing here\n", "config.yaml": "openapi: true\n" }),
     );
-    const run = await runActionLikeRunner({ workspace: dir, inputs: publishInputs(api), env: repo });
+    const run = await runActionInProcess({ workspace: dir, inputs: publishInputs(api), env: repo });
     expect(run.exitCode).toBe(1);
     const message = run.annotations.find((a) => a.level === "error")?.message ?? "";
     expect(message).toContain("Nothing to publish");
     expect(message).toContain("actions/checkout");
-    const withFiles = await runActionLikeRunner({
+    const withFiles = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { files: "specs/**/*.yaml" }),
       env: repo,
@@ -332,7 +342,7 @@ describe("the action, end to end", () => {
   it("says when the token is refused, without printing it", async () => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { token: "wrong-token-1234" }),
       env: repo,
@@ -351,14 +361,14 @@ describe("the action, end to end", () => {
       emptyWorkspace({ "openapi.yaml": minimalSpec("W"), "new.yaml": minimalSpec("N") }),
     );
 
-    const offline = await runActionLikeRunner({ workspace: dir, inputs: { mode: "check" }, env: repo });
+    const offline = await runActionInProcess({ workspace: dir, inputs: { mode: "check" }, env: repo });
     expect(offline.exitCode).toBe(0);
     expect(JSON.parse(offline.outputs.results ?? "[]").map((r: Result) => r.status)).toEqual([
       "planned",
       "planned",
     ]);
 
-    const online = await runActionLikeRunner({
+    const online = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { mode: "check" }),
       env: repo,
@@ -376,7 +386,7 @@ describe("the action, end to end", () => {
   it("resolves the organization from an email domain", async () => {
     const api = await emulator();
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: { token: api.token, "organization-domain": "example.com", "api-url": api.baseUrl },
       env: repo,
@@ -388,7 +398,7 @@ describe("the action, end to end", () => {
   it("submits without waiting when wait is false", async () => {
     const api = await emulator({ processing: { pendingMs: 5000, progressMs: 5000 } });
     const dir = await workspace(emptyWorkspace({ "openapi.yaml": minimalSpec("W") }));
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: publishInputs(api, { wait: "false" }),
       env: repo,

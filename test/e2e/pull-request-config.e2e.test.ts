@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { type LocalServer, startLocalServer } from "../support/emulator-fixtures.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, minimalSpec, pullRequest7Payload, removeWorkspace } from "./helpers.ts";
@@ -65,7 +65,7 @@ function runOnPullRequest(
   inputs: Record<string, string>,
   eventName = "pull_request",
 ) {
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: checkout.dir,
     inputs: { comment: "false", ...inputs },
     eventName,
@@ -76,7 +76,7 @@ function runOnPullRequest(
 
 type Result = { file: string; slug: string; status: string };
 const resultsOf = (outputs: Record<string, string>) => JSON.parse(outputs.results ?? "[]") as Result[];
-const warningsOf = (run: Awaited<ReturnType<typeof runActionLikeRunner>>) =>
+const warningsOf = (run: Awaited<ReturnType<typeof runActionInProcess>>) =>
   run.annotations.filter((a) => a.level === "warning").map((a) => a.message);
 
 describe("a pull request's own configuration file does not steer the run", () => {

@@ -9,7 +9,7 @@ import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import type { FakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { readCommentState } from "../../src/adapters/github/comment.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
@@ -56,7 +56,7 @@ function run(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
 ) {
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: setup.workspace,
     inputs: { token: setup.api.token, organization: "demo-org", "api-url": setup.api.baseUrl, ...inputs },
     githubToken: GITHUB_TOKEN,

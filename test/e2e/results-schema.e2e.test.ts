@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import type { ResultRecord } from "../../src/core/report/results-record.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { changeValidator, resultsValidator } from "../report/results-schema.ts";
@@ -76,7 +76,7 @@ function actionRun(name: RunName): Promise<HostRun> {
     head: { sha: head, ref: "feature", repo: { full_name: "acme/widgets" } },
     base: { sha: base, ref: "main", repo: { full_name: "acme/widgets" } },
   };
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace,
     inputs: {
       token: api.token,

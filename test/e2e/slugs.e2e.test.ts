@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../src/core/slugs/rule.ts";
 import { withoutPublishRecord } from "../support/publish-record.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
@@ -97,7 +97,7 @@ describe("slug collisions, end to end", () => {
     const dir = await workspace(files);
     const api = await emulator();
 
-    const first = await runActionLikeRunner({ workspace: dir, inputs: inputsFor(api), env: repo });
+    const first = await runActionInProcess({ workspace: dir, inputs: inputsFor(api), env: repo });
     expect(first.exitCode).toBe(1);
     // The one file that collides with nothing is published; the 14 colliding ones fail, none uploaded.
     expect(api.requests.filter((r) => r.method === "PUT").map((r) => r.path)).toEqual([
@@ -134,7 +134,7 @@ describe("slug collisions, end to end", () => {
       expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
     }
 
-    const second = await runActionLikeRunner({
+    const second = await runActionInProcess({
       workspace: dir,
       inputs: inputsFor(api, suggested),
       env: repo,
@@ -161,7 +161,7 @@ describe("slug collisions fail only the colliding specs (issue 16, item 13)", ()
       "petstore.yaml": petstore.yaml,
       "users.yaml": bothFormats("Users").yaml,
     });
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: { mode: "check", "api-url": "http://127.0.0.1:9" },
       env: repo,
@@ -185,7 +185,7 @@ describe("slug collisions fail only the colliding specs (issue 16, item 13)", ()
 
   it("an input error still writes the outputs and a summary that says why", async () => {
     const dir = await workspace({ "users.yaml": bothFormats("Users").yaml });
-    const run = await runActionLikeRunner({
+    const run = await runActionInProcess({
       workspace: dir,
       inputs: { mode: "check", concurrency: "lots" },
       env: repo,
@@ -209,7 +209,7 @@ describe("versions written as numbers and empty titles, end to end", () => {
     };
     const dir = await workspace(files);
     const api = await emulator();
-    const run = await runActionLikeRunner({ workspace: dir, inputs: inputsFor(api), env: repo });
+    const run = await runActionInProcess({ workspace: dir, inputs: inputsFor(api), env: repo });
 
     // Each spec's lines are written when it ends, so specs appear in the order they finish.
     const warnings = run.annotations

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { digestOf, ownerKey, RECORD_KEY } from "../../src/core/ownership/ownership.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "./helpers.ts";
 
@@ -32,7 +32,7 @@ async function setup(): Promise<{ api: RunningEmulator; dir: string }> {
 }
 
 function run(api: RunningEmulator, dir: string, inputs: Record<string, string> = {}) {
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: dir,
     inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl, ...inputs },
     env: repo,

@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "../e2e/helpers.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -25,7 +25,7 @@ it("goes on without the comment when GitHub answers the comment listing with 50 
   );
   github.fail({ method: "GET", path: /\/issues\/7\/comments$/ }, { hugeBody: 50_000_000 }, 10);
 
-  const result = await runActionLikeRunner({
+  const result = await runActionInProcess({
     workspace,
     inputs: { token: api.token, organization: "demo-org", "api-url": api.baseUrl },
     githubToken: "ghs_fakeGitHubToken123",

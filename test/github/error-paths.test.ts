@@ -4,7 +4,7 @@
  * 200) is one line here. Every test asserts `scope.done()`: nock answers an unmatched path with 501.
  */
 import nock from "nock";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient, type GitHubClient } from "../../src/adapters/github/api.ts";
 import { commentMarker, findTokenIdentity, githubCommentStore } from "../../src/adapters/github/comment.ts";
 import { ReviewHostError } from "../../src/adapters/review-host/host-client.ts";
@@ -24,6 +24,14 @@ const ours = {
 let waits: number[];
 let client: GitHubClient;
 
+// The suite's files share their worker's modules (vitest.config.ts, `isolate: false`): nock intercepts
+// for this file's tests alone.
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+});
+afterAll(() => {
+  nock.restore();
+});
 beforeEach(() => {
   nock.disableNetConnect();
   waits = [];

@@ -8,12 +8,14 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BroadcastChannel } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
 import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
 import { PreparationPool, type PrepareLimits } from "../../src/core/prepare/prepare-worker.ts";
 import { FAULTY_WORKER } from "../support/emulator-run.ts";
+import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
 let workspace: string;
 let specs: Map<string, DiscoveredSpec>;
@@ -36,6 +38,21 @@ afterAll(async () => {
 });
 
 const spec = (file: string) => specs.get(file) as DiscoveredSpec;
+
+/**
+ * Resolves once `file` spins in its busy phase (the fixture's broadcast), and a turn of the timers
+ * later: the worker told the pool its phase first, on another port, whose message may come after ours.
+ */
+function busy(file: string): Promise<void> {
+  const channel = new BroadcastChannel(BUSY_CHANNEL);
+  return new Promise((resolve) => {
+    channel.onmessage = (event) => {
+      if ((event as MessageEvent).data !== file) return;
+      channel.close();
+      setTimeout(resolve, 100);
+    };
+  });
+}
 const limits = (extra: Partial<PrepareLimits> = {}): PrepareLimits => ({
   deadline: Date.now() + 120_000,
   now: Date.now,
@@ -107,6 +124,7 @@ describe("the preparation's workers", () => {
   it("give the next spec a spare worker while one spins past the slow mark", async () => {
     const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER, slowMs: 200 });
     const stop = new AbortController();
+    const spinningNow = busy("spins.busy-bundling.yaml");
     try {
       const spinning = pool.prepare(
         spec("spins.busy-bundling.yaml"),
@@ -116,6 +134,8 @@ describe("the preparation's workers", () => {
       );
       const next = await pool.prepare(spec("split.yaml"), "a", { workspace }, limits());
       expect(next.kind).toBe("prepared");
+      // On a loaded machine the spinning worker may still be starting: stop it once it spins.
+      await spinningNow;
       stop.abort(new Error("SIGTERM"));
       expect(await spinning).toEqual({ kind: "ended", by: "stop", phase: "bundling" });
     } finally {

@@ -13,7 +13,7 @@ import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { danglingRefs } from "../../src/core/shaping/remove-internal.ts";
 import { structuralIssues } from "../../src/core/validation/structure.ts";
 import { emptyWorkspace, removeWorkspace } from "../e2e/helpers.ts";
@@ -166,7 +166,7 @@ function publish(
   dir: string,
   inputs: Record<string, string> = {},
 ) {
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: dir,
     inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, ...inputs },
     env: { GITHUB_REPOSITORY: "acme/widgets", GITHUB_SHA: headOrNone(dir) },
@@ -425,7 +425,7 @@ describe("overlays and audiences", () => {
     await writeFile(path.join(dir, "overlays/public.yaml"), opened);
     git(dir, "commit", "-q", "-am", "head");
     const sha = git(dir, "rev-parse", "HEAD");
-    const result = await runActionLikeRunner({
+    const result = await runActionInProcess({
       workspace: dir,
       inputs: { token: api.token, organization: ORG, "api-url": api.baseUrl, comment: "false" },
       eventName: "pull_request",
@@ -464,7 +464,7 @@ function pullRequestRun(run: {
   inputs?: Record<string, string>;
 }) {
   const repo = { full_name: "acme/widgets" };
-  return runActionLikeRunner({
+  return runActionInProcess({
     workspace: run.dir,
     inputs: { token: run.api.token, organization: ORG, "api-url": run.api.baseUrl, ...run.inputs },
     githubToken: "ghs_fakeGitHubToken123",

@@ -1,10 +1,12 @@
 /**
  * A whole run in this process (`runSync`) against the emulator over loopback, with the real client and
  * the preparation's workers, for tests that inject faults through the run's ports: a plan with the
- * fields those tests vary, and the ports they replace.
+ * fields those tests vary, and the ports they replace (a spec being processed is polled every few ms).
  */
 import { fileURLToPath } from "node:url";
-import type { RunningEmulator } from "../../harness/emulator/index.ts";
+import { afterAll, beforeAll } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { QUICK_POLLING } from "../../harness/runner/in-process-action.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { SyncPlan } from "../../src/core/plan/plan.ts";
@@ -30,13 +32,10 @@ export interface RunOptions {
   ports?: Partial<SyncPorts>;
 }
 
-export async function runAgainst(
-  emulator: RunningEmulator,
-  options: RunOptions,
-): Promise<{ report: SyncReport; logger: MemoryLogger }> {
-  const logger = new MemoryLogger();
+/** The plan of a run with these options: the fields the tests vary, the rest as the action sets them. */
+export function planOf(options: RunOptions): SyncPlan {
   const mode = options.mode ?? "publish";
-  const plan: SyncPlan = {
+  return {
     workspace: options.workspace,
     mode,
     files: undefined,
@@ -66,12 +65,21 @@ export async function runAgainst(
     names: (setting) => `the '${setting}' input`,
     ...(options.shaping ? { shaping: options.shaping } : {}),
   };
+}
+
+export async function runAgainst(
+  emulator: RunningEmulator,
+  options: RunOptions,
+): Promise<{ report: SyncReport; logger: MemoryLogger }> {
+  const logger = new MemoryLogger();
+  const plan = planOf(options);
   const report = await runSync(plan, {
     createService: (deadline) =>
       new GitBookClient({ token: emulator.token, baseUrl: emulator.baseUrl, deadline }),
     clock: systemClock,
     logger,
     preparation: { entry: FAULTY_WORKER },
+    polling: QUICK_POLLING,
     ...options.ports,
   });
   return { report, logger };

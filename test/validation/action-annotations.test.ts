@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
-import { runActionLikeRunner } from "../../harness/runner/action-runner.ts";
+import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { emptyWorkspace, minimalSpec, removeWorkspace } from "../e2e/helpers.ts";
 
 const INVALID = [
@@ -43,7 +43,7 @@ const inputs = (extra: Record<string, string> = {}) => ({
 
 describe("the Action and a structurally invalid spec", () => {
   it("with strict: true, annotates the problem once at file:line:col and uploads only the valid spec", async () => {
-    const run = await runActionLikeRunner({ workspace, inputs: inputs({ strict: "true" }), env: repo });
+    const run = await runActionInProcess({ workspace, inputs: inputs({ strict: "true" }), env: repo });
     expect(run.exitCode).toBe(1);
     const located = run.annotations.filter((a) => a.file === "orders.yaml");
     const at = { level: "error", file: "orders.yaml", line: 7, column: 11 };
@@ -71,7 +71,7 @@ describe("the Action and a structurally invalid spec", () => {
   });
 
   it("by default, warns at the same place and publishes it, the summary counting its warnings", async () => {
-    const run = await runActionLikeRunner({ workspace, inputs: inputs(), env: repo });
+    const run = await runActionInProcess({ workspace, inputs: inputs(), env: repo });
     expect(run.exitCode).toBe(0);
     const row = run.summary.split("\n").find((line) => line.includes("`orders.yaml`"));
     expect(row).toMatch(/published \(new\), 2 warnings \|/);

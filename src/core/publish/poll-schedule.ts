@@ -1,16 +1,12 @@
 /**
- * When to look again at a spec the service is processing. The first look comes after
- * `firstDelayMs`, each next one `growth` times later, capped at `maxDelayMs`, each with ±`jitter`
- * so that many specs uploaded together do not poll in lockstep. A growth of 1.2 keeps the wait past
- * the end of processing under about a fifth of the time already spent, at a few more reads than
- * 1.5 or 2; `bench/sync.ts` compares the candidates (see bench/README.md, "Polling schedule").
+ * When to look again at a spec the service is processing (the shape: `PollSchedule` in ../ports.ts).
+ * A growth of 1.2 keeps the wait past the end of processing under about a fifth of the time already
+ * spent, at a few more reads than 1.5 or 2; `bench/sync.ts` compares the candidates (see
+ * bench/README.md, "Polling schedule").
  */
-export interface PollSchedule {
-  firstDelayMs: number;
-  growth: number;
-  maxDelayMs: number;
-  jitter: number;
-}
+import type { PollSchedule } from "../ports.ts";
+
+export type { PollSchedule };
 
 export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
   firstDelayMs: 1000,

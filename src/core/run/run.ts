@@ -374,6 +374,7 @@ async function publish(
           getSpec: (slug) => connection.service.getSpec(connection.organizationId, slug),
           listSpecs: () => limit(() => listAllSpecs(client, connection.organizationId)),
           clock: ports.clock,
+          minListIntervalMs: ports.polling?.listIntervalMs,
           knownSpecs: held?.size,
           onListingFailed: (reason) =>
             logger.debug(

@@ -407,7 +407,7 @@ async function uploadOrCheck(
     orgId: connection.organizationId,
     service: connection.service,
     clock: ports.clock,
-    schedule: DEFAULT_POLL_SCHEDULE,
+    schedule: ports.polling?.schedule ?? DEFAULT_POLL_SCHEDULE,
     wait: plan.wait,
     deadline,
     logger: log,

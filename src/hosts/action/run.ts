@@ -7,7 +7,7 @@ import { changeComparer } from "../../core/change-review/change-review.ts";
 import { planOf } from "../../core/plan/plan.ts";
 import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { SettingNames } from "../../core/plan/settings.ts";
-import type { Clock, Git } from "../../core/ports.ts";
+import type { Clock, Git, SyncPorts } from "../../core/ports.ts";
 import { systemClock } from "../../core/ports.ts";
 import { changeAnnotations } from "../../core/report/change-annotations.ts";
 import { renderOutputs, runFailureMessage } from "../../core/report/outputs.ts";
@@ -35,6 +35,8 @@ export interface RunDependencies {
   git?: Git;
   /** SIGINT and SIGTERM, sent by the runner when the job is cancelled; the process's in main.ts. */
   signals?: SignalSource;
+  /** When a spec being processed is read again (SyncPorts.polling); the defaults unless given. */
+  polling?: SyncPorts["polling"];
 }
 
 export const defaultDependencies: RunDependencies = {
@@ -124,6 +126,7 @@ async function runListening(
           ? redactedReview(deps.createComments(config, context, host.logger, { deadline }), redact)
           : undefined,
       clock: deps.clock,
+      polling: deps.polling,
       logger: host.logger,
       comparer: changeComparer(config.reviewBudget),
       git: deps.git ?? commandLineGit,

@@ -62,7 +62,7 @@ export function resolveConnection(
 export function createClient(
   apiUrl: string,
   token: string,
-  run?: { deadline: number; logger: Logger },
+  run?: Parameters<typeof connectGitBook>[1],
 ): GitBookClient {
   return connectGitBook({ token, apiUrl, userAgent: CLI_USER_AGENT }, run);
 }

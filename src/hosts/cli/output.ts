@@ -5,6 +5,8 @@
  * `TokenSources`), so that no message, help text or echoed argument can print it. Redaction happens
  * here, at the sink: the data a run works with (slugs, ids) is never redacted.
  */
+import type { RetryPolicy } from "../../adapters/gitbook/index.ts";
+import type { Clock, SyncPorts } from "../../core/ports.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { escapeUnprintable } from "../../core/text/unprintable.ts";
 import type { SignalSource } from "./signals.ts";
@@ -18,6 +20,14 @@ export interface CliIo {
   readonly stderr: Stream;
   /** SIGINT and SIGTERM, for `sync` to stop cleanly; none in process (tests), the process's in main.ts. */
   readonly signals?: SignalSource;
+  /** The sync's waits, for tests in this process: the clock, polling and retry delays; else the defaults. */
+  readonly timing?: SyncTiming;
+}
+
+export interface SyncTiming {
+  readonly clock?: Clock;
+  readonly polling?: SyncPorts["polling"];
+  readonly retry?: Partial<RetryPolicy>;
 }
 
 export class Output {

@@ -488,7 +488,7 @@ function addSyncCommand(
       ]);
       const settings = buildSyncSettings(flags, io.env, { cwd: io.cwd, ...(token ? { token } : {}) });
       await assertDirectory(settings.workspace, flags.workspace ? "--workspace" : "GITBOOK_WORKSPACE");
-      state.exitCode = await runSyncCommand(settings, output, io.env, io.signals);
+      state.exitCode = await runSyncCommand(settings, output, io.env, io.signals, io.timing);
     });
 }
 

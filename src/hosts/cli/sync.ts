@@ -40,7 +40,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
-import { type Output, printable } from "./output.ts";
+import { type Output, printable, type SyncTiming } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
@@ -55,6 +55,7 @@ export async function runSyncCommand(
   output: Output,
   env: Env,
   signals?: SignalSource,
+  timing: SyncTiming = {},
 ): Promise<number> {
   // Refused before the run, rather than after it: a FIFO, a device or a folder named by --junit.
   if (given.junitFile !== undefined) checkOutputFile(junitName(given), given.junitFile);
@@ -64,10 +65,14 @@ export async function runSyncCommand(
     // Each closed pull request is cleaned up as `--merge-request N` would; one report at the end.
     const { runCleanupSweep } = await import("./sweep.ts");
     return runCleanupSweep(given, output, env, ci, (number: number) =>
-      syncRun(given, output, env, readCi(env, { ...given, mergeRequest: number }), signals, true),
+      syncRun(given, output, env, readCi(env, { ...given, mergeRequest: number }), {
+        signals,
+        timing,
+        part: true,
+      }),
     );
   }
-  return (await syncRun(given, output, env, ci, signals)).code;
+  return (await syncRun(given, output, env, ci, { signals, timing })).code;
 }
 
 /** `sync --mode cleanup` without a pull request, where the CI can tell which pull requests are closed. */
@@ -85,9 +90,16 @@ async function syncRun(
   output: Output,
   env: Env,
   ci: CiRun,
-  signals?: SignalSource,
-  /** A part of a cleanup sweep: the sweep writes `--json` and `--junit` once, for every part. */
-  part = false,
+  {
+    signals,
+    timing = {},
+    part = false,
+  }: {
+    signals?: SignalSource | undefined;
+    timing?: SyncTiming;
+    /** A part of a cleanup sweep: the sweep writes `--json` and `--junit` once, for every part. */
+    part?: boolean;
+  },
 ): Promise<{ code: number; results: readonly SpecResult[] }> {
   const { settings, warnings } = await reviewSettings(given, ci);
   const requestedMode = settings.readInput("mode").toLowerCase();
@@ -153,10 +165,16 @@ async function syncRun(
   if (plan.review) await ci.loadReview();
   const report = await runSync(plan, {
     createService: connection
-      ? (deadline) => connection.createClient(config.apiUrl, config.token ?? "", { deadline, logger })
+      ? (deadline) =>
+          connection.createClient(config.apiUrl, config.token ?? "", {
+            deadline,
+            logger,
+            tuning: { retry: timing.retry },
+          })
       : undefined,
     openReview: (deadline) => redactedReview(ci.openReview(config, logger, deadline), redact),
-    clock: systemClock,
+    clock: timing.clock ?? systemClock,
+    polling: timing.polling,
     logger,
     progress,
     comparer: changeComparer(config.reviewBudget),
