@@ -4,8 +4,7 @@
  * fields those tests vary, and the ports they replace (a spec being processed is polled every few ms).
  */
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import type { RunningEmulator } from "../../harness/emulator/index.ts";
 import { QUICK_POLLING } from "../../harness/runner/in-process-action.ts";
 import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";

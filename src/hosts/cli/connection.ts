@@ -4,7 +4,6 @@
  * organization, checked by the action's own rules (`readConfig`), and the client.
  */
 import { connectGitBook, type GitBookClient } from "../../adapters/gitbook/index.ts";
-import type { Logger } from "../../core/logger.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { UsageError } from "./errors.ts";
 import { checkInputs } from "./input-errors.ts";
