@@ -261,7 +261,19 @@ describe("the npm package", () => {
       ]);
       expect(result.code, result.stderr).toBe(1);
       expect(JSON.parse(result.stdout)).toEqual({
-        breaking: [{ kind: "path-removed", operation: "/pets", message: "path removed" }],
+        breaking: [
+          {
+            kind: "path-removed",
+            operation: "/pets",
+            message: "path removed",
+            pointer: "#/paths/~1pets",
+            // The removed path: its parent in the head, its own line in the base.
+            file: path.join(folder, "head.yaml"),
+            line: 5,
+            baseFile: path.join(folder, "base.yaml"),
+            baseLine: 6,
+          },
+        ],
         other: [],
       });
     });
