@@ -29,11 +29,13 @@ else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     process.stderr.write(`gitbook-openapi: error: cannot write to stdout: ${writeFailure(error)}.\n`);
   });
 } else {
-  const [{ runCli }, { processStream }, { ExitCode }] = await Promise.all([
+  const [{ runCli }, { processStream }, { ExitCode }, { boundYoungGeneration }] = await Promise.all([
     import("./program.ts"),
     import("./process-stream.ts"),
     import("./exit-codes.ts"),
+    import("../young-generation.ts"),
   ]);
+  boundYoungGeneration();
   const code = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
