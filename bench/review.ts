@@ -44,7 +44,15 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ApiChanges } from "../src/core/changes/index.ts";
 import { parseSource } from "../src/core/documents/source-text.ts";
-import { benchBuild, MAX_RSS_HOOK, median as medianOf, peakOf, printBenchLine } from "./report.ts";
+import {
+  benchBuild,
+  MAX_RSS_HOOK,
+  median as medianOf,
+  peakOf,
+  printBenchLine,
+  quick,
+  runsArgument,
+} from "./report.ts";
 import { gatherMaterial, type MaterialPair, megabytes, PAIRS } from "./review-material.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -273,13 +281,13 @@ function wholeReview(pair: MaterialPair, runs: number): void {
     );
     const baseline = { name: "checking the spec alone (sync --mode check)", ms: checkMs };
     printBenchLine({
-      name: `review: diff --base, ${pair.id} pair`,
+      name: `review-${pair.id}`,
       medianMs: reviewMs,
       baseline,
       peakRssKb: peak(review),
     });
     printBenchLine({
-      name: `review: sync --mode check, ${pair.id} head`,
+      name: `review-${pair.id}-check-alone`,
       medianMs: checkMs,
       peakRssKb: peak(check),
     });
@@ -289,7 +297,7 @@ function wholeReview(pair: MaterialPair, runs: number): void {
 }
 
 async function main(): Promise<void> {
-  const runs = Math.max(1, Number(args.find((arg) => /^\d+$/.test(arg)) ?? 3));
+  const runs = runsArgument(quick ? 1 : 3);
   const engine = path.resolve(optionValue("--engine") ?? DEFAULT_ENGINE);
   const timeoutS = Number(optionValue("--timeout") ?? 120);
   const heapMb = Number(optionValue("--heap") ?? 4096);
@@ -309,7 +317,7 @@ async function main(): Promise<void> {
   if (wholePair) wholeReview(wholePair, runs);
   else
     console.log(`\nThe whole review was not measured: the material of ${WHOLE_PAIR} is missing (see above).`);
-  if (args.includes("--whole-only")) return;
+  if (args.includes("--whole-only") || quick) return;
   const manifest = await gatherMaterial({
     ...(mirrors ? { mirrors } : {}),
     ...(cache ? { cache } : {}),

@@ -25,7 +25,7 @@ const all = [
   "overlay-patterns",
 ];
 /** The benchmarks that print `BENCH` rows and take `--quick`. */
-const REPORTED = new Set(["bundle", "sync", "unchanged", "cold-start"]);
+const REPORTED = new Set(["bundle", "sync", "scale", "unchanged", "cold-start", "review"]);
 const quick = process.argv.includes("--quick");
 const chosen = process.argv.slice(2).filter((name) => all.includes(name));
 let failed = false;

