@@ -6,7 +6,7 @@
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
 import { readRegularText } from "../core/files/read-regular.ts";
-import type { SpecShaping } from "../core/shaping/audiences.ts";
+import type { SpecShaping } from "../core/shaping/publish-targets.ts";
 import { unknownName } from "../core/text/closest.ts";
 import { ConfigFileError } from "./config-file-error.ts";
 import { SETTINGS, type SettingDeclaration } from "./settings-table.ts";

@@ -4,7 +4,7 @@
  * run as one value ({@link SHAPING_INPUT}) that `readConfig` turns into `RunSettings.shaping`.
  */
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
-import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";
+import type { AudienceEntry, SpecShaping } from "../core/shaping/publish-targets.ts";
 import { explainInvalidSlug } from "../core/slugs/rule.ts";
 import { unknownName } from "../core/text/closest.ts";
 import { SHAPING_INPUT, shapingValue } from "./shaping-value.ts";

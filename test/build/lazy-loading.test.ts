@@ -79,6 +79,8 @@ describe("what the command line loads", () => {
     expect(inputs.filter((input) => commands.some((name) => input.endsWith(`hosts/cli/${name}`)))).toEqual(
       [],
     );
+    // validate's declaration is in the program's chunk; what it runs (git included) loads when it runs.
+    expect(inputs.filter((input) => input.startsWith("src/adapters/"))).toEqual([]);
   });
 
   it("for a read command: the HTTP client, without YAML, validation or bundling", () => {
@@ -114,6 +116,36 @@ describe("what the command line loads", () => {
     }
     // The check against the official schemas is imported by loadStructuralCheck, after the first request.
     expect(packages).not.toContain("ajv");
+  });
+
+  it("for sync --mode check: no change review, shaping, pruning or previews; each loads where a run needs it", () => {
+    const check = loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"]);
+    const reviewOrShaping =
+      /src\/core\/(changes\/|change-review\/(change-review|change-places|review-verdict|compare-worker|base-document)\.ts|shaping\/(audiences|overlay|patterns|remove-internal)\.ts|prune\/|previews\/)/;
+    expect(check.filter((input) => reviewOrShaping.test(input))).toEqual([]);
+    expect(packagesIn(check)).not.toContain("json-p3");
+    expect(packagesIn(check)).not.toContain("re2js");
+    // The preparation's pool, imported by every run that checks or publishes a spec, brings no shaping.
+    const pool = loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/core/prepare/prepare-worker.ts"]);
+    expect(
+      pool.filter((input) => reviewOrShaping.test(input) && !input.endsWith("base-document.ts")),
+    ).toEqual([]);
+    expect(packagesIn(pool)).not.toContain("re2js");
+    // What a preview's review, a shaped spec, pruning and cleanup import when they come to it (run.ts,
+    // spec-work.ts, base-document.ts): each a chunk of its own, so that the lines above can fail.
+    for (const [source, loads] of [
+      ["src/core/change-review/change-review.ts", "src/core/changes/index.ts"],
+      ["src/core/change-review/review-verdict.ts", "src/core/change-review/review-verdict.ts"],
+      ["src/core/change-review/change-places.ts", "src/core/change-review/change-places.ts"],
+      ["src/core/shaping/audiences.ts", "src/core/shaping/overlay.ts"],
+      ["src/core/prune/prune.ts", "src/core/prune/prune.ts"],
+      ["src/core/previews/cleanup.ts", "src/core/previews/cleanup.ts"],
+    ] as const) {
+      expect(loadedBy([source])).toContain(loads);
+    }
+    expect(packagesIn(loadedBy(["src/core/shaping/audiences.ts"]))).toEqual(
+      expect.arrayContaining(["json-p3", "re2js"]),
+    );
   });
 
   it("for validation: the validator generated for the document's version, and no other nor ajv's compiler", () => {

@@ -10,7 +10,7 @@ import { NotReviewedError } from "../change-review/not-reviewed.ts";
 import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import type { RecordedText } from "../ownership/ownership.ts";
-import type { ShapingSteps } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { prepareFile } from "./prepare.ts";
 import type { PreparedSpec, PreparePhase } from "./prepared.ts";
 

@@ -6,7 +6,7 @@
  * docs/design/code-quality.md.
  */
 import { createHash } from "node:crypto";
-import { specChangeLine } from "../change-review/change-review.ts";
+import { specChangeLine } from "../change-review/change-line.ts";
 import type { SourceLocation } from "../logger.ts";
 import type { SpecResult } from "../result.ts";
 

@@ -7,7 +7,6 @@
  */
 
 import type { Command } from "commander";
-import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -87,6 +86,7 @@ export async function runValidateCommand(
     { prepareFile },
     { bareMessage, locatedMessage },
     { defuseCommands },
+    { commandLineGit },
     settingsModules,
   ] = await Promise.all([
     import("../../core/discovery/index.ts"),
@@ -94,6 +94,7 @@ export async function runValidateCommand(
     import("../../core/prepare/prepare.ts"),
     import("../../core/prepare/problem-text.ts"),
     import("../../core/text/log-protocol.ts"),
+    import("../../adapters/git/base-tree.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),
       import("./input-errors.ts"),
