@@ -14,6 +14,7 @@ import { validatorsPlugin } from "../../scripts/validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 let outputs: Metafile["outputs"];
+let metafile: Metafile;
 
 beforeAll(async () => {
   const result = await build({
@@ -29,7 +30,8 @@ beforeAll(async () => {
     logLevel: "silent",
     plugins: [validatorsPlugin],
   });
-  outputs = result.metafile.outputs;
+  metafile = result.metafile;
+  outputs = metafile.outputs;
 }, 60_000);
 
 /** The chunk of an entry point or of a dynamically imported module. */
@@ -51,6 +53,17 @@ function loadedChunks(sources: string[]): string[] {
     }
   }
   return [...seen];
+}
+
+/** The loaded modules that import a module matching `imported` this way (an ES import, or a `require`). */
+function importersOf(
+  sources: string[],
+  imported: RegExp,
+  kind: "import-statement" | "require-call",
+): string[] {
+  return [...new Set(loadedBy(sources))].filter((input) =>
+    metafile.inputs[input]?.imports.some((edge) => edge.kind === kind && imported.test(edge.path)),
+  );
 }
 
 /** Every source file loaded once these modules' chunks are. */
@@ -146,6 +159,25 @@ describe("what the command line loads", () => {
     expect(packagesIn(loadedBy(["src/core/shaping/audiences.ts"]))).toEqual(
       expect.arrayContaining(["json-p3", "re2js"]),
     );
+  });
+
+  it("for validate and sync: YAML's positions reader loaded but not run until a finding is placed", () => {
+    const validate = [
+      ...CLI,
+      "src/hosts/cli/sync-settings.ts",
+      "src/core/discovery/index.ts",
+      "src/core/prepare/prepare.ts",
+    ];
+    const sync = [...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"];
+    for (const sources of [validate, sync]) {
+      // Its code is in a loaded chunk (so the line below can fail), and only yaml-package.ts asks for it,
+      // with a `require` that runs it on first use (src/core/documents/yaml-package.ts).
+      expect(packagesIn(loadedBy(sources))).toContain("yaml");
+      expect(importersOf(sources, /node_modules\/yaml\//, "import-statement")).toEqual([]);
+      expect(importersOf(sources, /node_modules\/yaml\/dist\/index\.js$/, "require-call")).toEqual([
+        "src/core/documents/yaml-package.ts",
+      ]);
+    }
   });
 
   it("for validation: the validator generated for the document's version, and no other nor ajv's compiler", () => {

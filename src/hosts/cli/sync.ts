@@ -4,6 +4,7 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
+import { readdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
@@ -30,6 +31,7 @@ import { OrganizationLookupError, UnknownOrganizationError } from "../../core/ru
 import { runSync, type SyncReport } from "../../core/run/run.ts";
 import { STOP_GRACE_MS } from "../../core/run/stopped.ts";
 import { AuthenticationError, PermissionDeniedError } from "../../core/service/errors.ts";
+import { namedAfterRepository } from "../../core/slugs/derive.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
@@ -286,7 +288,12 @@ export async function settingsOfReview(
 
 function readCi(env: Env, settings: SyncSettings): CiRun {
   try {
-    return readCiRun(env, settings.workspace, settings.mergeRequest);
+    return readCiRun(
+      env,
+      settings.workspace,
+      settings.mergeRequest,
+      asksOrigin(settings) ? undefined : noOrigin,
+    );
   } catch (error) {
     if (error instanceof GitLabContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
@@ -294,6 +301,25 @@ function readCi(env: Env, settings: SyncSettings): CiRun {
     if (error instanceof BitbucketContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     throw error;
+  }
+}
+
+const noOrigin = () => undefined;
+
+/**
+ * Whether the run asks git for the `origin` remote, where no CI variable names the repository: a run with
+ * a token puts the repository's identity into publish records and proves records by it, and any run
+ * names a spec at the workspace's root (`openapi.yaml`) after the repository. Otherwise the answer would
+ * go unused: a check of specs in folders starts no git for it.
+ */
+function asksOrigin(settings: SyncSettings): boolean {
+  if (settings.readInput("token")) return true;
+  try {
+    return readdirSync(settings.workspace, { withFileTypes: true }).some(
+      (entry) => !entry.isDirectory() && entry.name !== ".git" && namedAfterRepository(entry.name),
+    );
+  } catch {
+    return true;
   }
 }
 
