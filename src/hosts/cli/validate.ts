@@ -86,7 +86,6 @@ export async function runValidateCommand(
     { prepareFile },
     { bareMessage, locatedMessage },
     { defuseCommands },
-    { commandLineGit },
     settingsModules,
   ] = await Promise.all([
     import("../../core/discovery/index.ts"),
@@ -94,7 +93,6 @@ export async function runValidateCommand(
     import("../../core/prepare/prepare.ts"),
     import("../../core/prepare/problem-text.ts"),
     import("../../core/text/log-protocol.ts"),
-    import("../../adapters/git/base-tree.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),
       import("./input-errors.ts"),
@@ -130,6 +128,8 @@ export async function runValidateCommand(
 
   const targets = [];
   if (files.length === 0) {
+    // git lists the workspace's files (as sync's discovery does); the files given are read as they are.
+    const { commandLineGit } = await import("../../adapters/git/base-tree.ts");
     const discovery = await discoverSpecs({
       workspace: settings.workspace,
       git: commandLineGit,
