@@ -161,7 +161,7 @@ describe("what the command line loads", () => {
     );
   });
 
-  it("for validate and sync: YAML's positions reader loaded but not run until a finding is placed", () => {
+  it("for validate and sync: YAML's positions reader loaded but not run until a finding is placed, no crypto", () => {
     const validate = [
       ...CLI,
       "src/hosts/cli/sync-settings.ts",
@@ -177,6 +177,8 @@ describe("what the command line loads", () => {
       expect(importersOf(sources, /node_modules\/yaml\/dist\/index\.js$/, "require-call")).toEqual([
         "src/core/documents/yaml-package.ts",
       ]);
+      // Nor node:crypto (3 ms): digests are for publish records (src/core/text/sha256.ts requires it).
+      expect(importersOf(sources, /^node:crypto$/, "import-statement")).toEqual([]);
     }
   });
 
