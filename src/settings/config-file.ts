@@ -4,9 +4,10 @@
  * is an error at its `file:line:column`, before any request; secrets are refused, the file is committed.
  */
 import path from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
+import type { Node, Pair } from "yaml";
+import { yamlPackage } from "../core/documents/yaml-package.ts";
 import { readRegularText } from "../core/files/read-regular.ts";
-import type { SpecShaping } from "../core/shaping/audiences.ts";
+import type { SpecShaping } from "../core/shaping/publish-targets.ts";
 import { unknownName } from "../core/text/closest.ts";
 import { ConfigFileError } from "./config-file-error.ts";
 import { SETTINGS, type SettingDeclaration } from "./settings-table.ts";
@@ -53,6 +54,7 @@ export function readConfigFile(workspace: string, named: string | undefined): Co
 }
 
 export function parseConfigFile(text: string, file: string): ConfigFile {
+  const { isMap, isScalar, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const at = (node: Node | null | undefined) => {
@@ -110,6 +112,7 @@ function settingValue(
   node: Node | null,
   at: (node: Node | null) => string,
 ): string {
+  const { isMap, isScalar, isSeq } = yamlPackage();
   const wrong = (expected: string) =>
     new ConfigFileError(`${at(node)}: '${setting.name}' must be ${expected}.`);
   const scalar = (n: Node | null) => (isScalar(n) ? n.value : undefined);
@@ -168,6 +171,7 @@ function readSpecs(
   excluded: string[],
   shaping: Map<string, SpecShaping>,
 ): void {
+  const { isMap, isScalar } = yamlPackage();
   if (!isMap(node))
     throw new ConfigFileError(`${at(node)}: 'specs' must be a mapping of paths or globs to entries.`);
   for (const pair of node.items) {

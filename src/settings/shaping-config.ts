@@ -3,8 +3,9 @@
  * docs/overlays-and-audiences.md), read with every problem at its `file:line:column`, and passed to the
  * run as one value ({@link SHAPING_INPUT}) that `readConfig` turns into `RunSettings.shaping`.
  */
-import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
-import type { AudienceEntry, SpecShaping } from "../core/shaping/audiences.ts";
+import type { Node, Pair } from "yaml";
+import { yamlPackage } from "../core/documents/yaml-package.ts";
+import type { AudienceEntry, SpecShaping } from "../core/shaping/publish-targets.ts";
 import { explainInvalidSlug } from "../core/slugs/rule.ts";
 import { unknownName } from "../core/text/closest.ts";
 import { SHAPING_INPUT, shapingValue } from "./shaping-value.ts";
@@ -50,6 +51,7 @@ export function readSpecShaping(
 }
 
 function readOverlays(node: Node | null, fail: Fail): string[] {
+  const { isScalar, isSeq } = yamlPackage();
   const items = isSeq(node) ? (node.items as Node[]) : [node];
   if (isSeq(node) && items.length === 0) throw fail(node, "'overlays' lists at least one overlay file.");
   return items.map((item) => {
@@ -70,12 +72,14 @@ function readOverlays(node: Node | null, fail: Fail): string[] {
 }
 
 function readBoolean(node: Node | null, name: string, fail: Fail): boolean {
+  const { isScalar } = yamlPackage();
   const value = isScalar(node) ? node.value : undefined;
   if (typeof value !== "boolean") throw fail(node, `'${name}' must be true or false.`);
   return value;
 }
 
 function readAudiences(node: Node | null, fail: Fail): AudienceEntry[] {
+  const { isMap, isScalar } = yamlPackage();
   if (!isMap(node) || node.items.length === 0)
     throw fail(
       node,

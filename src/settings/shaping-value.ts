@@ -3,7 +3,7 @@
  * without the YAML reader, so that reading the settings (src/settings/inputs.ts) loads no YAML
  * (src/settings/shaping-config.ts, which reads the file's entries, re-exports it).
  */
-import type { ShapingConfig, SpecShaping } from "../core/shaping/audiences.ts";
+import type { ShapingConfig, SpecShaping } from "../core/shaping/publish-targets.ts";
 
 /**
  * The name the shaping of a configuration file travels under among its values: not a setting (no input,

@@ -14,6 +14,7 @@ import { validatorsPlugin } from "../../scripts/validators-plugin.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 let outputs: Metafile["outputs"];
+let metafile: Metafile;
 
 beforeAll(async () => {
   const result = await build({
@@ -29,7 +30,8 @@ beforeAll(async () => {
     logLevel: "silent",
     plugins: [validatorsPlugin],
   });
-  outputs = result.metafile.outputs;
+  metafile = result.metafile;
+  outputs = metafile.outputs;
 }, 60_000);
 
 /** The chunk of an entry point or of a dynamically imported module. */
@@ -51,6 +53,17 @@ function loadedChunks(sources: string[]): string[] {
     }
   }
   return [...seen];
+}
+
+/** The loaded modules that import a module matching `imported` this way (an ES import, or a `require`). */
+function importersOf(
+  sources: string[],
+  imported: RegExp,
+  kind: "import-statement" | "require-call",
+): string[] {
+  return [...new Set(loadedBy(sources))].filter((input) =>
+    metafile.inputs[input]?.imports.some((edge) => edge.kind === kind && imported.test(edge.path)),
+  );
 }
 
 /** Every source file loaded once these modules' chunks are. */
@@ -79,6 +92,8 @@ describe("what the command line loads", () => {
     expect(inputs.filter((input) => commands.some((name) => input.endsWith(`hosts/cli/${name}`)))).toEqual(
       [],
     );
+    // validate's declaration is in the program's chunk; what it runs (git included) loads when it runs.
+    expect(inputs.filter((input) => input.startsWith("src/adapters/"))).toEqual([]);
   });
 
   it("for a read command: the HTTP client, without YAML, validation or bundling", () => {
@@ -116,6 +131,55 @@ describe("what the command line loads", () => {
     expect(packages).not.toContain("ajv");
   });
 
+  it("for sync --mode check: no change review, shaping, pruning or previews; each loads where a run needs it", () => {
+    const check = loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"]);
+    const reviewOrShaping =
+      /src\/core\/(changes\/|change-review\/(change-review|change-places|review-verdict|compare-worker|base-document)\.ts|shaping\/(audiences|overlay|patterns|remove-internal)\.ts|prune\/|previews\/)/;
+    expect(check.filter((input) => reviewOrShaping.test(input))).toEqual([]);
+    expect(packagesIn(check)).not.toContain("json-p3");
+    expect(packagesIn(check)).not.toContain("re2js");
+    // The preparation's pool, imported by every run that checks or publishes a spec, brings no shaping.
+    const pool = loadedBy([...CLI, "src/hosts/cli/sync.ts", "src/core/prepare/prepare-worker.ts"]);
+    expect(pool.filter((input) => reviewOrShaping.test(input))).toEqual([]);
+    expect(packagesIn(pool)).not.toContain("re2js");
+    // What a preview's review, a shaped spec, pruning and cleanup import when they come to it (run.ts,
+    // spec-work.ts, base-document.ts): each a chunk of its own, so that the lines above can fail.
+    for (const [source, loads] of [
+      ["src/core/change-review/change-review.ts", "src/core/changes/index.ts"],
+      ["src/core/change-review/review-verdict.ts", "src/core/change-review/review-verdict.ts"],
+      ["src/core/change-review/change-places.ts", "src/core/change-review/change-places.ts"],
+      ["src/core/shaping/audiences.ts", "src/core/shaping/overlay.ts"],
+      ["src/core/prune/prune.ts", "src/core/prune/prune.ts"],
+      ["src/core/previews/cleanup.ts", "src/core/previews/cleanup.ts"],
+    ] as const) {
+      expect(loadedBy([source])).toContain(loads);
+    }
+    expect(packagesIn(loadedBy(["src/core/shaping/audiences.ts"]))).toEqual(
+      expect.arrayContaining(["json-p3", "re2js"]),
+    );
+  });
+
+  it("for validate and sync: YAML's positions reader loaded but not run until a finding is placed, no crypto", () => {
+    const validate = [
+      ...CLI,
+      "src/hosts/cli/sync-settings.ts",
+      "src/core/discovery/index.ts",
+      "src/core/prepare/prepare.ts",
+    ];
+    const sync = [...CLI, "src/hosts/cli/sync.ts", "src/hosts/cli/sync-settings.ts"];
+    for (const sources of [validate, sync]) {
+      // Its code is in a loaded chunk (so the line below can fail), and only yaml-package.ts asks for it,
+      // with a `require` that runs it on first use (src/core/documents/yaml-package.ts).
+      expect(packagesIn(loadedBy(sources))).toContain("yaml");
+      expect(importersOf(sources, /node_modules\/yaml\//, "import-statement")).toEqual([]);
+      expect(importersOf(sources, /node_modules\/yaml\/dist\/index\.js$/, "require-call")).toEqual([
+        "src/core/documents/yaml-package.ts",
+      ]);
+      // Nor node:crypto (3 ms): digests are for publish records (src/core/text/sha256.ts requires it).
+      expect(importersOf(sources, /^node:crypto$/, "import-statement")).toEqual([]);
+    }
+  });
+
   it("for validation: the validator generated for the document's version, and no other nor ajv's compiler", () => {
     const structure = loadedBy(["src/core/validation/structure.ts"]);
     expect(structure).toContain("src/core/validation/structure.ts");
@@ -147,8 +211,10 @@ describe("what the command line loads", () => {
     expect(packagesIn(inputs)).not.toContain("commander");
     expect(packagesIn(inputs)).not.toContain("undici");
     expect(inputs.filter((input) => input.includes("src/hosts/"))).toEqual([]);
-    // It reads the review's base version (base-document.ts), but never loads the comparison.
-    expect(inputs).toContain("src/core/change-review/base-document.ts");
+    // It reads the review's base version (base-document.ts, imported when a worker reads one: the pool's
+    // thread never loads it), but never loads the comparison.
+    expect(inputs).not.toContain("src/core/change-review/base-document.ts");
+    expect(loadedBy(["src/core/change-review/base-document.ts"])).toContain("src/core/bundling/bundle.ts");
     expect(inputs.filter((input) => /src\/core\/(changes\/|review\/compare-worker)/.test(input))).toEqual([]);
   });
 });

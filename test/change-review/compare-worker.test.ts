@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { changeComparer, specChangeLine, specChanges } from "../../src/core/change-review/change-review.ts";
+import { specChangeLine } from "../../src/core/change-review/change-line.ts";
+import { changeComparer, specChanges } from "../../src/core/change-review/change-review.ts";
 import { compareInWorker } from "../../src/core/change-review/compare-worker.ts";
 import { NotReviewedError } from "../../src/core/change-review/not-reviewed.ts";
 import { packDocument } from "../../src/core/change-review/packed-document.ts";

@@ -24,7 +24,10 @@ async function checkout(folder: string, files: Record<string, string> = { "opena
   const parent = await tempDir();
   const dir = path.join(parent, folder);
   await mkdir(dir);
-  for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
   return dir;
 }
 
@@ -119,6 +122,34 @@ describe("the repository's identity from every CI", () => {
       "Repository: github.com/acme/sprockets, named 'sprockets', from the origin remote.",
     );
     expect(run.stderr).not.toContain("checkout folder");
+  });
+
+  it("in a check without a token, asks the origin remote only when a spec at the root takes its name", async () => {
+    const dir = await checkout("check-of-origin", {
+      "openapi.yaml": ROOT_SPEC,
+      "api/payments.yaml": ROOT_SPEC,
+    });
+    git(dir, "init", "-q");
+    git(dir, "remote", "add", "origin", "git@github.com:acme/sprockets.git");
+    const check = (workspace: string) =>
+      runCli(["sync", "--workspace", workspace, "--mode", "check", "--json"], {
+        env: { GITBOOK_DEBUG: "1" },
+        cwd: workspace,
+      });
+    const atRoot = await check(dir);
+    expect(atRoot.code, atRoot.stderr).toBe(0);
+    expect(rows(atRoot)).toEqual([
+      ["api/payments.yaml", "api-payments", "planned"],
+      ["openapi.yaml", "sprockets", "planned"],
+    ]);
+    expect(atRoot.stderr).toContain("from the origin remote.");
+    // No spec takes the repository's name, and no token writes it into a record: git is not asked.
+    await rm(path.join(dir, "openapi.yaml"));
+    const inFolders = await check(dir);
+    expect(inFolders.code, inFolders.stderr).toBe(0);
+    expect(rows(inFolders)).toEqual([["api/payments.yaml", "api-payments", "planned"]]);
+    expect(inFolders.stderr).toContain("from the checkout folder's name.");
+    expect(inFolders.stderr).not.toContain("sprockets");
   });
 
   it("falls back to the folder's name only when nothing names the repository, and says so once", async () => {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
-import { specChangeLine } from "../../src/core/change-review/change-review.ts";
+import { specChangeLine } from "../../src/core/change-review/change-line.ts";
 import type { SpecChange } from "../../src/core/result.ts";
 import { git } from "../support/git.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";

@@ -11,7 +11,7 @@ import { startEmulator } from "../../harness/emulator/index.ts";
 import { startFakeGitHub } from "../../harness/fakes/fake-github.ts";
 import { FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
 import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
-import { specChangeLine } from "../../src/core/change-review/change-review.ts";
+import { specChangeLine } from "../../src/core/change-review/change-line.ts";
 import type { SpecChange } from "../../src/core/result.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { resultsValidator } from "../report/results-schema.ts";

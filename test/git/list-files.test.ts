@@ -1,7 +1,7 @@
 /**
  * The Git port's listing of a work tree (src/adapters/git/list-files.ts), which discovery uses: tracked
  * and untracked files, what git ignores left out, narrowed by pathspecs; a folder that is not a work
- * tree is an answer with git's reason, never a throw.
+ * tree is an answer with git's reason (or, with no .git above it, without starting git), never a throw.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,7 +50,14 @@ describe("commandLineGit.listFiles", () => {
   });
 
   it("answers with git's reason for a folder that is not a work tree", async () => {
-    const listing = await commandLineGit.listFiles(plain, []);
+    const broken = path.join(plain, "broken");
+    mkdirSync(path.join(broken, ".git"), { recursive: true });
+    const listing = await commandLineGit.listFiles(broken, []);
     expect(listing).toEqual({ ok: false, reason: expect.stringMatching(/^git exited with \d+: fatal: /) });
+  });
+
+  it("starts no git for a folder with no .git in it or above it", async () => {
+    const listing = await commandLineGit.listFiles(plain, []);
+    expect(listing).toEqual({ ok: false, reason: "no .git in the workspace or above it" });
   });
 });

@@ -18,7 +18,7 @@ import { unpackDocument } from "../../src/core/change-review/packed-document.ts"
 import type { ChangeComparer } from "../../src/core/ports.ts";
 import { finalFailureMessage } from "../../src/core/report/outputs.ts";
 import type { SpecResult } from "../../src/core/result.ts";
-import type { SpecShaping } from "../../src/core/shaping/audiences.ts";
+import type { SpecShaping } from "../../src/core/shaping/publish-targets.ts";
 import { runAgainst, useEmulator } from "../support/emulator-run.ts";
 import { git } from "../support/git.ts";
 

@@ -11,7 +11,7 @@ import { MemoryLogger } from "../../src/core/logger.ts";
 import type { SyncPlan } from "../../src/core/plan/plan.ts";
 import { type SyncPorts, systemClock } from "../../src/core/ports.ts";
 import { runSync, type SyncReport } from "../../src/core/run/run.ts";
-import type { ShapingConfig } from "../../src/core/shaping/audiences.ts";
+import type { ShapingConfig } from "../../src/core/shaping/publish-targets.ts";
 import { ORG } from "./use-emulator.ts";
 
 export { ORG, useEmulator } from "./use-emulator.ts";

@@ -7,7 +7,7 @@ import { bundleSpec } from "../bundling/index.ts";
 import { inspectFile, loadSpec } from "../discovery/index.ts";
 import { parseSource } from "../documents/source-text.ts";
 import { silentLogger } from "../logger.ts";
-import { type ShapingSteps, shapeDocument, workspaceOverlays } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
 
 /** A spec file's place at the base commit. */
@@ -55,7 +55,8 @@ export async function readBaseDocument(where: BaseFile, steps?: ShapingSteps): P
   } catch (error) {
     throw unreadable(`could not be bundled: ${messageOf(error)}`);
   }
-  return steps ? shapedBase(document, steps, where) : document;
+  // Shaping (overlays and their engines) loads only for a publication that has steps.
+  return steps ? shapedBase(document, steps, where, await import("../shaping/audiences.ts")) : document;
 }
 
 /**
@@ -64,7 +65,12 @@ export async function readBaseDocument(where: BaseFile, steps?: ShapingSteps): P
  * cannot be applied (one was invalid then), the head's are; when neither can, the spec is not reviewed:
  * the base unshaped would put the parts an audience leaves out into the review.
  */
-function shapedBase(document: unknown, steps: ShapingSteps, where: BaseFile): unknown {
+function shapedBase(
+  document: unknown,
+  steps: ShapingSteps,
+  where: BaseFile,
+  { shapeDocument, workspaceOverlays }: typeof import("../shaping/audiences.ts"),
+): unknown {
   for (const readOverlay of [workspaceOverlays(where.base, "skip"), workspaceOverlays(where.head, "skip")]) {
     try {
       return shapeDocument(document, steps, { readOverlay, logger: silentLogger, specFile: where.file })

@@ -18,7 +18,7 @@ import type { SpecChange, SpecChanges } from "../result.ts";
 import { describeServiceError, isNotFound } from "../service/describe-error.ts";
 import { readVersionFiles } from "../service/parse.ts";
 import type { SpecVersionContent } from "../service/types.ts";
-import type { ShapingSteps } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type BaseFile, readBaseDocument } from "./base-document.ts";
 import { budgetedCompare } from "./compare-worker.ts";
@@ -327,11 +327,6 @@ export function specChange(change: ApiChange): SpecChange {
   };
 }
 
-/** A change of the results as one line, as `changeLine` writes an `ApiChange`: its place, then its message. */
-export function specChangeLine(change: SpecChange): string {
-  return change.operation === undefined ? change.message : `${change.operation}: ${change.message}`;
-}
-
 /**
  * The document GitBook holds in a version's content: its one entrypoint's parsed `specification`, read
  * with the client's `readVersionFiles` (see docs/design/version-content.md); undefined for any other shape.
@@ -342,9 +337,4 @@ export function entrypointDocument(content: SpecVersionContent): unknown | undef
   const entrypoints = files.entries.filter((entry) => entry.isEntrypoint);
   const specification = entrypoints.length === 1 ? entrypoints[0]?.specification : undefined;
   return typeof specification === "object" && specification !== null ? specification : undefined;
-}
-
-/** Where a placed change is written, as compilers say it: `api/paths/pets.yaml:12` (the file alone without a line). */
-export function sourcePlace(change: Pick<SpecChange, "file" | "line">): string {
-  return `${change.file ?? ""}${change.line === undefined ? "" : `:${change.line}`}`;
 }

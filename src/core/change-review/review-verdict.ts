@@ -3,7 +3,8 @@
 import type { SyncPlan } from "../plan/plan.ts";
 import type { SpecResult } from "../result.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
-import { type BaseSide, specChangeLine } from "./change-review.ts";
+import { specChangeLine } from "./change-line.ts";
+import type { BaseSide } from "./change-review.ts";
 
 export interface ChangeReviewReport {
   /** What the specs were compared with, and why not the base commit when it could not be used. */

@@ -1,6 +1,7 @@
-import { isScalar, LineCounter, parseDocument } from "yaml";
+import type { LineCounter } from "yaml";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
+import { yamlPackage } from "./yaml-package.ts";
 import { yamlSteps } from "./yaml-path.ts";
 
 export interface Position {
@@ -33,6 +34,7 @@ export function locateKeyPath(text: string, format: TextFormat, keyPath: readonl
  */
 export function keyPathLocator(text: string, format: TextFormat): (keyPath: readonly string[]) => Located {
   if (format === "json") return (keyPath) => locateInJsonItems(text, keyPath);
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, keepSourceTokens: false, uniqueKeys: false });
   return (keyPath) => walkYaml(document.contents, lineCounter, keyPath);
@@ -107,6 +109,7 @@ function locateInJson(text: string, keyPath: readonly string[]): Located {
 }
 
 function locateInYaml(text: string, keyPath: readonly string[]): Located {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
   return walkYaml(document.contents, lineCounter, keyPath);
@@ -124,7 +127,8 @@ function walkYaml(contents: unknown, lineCounter: LineCounter, keyPath: readonly
   }
   if (steps.length < keyPath.length) return found;
   const node = steps.length === 0 ? contents : steps[steps.length - 1]?.node;
-  if (isScalar(node) && typeof node.source === "string") return { ...found, rawValue: node.source };
+  if (yamlPackage().isScalar(node) && typeof node.source === "string")
+    return { ...found, rawValue: node.source };
   return found;
 }
 

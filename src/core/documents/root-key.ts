@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import { isMap, isScalar, parseDocument } from "yaml";
 import { parseSource } from "./source-text.ts";
+import { yamlPackage } from "./yaml-package.ts";
 
 /**
  * Adds one key to the top-level mapping of a JSON or YAML text by splicing the text, so that every other
@@ -106,6 +106,7 @@ function intoYamlMapping(text: string, from: number, key: string, value: string)
  * hold exactly what the text held without the key; anything else answers why.
  */
 export function removeRootKey(text: string, format: "json" | "yaml", key: string): RootKeyInsertion {
+  const { isMap, isScalar, parseDocument } = yamlPackage();
   const document = parseDocument(text, { uniqueKeys: false });
   if (document.errors.length > 0) return { ok: false, reason: "it does not read as one document" };
   const root = document.contents;

@@ -1,5 +1,6 @@
 import { load } from "js-yaml";
-import { LineCounter, parseDocument } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { yamlPackage } from "./yaml-package.ts";
 import { yamlSteps } from "./yaml-path.ts";
 
 export class SourceSyntaxError extends Error {
@@ -48,6 +49,7 @@ export function parseSource(text: string, json: boolean): unknown {
  * so a text `yaml` accepts is a valid spec to GitBook. Its first error otherwise.
  */
 function readByYaml(text: string, error: unknown): unknown {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
   if (document.errors.length === 0 && document.warnings.length === 0) {
@@ -64,11 +66,7 @@ function readByYaml(text: string, error: unknown): unknown {
  * The position and message of a syntax error, in `yaml`'s words when it finds the error too (the same
  * messages as discovery), in `js-yaml`'s otherwise.
  */
-function syntaxError(
-  document: ReturnType<typeof parseDocument>,
-  lineCounter: LineCounter,
-  error: unknown,
-): SourceSyntaxError {
+function syntaxError(document: Document.Parsed, lineCounter: LineCounter, error: unknown): SourceSyntaxError {
   const first = document.errors[0];
   if (first) {
     const { line, col } = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
@@ -123,6 +121,7 @@ function checkAliases(value: unknown): void {
  * position of its deepest existing ancestor.
  */
 export function valueLocator(text: string): (tokens: readonly string[]) => { line: number; column: number } {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
   return (tokens) => {

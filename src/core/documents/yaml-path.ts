@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, type Scalar } from "yaml";
+import type { Scalar } from "yaml";
+import { yamlPackage } from "./yaml-package.ts";
 
 /** One key of a path found in a parsed YAML node: a mapping's pair (with its key) or a sequence's item. */
 export interface YamlStep {
@@ -14,6 +15,7 @@ export interface YamlStep {
  * sequence is stepped into by a decimal token.
  */
 export function yamlSteps(root: unknown, tokens: readonly string[]): YamlStep[] {
+  const { isMap, isScalar, isSeq } = yamlPackage();
   const steps: YamlStep[] = [];
   let node = root;
   for (const token of tokens) {

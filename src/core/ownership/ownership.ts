@@ -5,9 +5,9 @@
  * readings under {@link CHECKS}). Why, and what it costs: docs/design/ownership.md.
  */
 import { isUtf8 } from "node:buffer";
-import { createHash } from "node:crypto";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { insertRootKey, removeRootKey } from "../documents/root-key.ts";
+import { sha256Hex } from "../text/sha256.ts";
 import { unicodeEscape } from "../text/unprintable.ts";
 
 export const RECORD_KEY = "x-publish-record";
@@ -88,11 +88,11 @@ export interface Publisher {
  */
 export function ownerKey(publisher: Publisher): string {
   const identity = `${publisher.repository ?? ""}\n${publisher.slugPrefix ?? ""}`;
-  return createHash("sha256").update(identity).digest("hex").slice(0, 32);
+  return sha256Hex(identity).slice(0, 32);
 }
 
 export function digestOf(text: string): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return `sha256:${sha256Hex(text)}`;
 }
 
 /**
@@ -105,7 +105,7 @@ export function digestOfFileBytes(bytes: Uint8Array): string | undefined {
   if (!isUtf8(bytes) || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes(RECORD_KEY)) {
     return undefined;
   }
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  return `sha256:${sha256Hex(bytes)}`;
 }
 
 export type RecordedText =
@@ -177,7 +177,7 @@ export function documentDigest(document: unknown): string | undefined {
   if (!isMapping(document)) return undefined;
   try {
     const text = JSON.stringify(storedForm(document), withoutEnrichment);
-    return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+    return `sha256:${sha256Hex(text)}`;
   } catch {
     return undefined;
   }

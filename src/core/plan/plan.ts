@@ -1,5 +1,5 @@
 import type { SourceLinks, SyncMode } from "../ports.ts";
-import type { ShapingConfig } from "../shaping/audiences.ts";
+import type { ShapingConfig } from "../shaping/publish-targets.ts";
 import type { OrganizationRef, RunSettings } from "./run-settings.ts";
 import type { SettingNames } from "./settings.ts";
 

@@ -1,4 +1,4 @@
-import type { ShapingConfig } from "../shaping/audiences.ts";
+import type { ShapingConfig } from "../shaping/publish-targets.ts";
 /** A run's settings, read once (src/settings/inputs.ts) from the Action's inputs or the CLI's flags and variables, over the configuration file; each declared in src/settings/settings-table.ts. */
 export type RequestedMode = "auto" | "publish" | "preview" | "check";
 export type SourceMode = "text" | "url";

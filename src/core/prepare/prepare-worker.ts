@@ -5,13 +5,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
-import { type BaseFile, readBaseDocument } from "../change-review/base-document.ts";
-import { NotReviewedError } from "../change-review/not-reviewed.ts";
+import type { BaseFile } from "../change-review/base-document.ts";
 import { PackedDocument, packDocument, transferable } from "../change-review/packed-document.ts";
 import type { DiscoveredSpec } from "../discovery/index.ts";
 import { type LogEntry, type Logger, MemoryLogger } from "../logger.ts";
 import type { RecordedText } from "../ownership/ownership.ts";
-import type { ShapingSteps } from "../shaping/audiences.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { prepareFile } from "./prepare.ts";
 import type { PreparedSpec, PreparePhase } from "./prepared.ts";
 
@@ -400,6 +399,11 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
   }
   port.on("message", async (job: Job) => {
     if (job.task === "base") {
+      // The base's reading loads in the worker that reads one: the pool's thread never does.
+      const [{ readBaseDocument }, { NotReviewedError }] = await Promise.all([
+        import("../change-review/base-document.ts"),
+        import("../change-review/not-reviewed.ts"),
+      ]);
       try {
         hooks.base?.(job.where.file);
         const read = await readBaseDocument(job.where, job.steps);

@@ -14,12 +14,12 @@ import { type Logger, withoutWarnings } from "../logger.ts";
 import { documentDigest, withRecord } from "../ownership/ownership.ts";
 import type { ValidationWarnings } from "../result.ts";
 import type { SpecSource } from "../service/types.ts";
-import type { ShapingSteps } from "../shaping/audiences.ts";
 import {
   locateInSpecFiles,
   warnAboutGitBookExtensions,
   warnAboutGitBookExtensionsInBundle,
 } from "../shaping/extensions/check.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { assignSlugs } from "../slugs/index.ts";
 import {
   infoVersionOf,

@@ -7,7 +7,6 @@ import { RECORD_KEY, type RecordedText, withRecord } from "../ownership/ownershi
 import {
   type OverlayReader,
   ShapingError,
-  type ShapingSteps,
   shapeDocument,
   shapedText,
   workspaceOverlays,
@@ -18,6 +17,7 @@ import {
   warnAboutLocated,
 } from "../shaping/extensions/check.ts";
 import { OverlayError } from "../shaping/overlay.ts";
+import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { structuralIssues } from "../validation/index.ts";
 import type { StructuralIssue } from "../validation/structure.ts";

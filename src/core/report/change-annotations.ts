@@ -5,7 +5,7 @@
  * breaking changes and {@link MAX_ANNOTATED_OTHER} others; the comment and the summary list them all.
  */
 
-import { specChangeLine } from "../change-review/change-review.ts";
+import { specChangeLine } from "../change-review/change-line.ts";
 import type { SourceLocation } from "../logger.ts";
 import type { SpecChange, SpecResult } from "../result.ts";
 

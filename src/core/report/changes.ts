@@ -5,7 +5,7 @@
  * same way. The section is cut to the room its caller gives: whole operations while they fit, breaking
  * ones first, and a note that says how many changes were left out and where to read them all.
  */
-import { sourcePlace } from "../change-review/change-review.ts";
+import { sourcePlace } from "../change-review/change-line.ts";
 import type { SpecChange, SpecChanges, SpecResult } from "../result.ts";
 import { MAX_MESSAGE_LENGTH, truncate } from "../text/truncate.ts";
 import type { PlaceLinks } from "./line-links.ts";

@@ -5,10 +5,10 @@
  * the breaking API changes of a review; severities and fingerprints are argued in
  * docs/design/code-quality.md.
  */
-import { createHash } from "node:crypto";
-import { specChangeLine } from "../change-review/change-review.ts";
+import { specChangeLine } from "../change-review/change-line.ts";
 import type { SourceLocation } from "../logger.ts";
 import type { SpecResult } from "../result.ts";
+import { sha256Hex } from "../text/sha256.ts";
 
 export type CodeQualitySeverity = "info" | "minor" | "major" | "critical" | "blocker";
 
@@ -58,7 +58,7 @@ export function codeQualityIssues(
       description:
         description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
       check_name: check,
-      fingerprint: createHash("sha256").update(`${key}\u0000${occurrence}`).digest("hex"),
+      fingerprint: sha256Hex(`${key}\u0000${occurrence}`),
       severity,
       location: { path: location.file, lines: { begin: location.line ?? 1 } },
     });

@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
-import { type BaseSide, openBaseSide, publishedReader } from "../change-review/change-review.ts";
-import { type ChangeReviewReport, changeReviewReport } from "../change-review/review-verdict.ts";
+import type { BaseSide } from "../change-review/change-review.ts";
+import type { ChangeReviewReport } from "../change-review/review-verdict.ts";
 import { DiscoveryError, type DiscoveryResult, discoverSpecs, NO_GIT_LISTING } from "../discovery/index.ts";
 import type { Logger } from "../logger.ts";
 import { ownerKey } from "../ownership/ownership.ts";
@@ -17,15 +17,14 @@ import type {
   SyncPorts,
 } from "../ports.ts";
 import { assignRunSlugs, type SpecFile, specFilesOf } from "../prepare/prepare.ts";
-import { deletePreviews, type PreviewToDelete } from "../previews/cleanup.ts";
-import { type PruneOutcome, pruneSpecs } from "../prune/prune.ts";
-import { recordedFileIn } from "../prune/recorded-file.ts";
+import type { PreviewToDelete } from "../previews/cleanup.ts";
+import type { PruneOutcome } from "../prune/prune.ts";
 import { formatDuration } from "../publish/publish.ts";
 import { BatchedStateReader } from "../publish/state-reads.ts";
 import { placeLinks } from "../report/line-links.ts";
 import type { SpecResult } from "../result.ts";
 import type { Spec } from "../service/types.ts";
-import type { PublishTarget } from "../shaping/audiences.ts";
+import type { PublishTarget } from "../shaping/publish-targets.ts";
 import { namedAfterRepository } from "../slugs/derive.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
@@ -167,7 +166,10 @@ async function runSteps(
       warnOfRepository(plan, ports.logger, found.allFiles);
       logPlan(ports.logger, plan.mode, found.targets);
     }
-    const owner = ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix });
+    // The owner goes into records and proves them, both through GitBook: a run without it needs none.
+    const owner = client
+      ? ownerKey({ repository: plan.repositoryIdentity, slugPrefix: plan.slugPrefix })
+      : "";
     let results: SpecResult[];
     if (plan.mode === "cleanup") results = await cleanUp(plan, ports.logger, found, link, timings);
     else {
@@ -315,6 +317,7 @@ async function cleanUp(
   logger.group(`Plan (cleanup): delete ${previews.length} preview${previews.length === 1 ? "" : "s"}`, () => {
     for (const preview of previews) logger.info(escapeUntrusted(preview.slug));
   });
+  const { deletePreviews } = await import("../previews/cleanup.ts");
   return timings.timed("cleanup", () =>
     deletePreviews(previews, { orgId: connection.organizationId, service: connection.service, logger }),
   );
@@ -327,6 +330,8 @@ async function cleanUp(
 async function openBase(plan: SyncPlan, ports: SyncPorts, link: Link): Promise<BaseSide | undefined> {
   if (plan.mode !== "preview" && plan.mode !== "check") return undefined;
   if (!plan.changeReview || !ports.comparer) return undefined;
+  // The change review (its comparison, shaping and their engines) loads only for a run that has one.
+  const { openBaseSide, publishedReader } = await import("../change-review/change-review.ts");
   const { client, connection } = link;
   return openBaseSide({
     workspace: plan.workspace,
@@ -453,6 +458,10 @@ async function prune(
   if (!plan.prune || !client || !connection || !plan.slugPrefix) return { results: [] };
   if (plan.mode !== "publish" && plan.mode !== "check") return { results: [] };
   const prefix = plan.slugPrefix;
+  const [{ pruneSpecs }, { recordedFileIn }] = await Promise.all([
+    import("../prune/prune.ts"),
+    import("../prune/recorded-file.ts"),
+  ]);
   return timings.timed("pruning", () =>
     pruneSpecs({
       orgId: connection.organizationId,
@@ -489,7 +498,7 @@ async function finish(
   const { logger } = ports;
   const changeReview =
     baseSide && plan.changeReview
-      ? changeReviewReport(
+      ? (await import("../change-review/review-verdict.ts")).changeReviewReport(
           baseSide,
           results,
           new Set(found.files.map((file) => file.path)),

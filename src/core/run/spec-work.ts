@@ -4,8 +4,7 @@
  * its upload (or, in check mode or without a token, its lookup).
  */
 
-import { placedChanges, readSpecSources } from "../change-review/change-places.ts";
-import { type BaseSide, notReviewed, reviewChanges, specChanges } from "../change-review/change-review.ts";
+import type { BaseSide } from "../change-review/change-review.ts";
 import { PackedDocument } from "../change-review/packed-document.ts";
 import type { Logger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
@@ -20,7 +19,7 @@ import { resultOf } from "../publish/spec-results.ts";
 import type { StateReader } from "../publish/state-reads.ts";
 import type { SpecChanges, SpecResult } from "../result.ts";
 import type { Spec } from "../service/types.ts";
-import type { PublishTarget } from "../shaping/audiences.ts";
+import type { PublishTarget } from "../shaping/publish-targets.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import {
   fileDigestOf,
@@ -303,6 +302,7 @@ async function placed(
 ): Promise<SpecChanges> {
   const listed = changes.breaking.length + changes.allowed.length + changes.other.length;
   if (listed === 0 || changes.against === "nothing") return changes;
+  const { placedChanges, readSpecSources } = await import("../change-review/change-places.ts");
   const base = side.fileOf?.(file);
   return placedChanges(
     changes,
@@ -331,6 +331,8 @@ async function changesOf(
 ): Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }> {
   const { file, baseSlug, steps } = target;
   const { side } = comparing;
+  // The review's code loads with the first spec a run compares (./run.ts `openBase`).
+  const { notReviewed, reviewChanges, specChanges } = await import("../change-review/change-review.ts");
   // The same publication on both sides: the base shaped as the head is (an audience with its audience).
   const where = side.fileOf?.(file);
   if (where && reading.preparation) {

@@ -3,12 +3,12 @@ import { silentLogger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
 import type { RunSettings } from "../plan/run-settings.ts";
 import { assignRunSlugs, specFilesOf } from "../prepare/prepare.ts";
-import { describeTarget, type PublishTarget, publishTargets } from "../shaping/audiences.ts";
+import { describeTarget, type PublishTarget, publishTargets } from "../shaping/publish-targets.ts";
 import { DuplicateSlugError } from "../slugs/errors.ts";
 import { type LiveSlug, refusePreviewFormLiveSlugs } from "../slugs/preview.ts";
 
 /**
- * The run's publications (src/core/shaping/audiences.ts): one per file, or one per audience of a file
+ * The run's publications (src/core/shaping/publish-targets.ts): one per file, or one per audience of a file
  * with audiences, each with its slug in this run and outside any review. Without shaping, one per file
  * with the file's slug. Throws `ShapingConfigError` (the run stops) for a shaping entry that names no
  * file of the run, and for audiences sharing a slug.

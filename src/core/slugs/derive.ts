@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../text/sha256.ts";
 import { SLUG_MAX_LENGTH } from "./rule.ts";
 
 export interface DeriveSlugOptions {
@@ -72,7 +72,7 @@ export function cutSlug(slug: string, maxLength: number): string {
 }
 
 function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+  return sha256Hex(text).slice(0, 8);
 }
 
 function fallbackSlug(relativePath: string): string {

@@ -14,7 +14,7 @@ import { ownerKey } from "../../core/ownership/ownership.ts";
 import { prepareFile } from "../../core/prepare/prepare.ts";
 import { locatedMessage } from "../../core/prepare/problem-text.ts";
 import { publicationSlug } from "../../core/run/targets.ts";
-import { type SpecShaping, stepsOf } from "../../core/shaping/audiences.ts";
+import { type SpecShaping, stepsOf } from "../../core/shaping/publish-targets.ts";
 import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { readCiRun, runCommit } from "./ci.ts";

@@ -63,10 +63,18 @@ export interface CiRun {
   pullRequestStates?(deadline: number): PullRequestStates | undefined;
 }
 
-/** Reads the CI's context; a malformed CI variable throws an error naming it. */
-export function readCiRun(env: Env, workspace: string, mergeRequest: number | undefined): CiRun {
+/**
+ * Reads the CI's context; a malformed CI variable throws an error naming it. `origin` reads the checkout's
+ * `origin` remote when no CI variable names the repository (git, by default).
+ */
+export function readCiRun(
+  env: Env,
+  workspace: string,
+  mergeRequest: number | undefined,
+  origin?: (workspace: string) => string | undefined,
+): CiRun {
   const processEnv = env as NodeJS.ProcessEnv;
-  const repository = runRepository(env, workspace);
+  const repository = runRepository(env, workspace, origin);
   if (isGitLabCi(processEnv)) {
     const context = readGitLabContext(processEnv);
     let notes: typeof import("../../adapters/gitlab/notes.ts") | undefined;

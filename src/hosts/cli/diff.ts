@@ -8,8 +8,9 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { BundleFailure, bundleSpec } from "../../core/bundling/index.ts";
+import { sourcePlace } from "../../core/change-review/change-line.ts";
 import { placedChanges, type SpecSources } from "../../core/change-review/change-places.ts";
-import { sourcePlace, specChange } from "../../core/change-review/change-review.ts";
+import { specChange } from "../../core/change-review/change-review.ts";
 import { budgetedCompare } from "../../core/change-review/compare-worker.ts";
 import { NotReviewedError } from "../../core/change-review/not-reviewed.ts";
 import { inspectFile, loadSpec } from "../../core/discovery/index.ts";

@@ -12,6 +12,19 @@ import { CLI_VERSION } from "./version.ts";
 // the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a second run starts without
 // compiling them again (docs/design/build-choice.md).
 nodeModule.enableCompileCache();
+// Built (dist/cli.js), the command is ES module chunks that import each other by relative path, about 170
+// imports for one `validate`: each is joined to its importer's URL here, without Node's resolution of
+// each (a file URL made from a path, its real path read from disk), 8–10 ms of CPU of such a start
+// (docs/design/build-choice.md). Anything else, and the sources (.ts), resolve as Node resolves them.
+if (import.meta.url.endsWith(".js")) {
+  const built = new URL(".", import.meta.url).href;
+  nodeModule.registerHooks?.({
+    resolve: (specifier, context, next) =>
+      specifier.startsWith("./") && specifier.endsWith(".js") && context.parentURL?.startsWith(built)
+        ? { url: new URL(specifier, context.parentURL).href, format: "module", shortCircuit: true }
+        : next(specifier, context),
+  });
+}
 
 // Everything else loads after the version check, and only what the thread needs: the entry may be the
 // change review's worker (src/core/change-review/compare-worker.ts), which only compares; the command line

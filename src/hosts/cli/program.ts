@@ -49,7 +49,7 @@ async function runCommand(argv: readonly string[], io: CliIo, output: Output): P
     const tokens = new TokenSources(io.env, output);
     await tokens.prime(argv);
     refuseTokenFlag(argv);
-    await buildProgram(io, output, tokens, state).parseAsync([...argv], { from: "user" });
+    await buildProgram(argv, io, output, tokens, state).parseAsync([...argv], { from: "user" });
     return state.exitCode;
   } catch (error) {
     return reportError(error, output);
@@ -107,7 +107,13 @@ interface ReadFlags extends ConnectionFlags {
   limit?: number;
 }
 
-function buildProgram(io: CliIo, output: Output, tokens: TokenSources, state: { exitCode: number }): Command {
+function buildProgram(
+  argv: readonly string[],
+  io: CliIo,
+  output: Output,
+  tokens: TokenSources,
+  state: { exitCode: number },
+): Command {
   const program = new Command(NAME)
     .description("Publish OpenAPI specifications to GitBook, and read what GitBook holds.")
     .version(CLI_VERSION, "-V, --version", "print the version")
@@ -199,95 +205,109 @@ ${EXIT_CODES_HELP}`,
     return command;
   }
 
-  const specs = program
-    .command("specs")
-    .description("list, show and delete the specifications of an organization");
-  readCommand(
-    specs.command("list").description("list the specifications of the organization"),
-    {
-      organization: true,
-      limit: true,
-      examples: [`${NAME} specs list -o ORG_ID`, `${NAME} specs list --json --limit 10`],
+  // Only the invoked command is declared (commander's setup of every command and option is a few ms of
+  // each start); every one for the program's own help, `help <command>`, and a name commander must
+  // suggest a command for.
+  const commands: Record<string, () => void> = {
+    specs: () => {
+      const specs = program
+        .command("specs")
+        .description("list, show and delete the specifications of an organization");
+      readCommand(
+        specs.command("list").description("list the specifications of the organization"),
+        {
+          organization: true,
+          limit: true,
+          examples: [`${NAME} specs list -o ORG_ID`, `${NAME} specs list --json --limit 10`],
+        },
+        async (context, org, flags) => (await readCommands()).listSpecs(context, org, flags.limit),
+      );
+      readCommand(
+        specs
+          .command("get")
+          .description("show one specification: state, last version, errors, links")
+          .argument("<slug>"),
+        {
+          organization: true,
+          examples: [`${NAME} specs get payments -o ORG_ID`, `${NAME} specs get payments --json`],
+        },
+        async (context, org, _flags, slug: string) => (await readCommands()).getSpec(context, org, slug),
+      );
+      readCommand(
+        specs.command("delete").description("delete a specification and all its versions").argument("<slug>"),
+        { organization: true, examples: [`${NAME} specs delete payments-pr-42 -o ORG_ID`] },
+        async (context, org, _flags, slug: string) => (await readCommands()).deleteSpec(context, org, slug),
+      );
     },
-    async (context, org, flags) => (await readCommands()).listSpecs(context, org, flags.limit),
-  );
-  readCommand(
-    specs
-      .command("get")
-      .description("show one specification: state, last version, errors, links")
-      .argument("<slug>"),
-    {
-      organization: true,
-      examples: [`${NAME} specs get payments -o ORG_ID`, `${NAME} specs get payments --json`],
+    versions: () => {
+      const versions = program
+        .command("versions")
+        .description("list and show the versions of a specification");
+      readCommand(
+        versions.command("list").description("list the versions of a specification").argument("<slug>"),
+        { organization: true, limit: true, examples: [`${NAME} versions list payments -o ORG_ID --limit 5`] },
+        async (context, org, flags, slug: string) =>
+          (await readCommands()).listVersions(context, org, slug, flags.limit),
+      );
+      readCommand(
+        versions
+          .command("get")
+          .description("show one version of a specification (default: the latest)")
+          .argument("<slug>")
+          .argument("[version]", "a version id, or 'latest'", LATEST),
+        {
+          organization: true,
+          examples: [`${NAME} versions get payments`, `${NAME} versions get payments VERSION_ID --json`],
+        },
+        async (context, org, _flags, slug: string, version: string) =>
+          (await readCommands()).getVersion(context, org, slug, version),
+      );
+      readCommand(
+        versions
+          .command("content")
+          .description("print the content of a version (default: the latest)")
+          .argument("<slug>")
+          .argument("[version]", "a version id, or 'latest'", LATEST),
+        { organization: true, examples: [`${NAME} versions content payments latest --json > payments.json`] },
+        async (context, org, _flags, slug: string, version: string) =>
+          (await readCommands()).getVersionContent(context, org, slug, version),
+      );
     },
-    async (context, org, _flags, slug: string) => (await readCommands()).getSpec(context, org, slug),
-  );
-  readCommand(
-    specs.command("delete").description("delete a specification and all its versions").argument("<slug>"),
-    { organization: true, examples: [`${NAME} specs delete payments-pr-42 -o ORG_ID`] },
-    async (context, org, _flags, slug: string) => (await readCommands()).deleteSpec(context, org, slug),
-  );
-
-  const versions = program.command("versions").description("list and show the versions of a specification");
-  readCommand(
-    versions.command("list").description("list the versions of a specification").argument("<slug>"),
-    { organization: true, limit: true, examples: [`${NAME} versions list payments -o ORG_ID --limit 5`] },
-    async (context, org, flags, slug: string) =>
-      (await readCommands()).listVersions(context, org, slug, flags.limit),
-  );
-  readCommand(
-    versions
-      .command("get")
-      .description("show one version of a specification (default: the latest)")
-      .argument("<slug>")
-      .argument("[version]", "a version id, or 'latest'", LATEST),
-    {
-      organization: true,
-      examples: [`${NAME} versions get payments`, `${NAME} versions get payments VERSION_ID --json`],
+    orgs: () => {
+      readCommand(
+        program
+          .command("orgs")
+          .description("list the organizations of an email domain that the token can see")
+          .option(
+            "--email-domain <domain>",
+            "the email domain, e.g. example.com (env: GITBOOK_ORGANIZATION_DOMAIN)",
+          ),
+        {
+          organization: false,
+          examples: [`${NAME} orgs --email-domain example.com`],
+          variables: ["GITBOOK_ORGANIZATION_DOMAIN"],
+        },
+        async (context, _org, flags) => {
+          const domain =
+            (flags as { emailDomain?: string }).emailDomain || io.env.GITBOOK_ORGANIZATION_DOMAIN;
+          if (!domain?.trim()) {
+            throw new UsageError(
+              "--email-domain",
+              "missing. Pass an email domain of the organization, e.g. --email-domain example.com.",
+            );
+          }
+          return (await readCommands()).listOrganizations(context, domain.trim().replace(/^@/, ""));
+        },
+      );
     },
-    async (context, org, _flags, slug: string, version: string) =>
-      (await readCommands()).getVersion(context, org, slug, version),
-  );
-  readCommand(
-    versions
-      .command("content")
-      .description("print the content of a version (default: the latest)")
-      .argument("<slug>")
-      .argument("[version]", "a version id, or 'latest'", LATEST),
-    { organization: true, examples: [`${NAME} versions content payments latest --json > payments.json`] },
-    async (context, org, _flags, slug: string, version: string) =>
-      (await readCommands()).getVersionContent(context, org, slug, version),
-  );
-
-  readCommand(
-    program
-      .command("orgs")
-      .description("list the organizations of an email domain that the token can see")
-      .option(
-        "--email-domain <domain>",
-        "the email domain, e.g. example.com (env: GITBOOK_ORGANIZATION_DOMAIN)",
-      ),
-    {
-      organization: false,
-      examples: [`${NAME} orgs --email-domain example.com`],
-      variables: ["GITBOOK_ORGANIZATION_DOMAIN"],
-    },
-    async (context, _org, flags) => {
-      const domain = (flags as { emailDomain?: string }).emailDomain || io.env.GITBOOK_ORGANIZATION_DOMAIN;
-      if (!domain?.trim()) {
-        throw new UsageError(
-          "--email-domain",
-          "missing. Pass an email domain of the organization, e.g. --email-domain example.com.",
-        );
-      }
-      return (await readCommands()).listOrganizations(context, domain.trim().replace(/^@/, ""));
-    },
-  );
-
-  addSyncCommand(program, io, output, tokens, state);
-  addDiffCommand(program, io, output, state);
-  addBundleCommand(program, io, output, state);
-  addValidateCommand(program, io, output, state);
+    sync: () => addSyncCommand(program, io, output, tokens, state),
+    diff: () => addDiffCommand(program, io, output, state),
+    bundle: () => addBundleCommand(program, io, output, state),
+    validate: () => addValidateCommand(program, io, output, state),
+  };
+  const [first] = argv;
+  const invoked = first !== undefined && Object.hasOwn(commands, first) ? [first] : Object.keys(commands);
+  for (const name of invoked) commands[name]?.();
   return program;
 }
 
@@ -297,7 +317,8 @@ function budgetVariable(name: string, what: string): string {
   return `  ${(row.cli?.env ?? name).padEnd(30)}${what} (default: ${row.default})`;
 }
 
-const DIFF_HELP = `
+/** Written when asked for: the table is not read at every start. */
+const diffHelp = () => `
 Each file is read as sync reads a spec, and bundled when it references other files: its $refs may lead
 anywhere in the git work tree it is in (else in the current directory when it is inside it, else in its
 own folder). The comparison runs under the change review's budget, as in sync.
@@ -376,7 +397,7 @@ function addDiffCommand(program: Command, io: CliIo, output: Output, state: { ex
       "with --base: the folder sync publishes from (default: the current directory)",
     )
     .option("--config <file>", "with --base: as sync's --config")
-    .addHelpText("after", DIFF_HELP)
+    .addHelpText("after", diffHelp)
     .action(async (base: string | undefined, head: string | undefined, _options: unknown, cmd: Command) => {
       const flags = cmd.opts<DiffFlags & DiffBaseOptions>();
       if (flags.base !== undefined) {
@@ -423,7 +444,8 @@ function syncEnvironmentHelp(): string {
   return [...rows, ...RUN_VARIABLES].map(([env, flag]) => `  ${env.padEnd(30)}${flag}`).join("\n");
 }
 
-const SYNC_HELP = `
+/** Written when asked for: the settings table is not read at every start. */
+const syncHelp = () => `
 Examples:
   $ ${NAME} sync -o ORG_ID                               # every OpenAPI document of the folder
   $ ${NAME} sync -o ORG_ID --files 'api/**/*.yaml' --files '!api/drafts/**'
@@ -477,7 +499,7 @@ function addSyncCommand(
       "write a GitLab Code Quality report: validation findings and breaking API changes at their lines",
     )
     .option("--merge-request <iid>", "the merge (pull) request number, for previews and their cleanup")
-    .addHelpText("after", SYNC_HELP)
+    .addHelpText("after", syncHelp)
     .action(async (_options: unknown, cmd: Command) => {
       const opts = cmd.opts<SyncFlags & { wait: boolean }>();
       const flags: SyncFlags = { ...opts, wait: opts.wait === false ? false : undefined };

@@ -4,13 +4,14 @@
  * {@link finishSync} writes what a run produced (JSON on stdout, the JUnit file) and gives the exit code.
  */
 
+import { readdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
 import { GitLabContextError } from "../../adapters/gitlab/context.ts";
-import { changeComparer, sourcePlace, specChangeLine } from "../../core/change-review/change-review.ts";
+import { sourcePlace, specChangeLine } from "../../core/change-review/change-line.ts";
 import { DiscoveryError } from "../../core/discovery/index.ts";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { InputError } from "../../core/plan/input-error.ts";
@@ -20,7 +21,7 @@ import { reviewTarget } from "../../core/plan/review-target.ts";
 import type { RequestedMode } from "../../core/plan/run-settings.ts";
 import { type SyncMode, systemClock } from "../../core/ports.ts";
 import { changesHeadline } from "../../core/report/changes.ts";
-import { type LoggedFinding, renderCodeQuality } from "../../core/report/code-quality.ts";
+import type { LoggedFinding } from "../../core/report/code-quality.ts";
 import { finalFailureMessage, runFailureMessage } from "../../core/report/outputs.ts";
 import { isFailure, partialCounts, statusLabel } from "../../core/report/status.ts";
 import { headline } from "../../core/report/summary.ts";
@@ -30,11 +31,10 @@ import { OrganizationLookupError, UnknownOrganizationError } from "../../core/ru
 import { runSync, type SyncReport } from "../../core/run/run.ts";
 import { STOP_GRACE_MS } from "../../core/run/stopped.ts";
 import { AuthenticationError, PermissionDeniedError } from "../../core/service/errors.ts";
+import { namedAfterRepository } from "../../core/slugs/derive.ts";
 import { SlugInputError } from "../../core/slugs/errors.ts";
 import { escapeUntrusted } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
-import { pullRequestConfig, readBaseConfig } from "../../settings/pull-request-config.ts";
-import { rerunMemory } from "../rerun-cache.ts";
 import { type CiRun, readCiRun, runCommit } from "./ci.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -142,7 +142,9 @@ async function syncRun(
     repositoryName: ci.repository.name,
     repositoryNameGuess: ci.repository.guessedName,
     repositoryIdentity: ci.repository.identity,
-    commit: await runCommit(env, ci, settings.workspace),
+    // The commit goes into publish records and prune's proofs of ancestry, which both need GitBook: a
+    // run without a token has no use for it, and asks git nothing.
+    commit: config.token ? await runCommit(env, ci, settings.workspace) : undefined,
     review: mode === "preview" || mode === "cleanup" ? ci.review && reviewTarget(ci.review) : undefined,
     sourceUrlFor,
     lineLinks: ci.lineLinks(),
@@ -162,6 +164,9 @@ async function syncRun(
   // The HTTP client (undici) loads only for a run that calls GitBook or writes a review: a check
   // without a token has no use for it.
   const connection = config.token ? await import("./connection.ts") : undefined;
+  // So do the change review's comparison (a preview's), and the re-run cache (a run given its file).
+  const review = plan.changeReview ? await import("../../core/change-review/change-review.ts") : undefined;
+  const memory = config.cacheFile === undefined ? undefined : (await import("../rerun-cache.ts")).rerunMemory;
   if (plan.review) await ci.loadReview();
   const report = await runSync(plan, {
     createService: connection
@@ -177,10 +182,10 @@ async function syncRun(
     polling: timing.polling,
     logger,
     progress,
-    comparer: changeComparer(config.reviewBudget),
+    comparer: review?.changeComparer(config.reviewBudget),
     git: commandLineGit,
     stop: listening.stop,
-    memory: rerunMemory(config, {
+    memory: memory?.(config, {
       mode,
       onReview: ci.review !== undefined,
       folder: settings.cwd ?? settings.workspace,
@@ -192,6 +197,7 @@ async function syncRun(
   const results = report.results;
   const code = await finishSync(results, part ? { json: false, junitFile: undefined } : settings, output);
   if (!part && settings.codeQualityFile !== undefined) {
+    const { renderCodeQuality } = await import("../../core/report/code-quality.ts");
     const text = renderCodeQuality(results, logged, report.changeReview?.removedSpecs);
     await mkdir(path.dirname(settings.codeQualityFile), { recursive: true });
     await writeOutputFile(codeQualityName(settings), settings.codeQualityFile, output.redact(text));
@@ -284,6 +290,7 @@ export async function settingsOfReview(
 ): Promise<{ settings: SyncSettings; warnings: readonly string[] }> {
   const config = settings.config;
   if (config === undefined) return { settings, warnings: [] };
+  const { pullRequestConfig, readBaseConfig } = await import("../../settings/pull-request-config.ts");
   const { fileName, base } = await readBaseConfig(commandLineGit, {
     folder: config.folder,
     commit,
@@ -300,7 +307,12 @@ export async function settingsOfReview(
 
 function readCi(env: Env, settings: SyncSettings): CiRun {
   try {
-    return readCiRun(env, settings.workspace, settings.mergeRequest);
+    return readCiRun(
+      env,
+      settings.workspace,
+      settings.mergeRequest,
+      asksOrigin(settings) ? undefined : noOrigin,
+    );
   } catch (error) {
     if (error instanceof GitLabContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
@@ -308,6 +320,25 @@ function readCi(env: Env, settings: SyncSettings): CiRun {
     if (error instanceof BitbucketContextError)
       throw new UsageError(error.variable, error.message.slice(error.variable.length + 2));
     throw error;
+  }
+}
+
+const noOrigin = () => undefined;
+
+/**
+ * Whether the run asks git for the `origin` remote, where no CI variable names the repository: a run with
+ * a token puts the repository's identity into publish records and proves records by it, and any run
+ * names a spec at the workspace's root (`openapi.yaml`) after the repository. Otherwise the answer would
+ * go unused: a check of specs in folders starts no git for it.
+ */
+function asksOrigin(settings: SyncSettings): boolean {
+  if (settings.readInput("token")) return true;
+  try {
+    return readdirSync(settings.workspace, { withFileTypes: true }).some(
+      (entry) => !entry.isDirectory() && entry.name !== ".git" && namedAfterRepository(entry.name),
+    );
+  } catch {
+    return true;
   }
 }
 

@@ -7,7 +7,6 @@
  */
 
 import type { Command } from "commander";
-import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -129,6 +128,8 @@ export async function runValidateCommand(
 
   const targets = [];
   if (files.length === 0) {
+    // git lists the workspace's files (as sync's discovery does); the files given are read as they are.
+    const { commandLineGit } = await import("../../adapters/git/base-tree.ts");
     const discovery = await discoverSpecs({
       workspace: settings.workspace,
       git: commandLineGit,
