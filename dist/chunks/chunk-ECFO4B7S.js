@@ -1,4 +1,4 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 var e={ok:0,failed:1,usage:2,refused:3,interrupted:130,terminated:143},t=`Exit codes:
   0  success
   1  one or more specs failed or timed out (sync), a breaking change with --fail-on-breaking

@@ -1,2 +1,2 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 var i=/^[a-z0-9]+(?:-[a-z0-9]+)*$/;function r(t){if(t.length===0)return"it is empty";if(t.length>100)return`it is ${t.length} characters long; the limit is 100`;if(i.test(t))return;if(/[A-Z]/.test(t))return"it contains uppercase letters; slugs are lowercase";if(t.startsWith("-")||t.endsWith("-"))return"it starts or ends with '-'";if(t.includes("--"))return"it contains '--'; hyphens separate words one at a time";let e=[...t].find(n=>!/[a-z0-9-]/.test(n));return`it contains ${JSON.stringify(e)}; only a-z, 0-9 and single '-' between them are allowed`}export{i as a,r as b};

@@ -1,2 +1,2 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 var s=class extends Error{name="UsageError";setting;constructor(r,t){super(`${r}: ${t}`),this.setting=r}};export{s as a};

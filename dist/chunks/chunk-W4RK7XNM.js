@@ -1,2 +1,2 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 function r(e){return/--[a-z-]+/.exec(e)[0]}var n="GITBOOK_TOKEN or --token-file";export{r as a,n as b};

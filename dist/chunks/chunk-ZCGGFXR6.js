@@ -1,2 +1,2 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 function o(t){let e=t.charCodeAt(0);return e<32||e===127}function i(t){let e=t;for(let r=0;r<4;r++){if(e==="."||e==="..")return"it is, or decodes to, a dot segment (`.` or `..`)";if(/[/\\]/.test(e))return"it contains, or decodes to, a `/` or `\\`";if([...e].some(o))return"it contains a control character";let n;try{n=decodeURIComponent(e)}catch{return}if(n===e)return;e=n}return"it is percent-encoded too many times"}export{i as a};

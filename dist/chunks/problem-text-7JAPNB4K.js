@@ -1,2 +1,2 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
+
 import{a,b}from"./chunk-YETVUUEJ.js";import"./chunk-7YWC3P3A.js";export{b as bareMessage,a as locatedMessage};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-var t=class extends Error{reason;constructor(n){super(`not reviewed: ${n}`),this.name="NotReviewedError",this.reason=n}};import{deserialize as o,serialize as f}from"node:v8";var e=class{bytes;constructor(n){this.bytes=n}};function s(r){return new e(f(r))}function a(r){return r instanceof e?o(r.bytes):r}function c(r){return!r||!(r.buffer instanceof ArrayBuffer)?[]:r.byteOffset===0&&r.byteLength===r.buffer.byteLength?[r.buffer]:[]}export{t as a,e as b,s as c,a as d,c as e};

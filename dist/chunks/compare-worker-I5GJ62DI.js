@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{c as a,d as b,e as c,f as d,g as e}from"./chunk-7QN2G3JV.js";import"./chunk-PVHLFFJW.js";import"./chunk-L2H34WPM.js";import"./chunk-D3EQEJ7Z.js";import"./chunk-F7QQTMDN.js";import"./chunk-VLLA3SL4.js";import"./chunk-E5YBEICU.js";import"./chunk-7YWC3P3A.js";export{b as COMPARE_YOUNG_MB,a as PARALLEL_REVIEWS,d as budgetedCompare,c as compareInWorker,e as serveComparison};

@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a,b,g as c,h as d,i as e}from"./chunk-Q3KPGBMP.js";import"./chunk-JEF7FDJN.js";import"./chunk-7FUZZ5MU.js";import"./chunk-MD733LEQ.js";import"./chunk-F7QQTMDN.js";import"./chunk-VLLA3SL4.js";import"./chunk-E5YBEICU.js";import"./chunk-ABNEQGBF.js";import"./chunk-7YWC3P3A.js";export{b as DiscoveryError,a as NO_GIT_LISTING,e as discoverSpecs,d as inspectFile,c as loadSpec};

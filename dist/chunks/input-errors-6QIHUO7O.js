@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a,b}from"./chunk-GMTMKAGM.js";import"./chunk-3BKDO4B2.js";import"./chunk-OCKEGYR7.js";import"./chunk-7YWC3P3A.js";export{a as checkInputs,b as usageErrorOf};

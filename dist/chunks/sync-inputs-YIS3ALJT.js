@@ -1,2 +1,0 @@
-import{createRequire as __gbRequire}from"node:module";const require=__gbRequire(import.meta.url);
-import{a as c,b as d,c as e}from"./chunk-65Q2XIR2.js";import{a,b}from"./chunk-W4RK7XNM.js";import"./chunk-GIKUTL5N.js";import"./chunk-OCKEGYR7.js";import"./chunk-NN4FX3SK.js";import"./chunk-KU7SKI4U.js";import"./chunk-5EXG3BDG.js";import"./chunk-7YWC3P3A.js";export{c as SYNC_SETTINGS,b as TOKEN_SETTINGS,e as createInputReader,a as longFlag,d as refuseToken};
