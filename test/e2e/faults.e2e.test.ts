@@ -54,7 +54,9 @@ describe("waiting through faults (item 5)", () => {
         timeout: "240",
       },
       env: repo,
-      retry: { baseDelayMs: 5, maxDelayMs: 50 },
+      // At 65% faults, 21 failures in a row (the product's 20 retries spent) befall about one request in
+      // 8,000: one run in ten of these ~800 requests. More retries keep the test about waiting, not luck.
+      retry: { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 40 },
     });
 
     const results = resultsOf(run.outputs);
