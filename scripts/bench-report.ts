@@ -6,7 +6,8 @@
  *
  *   npx node scripts/bench-report.ts                   prints the table rendered from bench/results.txt
  *   npx node scripts/bench-report.ts --write           writes it into both READMEs
- *   npx node scripts/bench-report.ts --run [--quick]   runs `npm run bench` into bench/results.txt, then writes
+ *   npx node scripts/bench-report.ts --run [--quick] [--rounds N]   runs `npm run bench` (N times) into
+ *                                                      bench/results.txt, then writes
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -74,19 +75,26 @@ export const TARGETS: readonly Target[] = [
   { name: "rerun-500-warm-vs-cold", label: "warm re-run against the cold one" },
 ];
 
-/** The `BENCH` rows of a benchmark's output; a name printed twice keeps its last row. */
+/**
+ * The `BENCH` rows of the benchmarks' output. A name printed by several rounds keeps its median row (the
+ * lower middle by median time, with its own same-run baseline and ratio) and the largest peak RSS.
+ */
 export function benchRows(output: string): Row[] {
-  const rows = new Map<string, Row>();
+  const rounds = new Map<string, Row[]>();
   for (const line of output.split(/\r?\n/)) {
     if (!line.startsWith(BENCH_PREFIX)) continue;
     const row = JSON.parse(line.slice(BENCH_PREFIX.length)) as Row;
     if (typeof row.name !== "string" || typeof row.median_ms !== "number") {
       throw new Error(`Not a benchmark row: ${line}`);
     }
-    rows.delete(row.name);
-    rows.set(row.name, row);
+    rounds.set(row.name, [...(rounds.get(row.name) ?? []), row]);
   }
-  return [...rows.values()];
+  return [...rounds.values()].map((rows) => {
+    const sorted = [...rows].sort((a, b) => a.median_ms - b.median_ms);
+    const middle = sorted[Math.floor((sorted.length - 1) / 2)] as Row;
+    const peaks = rows.flatMap((row) => (row.peak_rss_mib === null ? [] : [row.peak_rss_mib]));
+    return { ...middle, peak_rss_mib: peaks.length > 0 ? Math.max(...peaks) : null };
+  });
 }
 
 /** The Markdown table of the rows, in {@link TARGETS}' order, each with its target and whether it is met. */
@@ -110,7 +118,7 @@ export function renderTable(rows: readonly Row[]): string {
     const cells = [
       target?.label ?? `\`${row.name}\``,
       duration(row.median_ms),
-      `${row.baseline_name}: ${duration(row.baseline_ms)}`,
+      row.baseline_name ? `${row.baseline_name}: ${duration(row.baseline_ms)}` : "—",
       ratio,
       rss,
       targetText(target),
@@ -151,10 +159,20 @@ export const META_PREFIX = "BENCH-META ";
 export function renderSection(results: string): string {
   const metaLine = results.split(/\r?\n/).find((line) => line.startsWith(META_PREFIX));
   const meta = metaLine
-    ? (JSON.parse(metaLine.slice(META_PREFIX.length)) as { date: string; node: string; loadavg: number })
+    ? (JSON.parse(metaLine.slice(META_PREFIX.length)) as {
+        date: string;
+        node: string;
+        loadavg: number;
+        quick?: boolean;
+        rounds?: number;
+      })
     : undefined;
+  const rounds = meta?.rounds ?? 1;
+  const runs = meta?.quick
+    ? ` (\`--quick\`, ${rounds} round${rounds === 1 ? "" : "s"}: each row the median round, each peak the largest)`
+    : "";
   const when = meta
-    ? ` Measured ${meta.date} with Node ${meta.node}, the machine's load average ${meta.loadavg} when the run began.`
+    ? ` Measured ${meta.date} with Node ${meta.node}${runs}, the machine's load average ${meta.loadavg} when the run began.`
     : "";
   const note = `Generated from \`bench/results.txt\` by \`npx node scripts/bench-report.ts --write\` (the targets are that script's); do not edit by hand.${when}`;
   return `${START}\n${note}\n\n${renderTable(benchRows(results))}\n${END}`;
@@ -168,11 +186,13 @@ export function withSection(text: string, section: string, file: string): string
   return `${text.slice(0, start)}${section}${text.slice(end + END.length)}`;
 }
 
-export function metaLine(): string {
+export function metaLine(quick: boolean, rounds: number): string {
   const meta = {
     date: new Date().toISOString().slice(0, 10),
     node: process.version,
     loadavg: Number(os.loadavg()[0]?.toFixed(1)),
+    ...(quick && { quick }),
+    rounds,
   };
   return `${META_PREFIX}${JSON.stringify(meta)}`;
 }
@@ -180,15 +200,20 @@ export function metaLine(): string {
 function main(argv: readonly string[]): void {
   if (argv.includes("--run")) {
     const extra = argv.includes("--quick") ? ["--", "--quick"] : [];
-    const run = spawnSync("npm", ["run", "--silent", "bench", ...extra], {
-      cwd: ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    process.stdout.write(run.stdout);
-    writeFileSync(RESULTS_FILE, `${metaLine()}\n${run.stdout}`);
-    if (run.status !== 0) process.exitCode = 1;
+    const rounds = Math.max(1, Number(argv[argv.indexOf("--rounds") + 1]) || 1);
+    const outputs: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const run = spawnSync("npm", ["run", "--silent", "bench", ...extra], {
+        cwd: ROOT,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      process.stdout.write(run.stdout);
+      outputs.push(run.stdout);
+      if (run.status !== 0) process.exitCode = 1;
+    }
+    writeFileSync(RESULTS_FILE, `${metaLine(argv.includes("--quick"), rounds)}\n${outputs.join("")}`);
   }
   const section = renderSection(readFileSync(RESULTS_FILE, "utf8"));
   if (!argv.includes("--write") && !argv.includes("--run")) {
