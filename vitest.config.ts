@@ -50,7 +50,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     allowOnly: false,
     // Most files wait on child processes and loopback servers, not the CPU: more files than cores at once.
-    maxWorkers: 4,
+    maxWorkers: 6,
     // A worker's files share its loaded modules instead of loading them again for each file: half the
     // suite's CPU time (docs/design/test-suite.md). A file that changes a process-wide state (the
     // environment, nock's interception) restores it when it ends.
