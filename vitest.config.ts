@@ -30,16 +30,17 @@ if (Number(process.versions.node.split(".")[0]) < wantedMajor) {
 process.env.NODE_COMPILE_CACHE ??= path.join(tmpdir(), "gitbook-openapi-compile-cache");
 
 /**
- * Vitest's order (the longest first, by the durations it cached; else the largest files first), with the
- * end-to-end files (`*.e2e.test.ts`, whole runs against the emulator, the slowest) ahead of the rest
- * even on a clean clone, where no durations are cached: started last, a 70 s file alone would hold the
- * suite's end.
+ * Vitest's order: the longest first, by the durations it cached, so the files that wait out wide time
+ * budgets start beside the ones that compute. Without a cached duration (a clean clone) vitest falls back
+ * to the largest files first; there the end-to-end files (`*.e2e.test.ts`, whole runs against the
+ * emulator) go ahead of the rest: started last, one of them alone would hold the suite's end.
  */
 class EndToEndFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const endToEnd = (spec: TestSpecification) => spec.moduleId.endsWith(".e2e.test.ts");
-    return [...sorted.filter(endToEnd), ...sorted.filter((spec) => !endToEnd(spec))];
+    const ahead = (spec: TestSpecification) =>
+      spec.moduleId.endsWith(".e2e.test.ts") && this.ctx.cache.getTestSpecificationResult(spec) === undefined;
+    return [...sorted.filter(ahead), ...sorted.filter((spec) => !ahead(spec))];
   }
 }
 
