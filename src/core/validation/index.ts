@@ -96,6 +96,26 @@ function judgedElsewhere(spec: LoadedSpec, issue: StructuralIssue): boolean {
   return issue.keyPath.length === 0 && issue.message.includes("`info`");
 }
 
+/** Levels of nesting past which the structural check is not run (ajv recurses once per level). */
+const MAX_CHECKED_NESTING = 1000;
+
+/**
+ * Whether `value` nests objects and arrays more than `limit` levels deep; walked without recursion, each
+ * node once (YAML aliases share nodes: a walk of every path could be exponential).
+ */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new WeakSet<object>();
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (node === null || typeof node !== "object" || seen.has(node)) continue;
+    if (depth >= limit) return true;
+    seen.add(node);
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * The document against the official schema of its version, each issue located once; the problems
  * (all with `strict`, else what GitBook cannot take) are returned, the rest logged as warnings. Each
@@ -116,11 +136,13 @@ function structuralProblems(
     const document =
       bundled?.document ??
       (spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document);
+    if (nestsDeeperThan(document, MAX_CHECKED_NESTING)) throw new RangeError("nested too deeply");
     issues = structuralIssues(document, declaredVersionOf(spec));
     if (issues) issues = [...issues, ...danglingInternalRefs(document)];
   } catch (error) {
     // Said as a warning: "valid" must not stand for a check that did not run. ajv recurses per level of
-    // the document, so a few hundred nested schemas in 2.0/3.0 exhaust the stack.
+    // the document: past MAX_CHECKED_NESTING levels the stack may or may not hold, as optimised code
+    // takes less of it, so such a document is refused before the check, the same on every run.
     const reason =
       error instanceof RangeError
         ? "it nests too deeply for the checker"
