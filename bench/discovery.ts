@@ -161,7 +161,7 @@ type Matcher = { name: string; run: () => Promise<string[]> };
 async function patternMatchers(): Promise<Matcher[]> {
   const matchers: Matcher[] = [
     {
-      name: "matchPatternFiles (fdir + minimatch)",
+      name: "matchPatternFiles (walk + minimatch)",
       run: () => matchPatternFiles(ROOT, readPatternLines(PATTERNS)),
     },
   ];

@@ -123,4 +123,19 @@ describe("matchPatternFiles", () => {
       await expect(match(root, pattern), pattern).rejects.toBeInstanceOf(DiscoveryError);
     }
   });
+
+  it("fails with the patterns named when a folder it must walk cannot be read", async () => {
+    const missing = path.join(os.tmpdir(), `gitbook-openapi-no-such-workspace-${process.pid}`);
+    const failure = match(missing, "**/*.yaml");
+    await expect(failure).rejects.toBeInstanceOf(DiscoveryError);
+    await expect(failure).rejects.toThrow(/^The file patterns cannot be used: ENOENT/);
+  });
+
+  it("walks into a folder only while some line could still match under it", async () => {
+    const root = await tree({ ...FILES, "other/deep/e.yaml": OPENAPI_YAML });
+    const read = vi.spyOn(fs, "readdir");
+    expect(await match(root, "specs/drafts/*.yaml")).toEqual(["specs/drafts/b.yaml", "specs/drafts/c.yaml"]);
+    const walked = read.mock.calls.map(([folder]) => path.relative(root, String(folder)) || ".").sort();
+    expect(walked).toEqual([".", "specs", "specs/drafts"]);
+  });
 });

@@ -95,7 +95,7 @@ async function listWorkspaceCandidates(
     } else {
       logger.debug(`${message}.`);
     }
-    return walkFiles(workspace, isCandidatePath);
+    return walkFiles(workspace, { wanted: (_relative, name) => isCandidatePath(name) });
   }
   return listing.paths.filter(
     (file) => isCandidatePath(file) && !file.split("/").some((segment) => EXCLUDED_FOLDERS.has(segment)),

@@ -1,15 +1,15 @@
 /**
  * The `files` input: globs relative to the workspace, read line by line as `@actions/glob` reads them
  * (the semantics GitHub users know), matched with `minimatch` (the matcher `@actions/glob` itself uses,
- * with its options) on the files `fdir` lists. Neither prints anything; `@actions/glob` logged
+ * with its options) on the files the workspace's walk lists (./walk.ts). Neither prints anything; `@actions/glob` logged
  * `::debug::` lines of its own and is GitHub-only, which the CI-neutral core must not be.
  */
 import fs from "node:fs/promises";
 import { platform } from "node:os";
 import path from "node:path";
-import { fdir } from "fdir";
 import { Minimatch, type MinimatchOptions } from "minimatch";
 import { DiscoveryError } from "./types.ts";
+import { walkFiles } from "./walk.ts";
 
 export interface PatternLine {
   /** As the user wrote it. */
@@ -73,25 +73,19 @@ export async function matchPatternFiles(workspace: string, lines: readonly Patte
   const hidden = [".git", "node_modules"].filter((folder) => !namedFolders.includes(folder));
   let listed: string[];
   try {
-    listed = await new fdir()
-      .withRelativePaths()
-      .withPathSeparator("/")
-      .withErrors()
+    listed = await walkFiles(root, {
+      wanted: (file) => matches(patterns, file),
       // Into a folder only while some pattern could still match below it (as `@actions/glob` prunes).
-      .exclude((name, dirPath) => {
-        if (hidden.includes(name)) return true;
-        const relative = toRelative(root, dirPath);
-        return !positives.some((pattern) => pattern.matcher.match(relative, true));
-      })
-      .filter((file) => matches(patterns, file))
-      .crawl(root)
-      .withPromise();
+      enter: (folder, name) =>
+        !hidden.includes(name) && positives.some((pattern) => pattern.matcher.match(folder, true)),
+      strict: true,
+    });
   } catch (error) {
     throw new DiscoveryError(`The file patterns cannot be used: ${(error as Error).message}`);
   }
 
   const kept = listed.filter((file) => !file.split("/").some((segment) => hidden.includes(segment)));
-  // fdir lists a symbolic link as a file without following it; drop those to folders or to nothing.
+  // A symbolic link is listed as a file without following it; drop those to folders or to nothing.
   const files = await Promise.all(
     kept.map(async (file) => {
       const absolute = path.join(root, file);
@@ -167,9 +161,4 @@ function literalOf(segment: string): string {
     literal += char;
   }
   return literal;
-}
-
-function toRelative(root: string, dirPath: string): string {
-  const full = path.isAbsolute(dirPath) ? path.relative(root, dirPath) : dirPath;
-  return full.split(path.sep).join("/").replace(/\/+$/, "");
 }
