@@ -60,6 +60,18 @@ export function generateValidator(version) {
       return at === undefined ? whole : `const ${name} = ${at};`;
     },
   );
+  // `uri` and `uri-reference` are ajv-formats' own checks with a fast path for plain URLs and
+  // fragments (src/core/validation/uri-format.ts).
+  const formats = 'require("./src/core/validation/uri-format.ts")';
+  const fullUri = 'require("ajv-formats/dist/formats").fullFormats.uri';
+  const fullReference = ` = ${require("ajv-formats/dist/formats").fullFormats["uri-reference"]};`;
+  const checksUri = version === "2.0" || version === "3.0";
+  if (checksUri !== code.includes(fullUri) || (version !== "2.0") !== code.includes(fullReference)) {
+    throw new Error(`ajv's standalone code for OpenAPI ${version} does not check URIs as expected`);
+  }
+  code = code
+    .replaceAll(fullUri, `${formats}.uri`)
+    .replaceAll(fullReference, ` = { test: ${formats}.uriReference };`);
   return `${compact(code)}\nexport { ${rootName} as schema };\n`;
 }
 

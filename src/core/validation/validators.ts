@@ -15,6 +15,7 @@ import type { ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import Ajv04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
+import { uri, uriReference } from "./uri-format.ts";
 
 export type SchemaVersion = "2.0" | "3.0" | "3.1" | "3.2";
 
@@ -29,7 +30,7 @@ type Constructor = new (
   options: Record<string, unknown>,
 ) => {
   compile(schema: unknown): ValidateFunction;
-  addFormat(name: string, format: boolean): unknown;
+  addFormat(name: string, format: boolean | ((text: string) => boolean)): unknown;
 };
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
 
@@ -54,6 +55,8 @@ export function validatorFor(version: SchemaVersion): VersionValidator {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   unwrap<(ajv: unknown) => void>(addFormatsModule)(ajv);
   ajv.addFormat("media-range", true);
+  ajv.addFormat("uri", uri);
+  ajv.addFormat("uri-reference", uriReference);
   const validator = { validate: ajv.compile(SCHEMAS[version]), schema: SCHEMAS[version] };
   compiled.set(version, validator);
   return validator;
