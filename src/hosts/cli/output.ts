@@ -7,6 +7,7 @@
  */
 import type { RetryPolicy } from "../../adapters/gitbook/index.ts";
 import type { Clock, SyncPorts } from "../../core/ports.ts";
+import { jsonChunks } from "../../core/text/json-pieces.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { escapeUnprintable } from "../../core/text/unprintable.ts";
 import type { SignalSource } from "./signals.ts";
@@ -74,8 +75,10 @@ export class Output {
     this.#io.stderr.write(this.redact(text));
   }
 
+  /** `value` as `JSON.stringify(value, null, 2)` and a line break, written in pieces (a review's can be 10+ MB). */
   json(value: unknown): void {
-    this.out(`${JSON.stringify(value, null, 2)}\n`);
+    for (const chunk of jsonChunks(value)) this.out(chunk);
+    this.out("\n");
   }
 
   /**
