@@ -1,4 +1,3 @@
-import type { ChangePlace, SourcesAt } from "./change-review/change-places.ts";
 import type { ApiChange, ApiChanges } from "./changes/index.ts";
 import type { FileLister } from "./discovery/types.ts";
 import type { Logger } from "./logger.ts";
@@ -189,18 +188,11 @@ export interface ChangeComparer {
   /**
    * The changes from `before` to `after`; rejects when the comparison cannot finish (a
    * {@link NotReviewedError} says why). `log` receives what is worth a debug line. A document made in
-   * the preparation's worker comes packed (change-review/packed-document.ts, `unpackDocument`). With
-   * `place`, the comparer may also give where each change's pointer is written (`places`); without
-   * them, the caller places the changes itself.
+   * the preparation's worker comes packed (change-review/packed-document.ts, `unpackDocument`).
    */
-  compare(before: unknown, after: unknown, log?: DebugLog, place?: SourcesAt): Promise<ComparedChanges>;
+  compare(before: unknown, after: unknown, log?: DebugLog): Promise<ApiChanges>;
   /** Whether the allow-list (operation ids, paths, `METHOD /path`) accepts a breaking change. */
   isAllowed(change: ApiChange, allowList: readonly string[]): boolean;
-}
-
-/** A comparison's changes, and where their pointers are written when the comparer placed them. */
-export interface ComparedChanges extends ApiChanges {
-  places?: ReadonlyMap<string, ChangePlace>;
 }
 
 /** Where console output from the worker is summarised. */

@@ -85,88 +85,6 @@ export function placesOf(sources: SpecSources, pointers: readonly string[]): Poi
   return places;
 }
 
-/** Where a spec's sources are: its file, in the head's workspace and, when the review read it, the base commit's. */
-export interface SourcesAt {
-  workspace: string;
-  file: string;
-  /** The base commit's files, written out; absent when the review compares with no base files. */
-  base?: string | undefined;
-}
-
-/** Where a pointer is written in the head's files and, for what the head does not write, in the base's. */
-export interface ChangePlace extends SourcePlace {
-  baseFile?: string;
-  baseLine?: number;
-}
-
-/**
- * Where each of `pointers` is written, in the sources `where` names, read here: the head's, then, only
- * for what the head does not write, the base's, each let go before the next is read (a 4 MB spec's
- * document is tens of MB). Undefined when the head's sources cannot be read.
- */
-export async function placesAt(
-  where: SourcesAt,
-  pointers: readonly string[],
-): Promise<Map<string, ChangePlace> | undefined> {
-  const { base } = where;
-  return placesOfPointers(
-    () => readSpecSources(where.workspace, where.file),
-    pointers,
-    base === undefined ? undefined : () => readSpecSources(base, where.file),
-  );
-}
-
-async function placesOfPointers(
-  headSources: () => Promise<SpecSources | undefined>,
-  pointers: readonly string[],
-  baseSources: (() => Promise<SpecSources | undefined>) | undefined,
-): Promise<Map<string, ChangePlace> | undefined> {
-  if (pointers.length === 0) return new Map();
-  const sources = await headSources();
-  if (!sources) return undefined;
-  const places = placesOf(sources, pointers);
-  const placeOf = new Map<string, ChangePlace>();
-  const gone: string[] = [];
-  pointers.forEach((pointer, index) => {
-    const place = places[index] as PointerPlace;
-    placeOf.set(pointer, { file: place.file, line: place.line });
-    if (!place.exact) gone.push(pointer);
-  });
-  const base = gone.length > 0 && baseSources ? await baseSources() : undefined;
-  if (base) {
-    placesOf(base, gone).forEach((place, index) => {
-      const pointer = gone[index] as string;
-      const head = placeOf.get(pointer);
-      if (place.exact && head) placeOf.set(pointer, { ...head, baseFile: place.file, baseLine: place.line });
-    });
-  }
-  return placeOf;
-}
-
-/** The pointers of a spec's listed changes, each once (many changes share one: findings in one schema). */
-export function changePointers(changes: Pick<SpecChanges, "breaking" | "allowed" | "other">): string[] {
-  return [
-    ...new Set(
-      [changes.breaking, changes.allowed, changes.other].flat().flatMap((change) => change.pointer ?? []),
-    ),
-  ];
-}
-
-/** The changes, each listed one with its pointer's place in `places` (file, line; base file and line). */
-export function withPlaces(changes: SpecChanges, places: ReadonlyMap<string, ChangePlace>): SpecChanges {
-  const placed = (list: SpecChanges["breaking"]) =>
-    list.map((change) => {
-      const place = change.pointer === undefined ? undefined : places.get(change.pointer);
-      return place ? { ...change, ...place } : change;
-    });
-  return {
-    ...changes,
-    breaking: placed(changes.breaking),
-    other: placed(changes.other),
-    allowed: placed(changes.allowed),
-  };
-}
-
 /**
  * The spec's changes, each listed one with its place (`file`, `line`) when it has a pointer; the lists
  * as they were when the sources cannot be read. What the head does not write (a removal) is placed in
@@ -178,6 +96,40 @@ export async function placedChanges(
   sources: SpecSources | undefined,
   baseSources?: () => Promise<SpecSources | undefined>,
 ): Promise<SpecChanges> {
-  const places = await placesOfPointers(async () => sources, changePointers(changes), baseSources);
-  return places ? withPlaces(changes, places) : changes;
+  if (!sources) return changes;
+  const lists = [changes.breaking, changes.allowed, changes.other];
+  // Many changes share a pointer (each finding inside one response's schema): each is located once.
+  const pointers = [...new Set(lists.flat().flatMap((change) => change.pointer ?? []))];
+  if (pointers.length === 0) return changes;
+  const places = placesOf(sources, pointers);
+  const placeOf = new Map(pointers.map((pointer, index) => [pointer, places[index] as PointerPlace]));
+  const gone = pointers.filter((_, index) => !places[index]?.exact);
+  const base = gone.length > 0 && baseSources ? await baseSources() : undefined;
+  const baseOf = new Map<string, PointerPlace>();
+  if (base) {
+    const found = placesOf(base, gone);
+    gone.forEach((pointer, index) => {
+      const place = found[index];
+      if (place?.exact) baseOf.set(pointer, place);
+    });
+  }
+  const placed = (list: SpecChanges["breaking"]) =>
+    list.map((change) => {
+      if (change.pointer === undefined) return change;
+      const place = placeOf.get(change.pointer);
+      const before = baseOf.get(change.pointer);
+      if (!place) return change;
+      return {
+        ...change,
+        file: place.file,
+        line: place.line,
+        ...(before ? { baseFile: before.file, baseLine: before.line } : {}),
+      };
+    });
+  return {
+    ...changes,
+    breaking: placed(changes.breaking),
+    other: placed(changes.other),
+    allowed: placed(changes.allowed),
+  };
 }

@@ -7,20 +7,13 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { type ApiChange, changePlace, isAllowed } from "../changes/index.ts";
+import { type ApiChange, type ApiChanges, changePlace, isAllowed } from "../changes/index.ts";
 import { discoverSpecs, inspectFile, NO_GIT_LISTING } from "../discovery/index.ts";
 import { readPatternLines } from "../discovery/patterns.ts";
 import type { Logger } from "../logger.ts";
 import { silentLogger } from "../logger.ts";
 import type { ReviewBudget } from "../plan/run-settings.ts";
-import type {
-  BaseTree,
-  ChangeComparer,
-  Clock,
-  ComparedChanges,
-  Git,
-  VersionContentReader,
-} from "../ports.ts";
+import type { BaseTree, ChangeComparer, Clock, Git, VersionContentReader } from "../ports.ts";
 import type { SpecChange, SpecChanges } from "../result.ts";
 import { describeServiceError, isNotFound } from "../service/describe-error.ts";
 import { readVersionFiles } from "../service/parse.ts";
@@ -28,7 +21,6 @@ import type { SpecVersionContent } from "../service/types.ts";
 import type { ShapingSteps } from "../shaping/publish-targets.ts";
 import { escapeUntrusted } from "../text/log-protocol.ts";
 import { type BaseFile, readBaseDocument } from "./base-document.ts";
-import { changePointers, placesAt, type SourcesAt, withPlaces } from "./change-places.ts";
 import { budgetedCompare } from "./compare-worker.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
 
@@ -240,17 +232,6 @@ export function publishedReader(options: {
   };
 }
 
-/** What a spec's comparison is told besides its documents. */
-export interface ReviewContext {
-  file?: string;
-  log?: Pick<Logger, "debug" | "warning">;
-  /**
-   * Where the spec's sources are, to give each listed change the file and line that write it
-   * (./change-places.ts): placed by the comparer where it can, else here.
-   */
-  place?: SourcesAt | undefined;
-}
-
 /**
  * A spec's changes for the report; a spec new on this side has every part of it as new. A comparison
  * that cannot finish leaves the spec "not reviewed", with a warning: the rest of the run goes on.
@@ -261,7 +242,7 @@ export async function specChanges(
   against: BaseSide["against"],
   comparer: ChangeComparer,
   allowList: readonly string[],
-  context: ReviewContext = {},
+  context: { file?: string; log?: Pick<Logger, "debug" | "warning"> } = {},
 ): Promise<SpecChanges> {
   if (before === undefined) {
     return {
@@ -271,9 +252,9 @@ export async function specChanges(
       allowed: [],
     };
   }
-  let compared: ComparedChanges;
+  let compared: ApiChanges;
   try {
-    compared = await comparer.compare(before, after, context.log, context.place);
+    compared = await comparer.compare(before, after, context.log);
   } catch (error) {
     const reason =
       error instanceof NotReviewedError ? error.reason : `the comparison failed: ${messageOf(error)}`;
@@ -281,16 +262,13 @@ export async function specChanges(
   }
   const { breaking, other, omitted } = compared;
   const allowed = breaking.filter((change) => comparer.isAllowed(change, allowList));
-  const changes: SpecChanges = {
+  return {
     against,
     breaking: breaking.filter((change) => !allowed.includes(change)).map(specChange),
     other: other.map(specChange),
     allowed: allowed.map(specChange),
     ...(omitted ? { omitted } : {}),
   };
-  if (!context.place || breaking.length + other.length === 0) return changes;
-  const places = compared.places ?? (await placesAt(context.place, changePointers(changes)));
-  return places ? withPlaces(changes, places) : changes;
 }
 
 /**
@@ -303,7 +281,7 @@ export async function reviewChanges(
   after: unknown,
   comparer: ChangeComparer,
   allowList: readonly string[],
-  context: ReviewContext = {},
+  context: { file?: string; log?: Pick<Logger, "debug" | "warning"> } = {},
 ): Promise<SpecChanges> {
   let before: unknown;
   try {

@@ -4,12 +4,11 @@
  * debug level. The worker runs this very file ({@link serveComparison}). The budget: docs/design/change-review.md.
  */
 import { fileURLToPath } from "node:url";
-import { type MessagePort, parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import pLimit from "p-limit";
 import { type ApiChanges, compareApis } from "../changes/index.ts";
 import type { ReviewBudget } from "../plan/run-settings.ts";
-import type { ComparedChanges, DebugLog } from "../ports.ts";
-import type { ChangePlace, SourcesAt } from "./change-places.ts";
+import type { DebugLog } from "../ports.ts";
 import { NotReviewedError } from "./not-reviewed.ts";
 import { PackedDocument, unpackDocument } from "./packed-document.ts";
 import { WORKER_ARGUMENT, WORKER_KIND } from "./worker-kind.ts";
@@ -26,10 +25,8 @@ export const COMPARE_YOUNG_MB = 8;
 
 interface Job {
   kind: typeof WORKER_KIND;
-  before: Side | undefined;
-  after: Side | undefined;
-  /** Where the compared spec's sources are, when its changes are to be placed here too. */
-  place?: SourcesAt | undefined;
+  before: Side;
+  after: Side;
 }
 
 /** A document as it crosses to the worker: packed ones as their bytes (a class does not cross). */
@@ -39,15 +36,13 @@ function sideOf(document: unknown): Side {
   return document instanceof PackedDocument ? { packed: document.bytes } : { document };
 }
 
-function documentOf(side: Side | undefined): unknown {
-  return side && "packed" in side ? unpackDocument(new PackedDocument(side.packed)) : side?.document;
+function documentOf(side: Side): unknown {
+  return "packed" in side ? unpackDocument(new PackedDocument(side.packed)) : side.document;
 }
 
 type Answer =
   | { ok: true; changes: ApiChanges; console: ConsoleSummary }
-  | { ok: false; message: string; console: ConsoleSummary }
-  /** After the changes, when asked: each pointer's place, or none when the sources could not be read. */
-  | { places: [string, ChangePlace][] | undefined };
+  | { ok: false; message: string; console: ConsoleSummary };
 
 interface ConsoleSummary {
   lines: number;
@@ -57,27 +52,19 @@ interface ConsoleSummary {
 /**
  * Compares in a worker under the budget; rejects with {@link NotReviewedError} when the comparison
  * cannot finish (out of memory, out of time, a crash, an exception). Either document may be packed
- * (./packed-document.ts): only the worker builds it. With `place`, the worker then places the changes
- * too (./change-places.ts), after letting the documents go: the sources are read in its heap, not the
- * run's (docs/design/memory.md). Places it cannot give (they failed, or the budget ran out after the
- * changes came) are left out: `places` is then absent.
+ * (./packed-document.ts): only the worker builds it.
  */
 export function compareInWorker(
   before: unknown,
   after: unknown,
   budget: ReviewBudget,
-  options: { log?: DebugLog | undefined; entry?: string | URL; place?: SourcesAt | undefined } = {},
-): Promise<ComparedChanges> {
+  options: { log?: DebugLog | undefined; entry?: string | URL } = {},
+): Promise<ApiChanges> {
   const entry = options.entry ?? fileURLToPath(import.meta.url);
-  return new Promise<ComparedChanges>((resolve, reject) => {
+  return new Promise<ApiChanges>((resolve, reject) => {
     let worker: Worker;
     try {
-      const job: Job = {
-        kind: WORKER_KIND,
-        before: sideOf(before),
-        after: sideOf(after),
-        ...(options.place ? { place: options.place } : {}),
-      };
+      const job: Job = { kind: WORKER_KIND, before: sideOf(before), after: sideOf(after) };
       worker = new Worker(entry, {
         workerData: job,
         resourceLimits: { maxOldGenerationSizeMb: budget.heapMb, maxYoungGenerationSizeMb: COMPARE_YOUNG_MB },
@@ -102,14 +89,6 @@ export function compareInWorker(
     worker.stdout.on("data", count);
     worker.stderr.on("data", count);
     let settled = false;
-    /** The changes, once they came and places were asked for: what any ending gives from then on. */
-    let compared: { changes: ApiChanges; console: ConsoleSummary } | undefined;
-    const unplaced = () => {
-      if (!compared) return false;
-      const { changes, console } = compared;
-      settle(() => resolve(changes), console);
-      return true;
-    };
     const settle = (outcome: () => void, summary?: ConsoleSummary) => {
       if (settled) return;
       settled = true;
@@ -125,23 +104,15 @@ export function compareInWorker(
       outcome();
     };
     const timer = setTimeout(() => {
-      if (unplaced()) return;
       settle(() =>
         reject(new NotReviewedError(`the comparison took longer than its ${seconds(budget.timeoutMs)}`)),
       );
     }, budget.timeoutMs);
     worker.on("message", (answer: Answer) => {
-      if ("places" in answer) {
-        if (!compared) return;
-        const { changes, console } = compared;
-        const places = answer.places && new Map(answer.places);
-        settle(() => resolve(places ? { ...changes, places } : changes), console);
-      } else if (!answer.ok) settle(() => reject(new NotReviewedError(answer.message)), answer.console);
-      else if (options.place) compared = { changes: answer.changes, console: answer.console };
-      else settle(() => resolve(answer.changes), answer.console);
+      if (answer.ok) settle(() => resolve(answer.changes), answer.console);
+      else settle(() => reject(new NotReviewedError(answer.message)), answer.console);
     });
     worker.on("error", (error: Error & { code?: string }) => {
-      if (unplaced()) return;
       const reason =
         error.code === "ERR_WORKER_OUT_OF_MEMORY"
           ? `the comparison needed more than its ${budget.heapMb} MB of memory`
@@ -149,7 +120,6 @@ export function compareInWorker(
       settle(() => reject(new NotReviewedError(reason)));
     });
     worker.on("exit", (code) => {
-      if (unplaced()) return;
       settle(() => reject(new NotReviewedError(`the comparison stopped with exit code ${code}`)));
     });
   });
@@ -158,8 +128,8 @@ export function compareInWorker(
 /** A comparer of documents, {@link PARALLEL_REVIEWS} at a time, each under `budget`. */
 export function budgetedCompare(budget: ReviewBudget) {
   const limit = pLimit(PARALLEL_REVIEWS);
-  return (before: unknown, after: unknown, log?: DebugLog, place?: SourcesAt): Promise<ComparedChanges> =>
-    limit(() => compareInWorker(before, after, budget, { log, place }));
+  return (before: unknown, after: unknown, log?: DebugLog): Promise<ApiChanges> =>
+    limit(() => compareInWorker(before, after, budget, { log }));
 }
 
 let served = false;
@@ -184,33 +154,13 @@ export function serveComparison(
     console[method] = capture;
   }
   let answer: Answer;
-  let changes: ApiChanges | undefined;
   try {
-    const { breaking, other, omitted } = compare(documentOf(job.before), documentOf(job.after));
-    changes = { breaking, other, ...(omitted ? { omitted } : {}) };
-    answer = { ok: true, changes, console: written };
+    const changes = compare(documentOf(job.before), documentOf(job.after));
+    answer = { ok: true, changes: { breaking: changes.breaking, other: changes.other }, console: written };
   } catch (error) {
     answer = { ok: false, message: `the comparison failed: ${messageOf(error)}`, console: written };
   }
-  // The documents (built and packed) are garbage from here: the sources' parse can take their room.
-  job.before = undefined;
-  job.after = undefined;
   port.postMessage(answer);
-  if (changes && job.place) void placeChanges(port, changes, job.place);
-}
-
-/** Posts where each of the changes' pointers is written, or no places when that cannot be told. */
-async function placeChanges(port: MessagePort, changes: ApiChanges, where: SourcesAt): Promise<void> {
-  let places: [string, ChangePlace][] | undefined;
-  try {
-    const { placesAt } = await import("./change-places.ts");
-    const pointers = new Set([...changes.breaking, ...changes.other].map((change) => change.location));
-    const found = await placesAt(where, [...pointers]);
-    places = found && [...found];
-  } catch {
-    places = undefined;
-  }
-  port.postMessage({ places } satisfies Answer);
 }
 
 function messageOf(error: unknown): string {

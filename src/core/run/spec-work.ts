@@ -101,7 +101,10 @@ export function streamedSpec(
         // the wait for it all the same.
         const limits = { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log };
         const reading = { preparation: run.preparation, limits };
-        const work = changesOf(target, prepared.document(), comparing, log, reading, plan.workspace);
+        const work = changesOf(target, prepared.document(), comparing, log, reading).then(
+          (found): Promise<typeof found> | typeof found =>
+            "ended" in found ? found : placed(found, plan.workspace, file.path, comparing.side),
+        );
         const reviewed = await unlessEnded(work, {
           stop: ports.stop,
           msLeft: run.deadline - ports.clock.now(),
@@ -287,6 +290,27 @@ async function heldFirst(
   return result ? { result, read } : { read };
 }
 
+/**
+ * The listed changes with the place the head's files write each, and for what the head no longer has,
+ * the place in the base commit's files when the review read them (change-review/change-places.ts).
+ */
+async function placed(
+  changes: SpecChanges,
+  workspace: string,
+  file: string,
+  side: BaseSide,
+): Promise<SpecChanges> {
+  const listed = changes.breaking.length + changes.allowed.length + changes.other.length;
+  if (listed === 0 || changes.against === "nothing") return changes;
+  const { placedChanges, readSpecSources } = await import("../change-review/change-places.ts");
+  const base = side.fileOf?.(file);
+  return placedChanges(
+    changes,
+    await readSpecSources(workspace, file),
+    base && base.skipped === undefined ? () => readSpecSources(base.base, file) : undefined,
+  );
+}
+
 export interface Comparing {
   side: BaseSide;
   comparer: ChangeComparer;
@@ -304,7 +328,6 @@ async function changesOf(
   comparing: Comparing,
   log: Logger,
   reading: { preparation: PreparationPool | undefined; limits: PrepareLimits },
-  workspace: string,
 ): Promise<SpecChanges | { ended: "timeout" | "stop"; at: string }> {
   const { file, baseSlug, steps } = target;
   const { side } = comparing;
@@ -312,18 +335,26 @@ async function changesOf(
   const { notReviewed, reviewChanges, specChanges } = await import("../change-review/change-review.ts");
   // The same publication on both sides: the base shaped as the head is (an audience with its audience).
   const where = side.fileOf?.(file);
-  // Each listed change gets the place the head's files write it, and what the head no longer has, the
-  // base's when its files were read (change-review/change-places.ts).
-  const place = { workspace, file, base: where?.skipped === undefined ? where?.base : undefined };
-  const context = { file, log, place };
   if (where && reading.preparation) {
     const read = await reading.preparation.readBase(where, steps, reading.limits);
     if (read.kind === "ended") return { ended: read.by, at: "reading its base commit's version" };
     if (read.kind === "crashed") return notReviewed(side.against, read.reason, { file, log });
-    return specChanges(read.document, document, side.against, comparing.comparer, comparing.allowed, context);
+    return specChanges(read.document, document, side.against, comparing.comparer, comparing.allowed, {
+      file,
+      log,
+    });
   }
-  const to = { file, slug: baseSlug, steps };
-  return reviewChanges(side, to, document, comparing.comparer, comparing.allowed, context);
+  return reviewChanges(
+    side,
+    { file, slug: baseSlug, steps },
+    document,
+    comparing.comparer,
+    comparing.allowed,
+    {
+      file,
+      log,
+    },
+  );
 }
 
 async function uploadOrCheck(
