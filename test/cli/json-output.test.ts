@@ -2,10 +2,13 @@
  * `--json` output is written in pieces (a review's result can be 10+ MB): the text is exactly what
  * `JSON.stringify(value, null, 2)` makes of it, and a secret anywhere in it is redacted.
  */
+
+import { Writable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { REDACTED } from "../../src/core/text/redact.ts";
 import { type CliIo, Output } from "../../src/hosts/cli/output.ts";
+import { processStream } from "../../src/hosts/cli/process-stream.ts";
 
 function collecting(): { output: Output; writes: string[] } {
   const writes: string[] = [];
@@ -40,12 +43,12 @@ const result = (changes: number, message: (i: number) => string) => ({
 });
 
 describe("Output.json", () => {
-  it("writes what JSON.stringify(value, null, 2) writes, whatever the value", () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), fc.anything(), (value, other) => {
+  it("writes what JSON.stringify(value, null, 2) writes, whatever the value", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.anything(), async (value, other) => {
         for (const given of [value, { value, other, gone: undefined }, [value, other, undefined]]) {
           const { output, writes } = collecting();
-          output.json(given);
+          await output.json(given);
           expect(writes.join("")).toBe(`${JSON.stringify(given, null, 2)}\n`);
         }
       }),
@@ -53,25 +56,59 @@ describe("Output.json", () => {
     );
   });
 
-  it("writes a large result in pieces, the same text, each string whole", () => {
+  it("writes a large result in pieces, the same text, each string whole", async () => {
     const value = result(5000, (i) => `field_${i}: property removed`);
     const { output, writes } = collecting();
-    output.json(value);
+    await output.json(value);
     expect(writes.join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
     expect(writes.length).toBeGreaterThan(10);
     expect(Math.max(...writes.map((piece) => piece.length))).toBeLessThan(70 * 1024);
     for (const piece of writes) expect(piece.split('"').length % 2).toBe(1);
   });
 
-  it("redacts a secret in any piece", () => {
+  it("redacts a secret in any piece", async () => {
     const secret = "gb_api_0123456789abcdefSECRET";
     const value = result(5000, (i) => (i % 1000 === 999 ? `example token ${secret} removed` : "removed"));
     const { output, writes } = collecting();
     output.addSecret(secret);
-    output.json(value);
+    await output.json(value);
     const text = writes.join("");
     expect(writes.length).toBeGreaterThan(10);
     expect(text).not.toContain("0123456789abcdef");
     expect(text.split(REDACTED)).toHaveLength(6);
+  });
+
+  it("writes the next piece only once stdout has taken the one before", async () => {
+    const taken: string[] = [];
+    const pending: (() => void)[] = [];
+    const slow = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        taken.push(chunk.toString());
+        pending.push(done);
+      },
+    });
+    const output = new Output({
+      env: {},
+      cwd: process.cwd(),
+      stdout: processStream(slow as unknown as NodeJS.WriteStream),
+      stderr: { write: () => true },
+    });
+    const value = result(5000, () => "removed");
+    const writing = output.json(value);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One piece handed over, the rest not yet made.
+    expect(slow.writableLength).toBeLessThan(70 * 1024);
+    expect(JSON.stringify(value).length).toBeGreaterThan(500 * 1024);
+    let finished = false;
+    void writing.then(() => {
+      finished = true;
+    });
+    while (!finished) {
+      pending.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const done of pending.splice(0)) done();
+    expect(taken.length).toBeGreaterThan(10);
+    expect(taken.join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
   });
 });

@@ -75,9 +75,16 @@ export class Output {
     this.#io.stderr.write(this.redact(text));
   }
 
-  /** `value` as `JSON.stringify(value, null, 2)` and a line break, written in pieces (a review's can be 10+ MB). */
-  json(value: unknown): void {
-    for (const chunk of jsonChunks(value)) this.out(chunk);
+  /**
+   * `value` as `JSON.stringify(value, null, 2)` and a line break, written in pieces (a review's can be
+   * 10+ MB), each once stdout has taken the one before: a slow reader does not make them pile up here.
+   */
+  async json(value: unknown): Promise<void> {
+    const { stdout } = this.#io;
+    for (const chunk of jsonChunks(value)) {
+      this.out(chunk);
+      if (stdout.drained) await stdout.drained();
+    }
     this.out("\n");
   }
 
