@@ -10,6 +10,7 @@ import { changeComparer, specChanges } from "../../src/core/change-review/change
 import { compareInWorker } from "../../src/core/change-review/compare-worker.ts";
 import { NotReviewedError } from "../../src/core/change-review/not-reviewed.ts";
 import { packDocument } from "../../src/core/change-review/packed-document.ts";
+import { MAX_CHANGES } from "../../src/core/changes/collector.ts";
 import { changeLine } from "../../src/core/changes/index.ts";
 import { MemoryLogger } from "../../src/core/logger.ts";
 import type { ChangeComparer } from "../../src/core/ports.ts";
@@ -50,6 +51,13 @@ describe("compareInWorker", () => {
     const packed = await compareInWorker(packDocument(before), packDocument(after), roomy);
     expect(packed).toEqual(built);
     expect(packed.breaking.map((change) => change.path)).toEqual(["/pets/{id}"]);
+  });
+
+  it("passes on how many changes the listing left out", async () => {
+    const removed = Array.from({ length: MAX_CHANGES + 5 }, (_, i) => `/gone/${i}`);
+    const changes = await compareInWorker(pets(["/pets", ...removed]), pets(["/pets"]), roomy);
+    expect(changes.breaking).toHaveLength(MAX_CHANGES);
+    expect(changes.omitted).toBe(5);
   });
 
   it("ends a comparison over its heap: not reviewed, out of memory", async () => {

@@ -155,8 +155,8 @@ export function serveComparison(
   }
   let answer: Answer;
   try {
-    const changes = compare(documentOf(job.before), documentOf(job.after));
-    answer = { ok: true, changes: { breaking: changes.breaking, other: changes.other }, console: written };
+    const { breaking, other, omitted } = compare(documentOf(job.before), documentOf(job.after));
+    answer = { ok: true, changes: { breaking, other, ...(omitted ? { omitted } : {}) }, console: written };
   } catch (error) {
     answer = { ok: false, message: `the comparison failed: ${messageOf(error)}`, console: written };
   }

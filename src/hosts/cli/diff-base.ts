@@ -135,7 +135,7 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
     })),
     removedSpecs: report.changeReview?.removedSpecs ?? [],
   };
-  if (flags.json) output.json(result);
+  if (flags.json) await output.json(result);
   else output.out(renderDiffBase(result));
   // The run has said why it fails (its logger's error): the review's verdict, as on the pull request.
   return report.changeReview?.failure ? ExitCode.failed : ExitCode.ok;

@@ -83,7 +83,7 @@ export async function runDiffCommand(
           : String(error);
     throw new Error(`${files.base} and ${files.head} could not be compared: ${reason}.`);
   }
-  if (flags.json) output.json(result);
+  if (flags.json) await output.json(result);
   else output.out(renderDiff(result));
   if (flags.failOnBreaking && result.breaking.length > 0) {
     const count = result.breaking.length;

@@ -7,6 +7,7 @@
  */
 import type { RetryPolicy } from "../../adapters/gitbook/index.ts";
 import type { Clock, SyncPorts } from "../../core/ports.ts";
+import { jsonChunks } from "../../core/text/json-pieces.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { escapeUnprintable } from "../../core/text/unprintable.ts";
 import type { SignalSource } from "./signals.ts";
@@ -74,8 +75,17 @@ export class Output {
     this.#io.stderr.write(this.redact(text));
   }
 
-  json(value: unknown): void {
-    this.out(`${JSON.stringify(value, null, 2)}\n`);
+  /**
+   * `value` as `JSON.stringify(value, null, 2)` and a line break, written in pieces (a review's can be
+   * 10+ MB), each once stdout has taken the one before: a slow reader does not make them pile up here.
+   */
+  async json(value: unknown): Promise<void> {
+    const { stdout } = this.#io;
+    for (const chunk of jsonChunks(value)) {
+      this.out(chunk);
+      if (stdout.drained) await stdout.drained();
+    }
+    this.out("\n");
   }
 
   /**

@@ -22,6 +22,15 @@ export function processStream(stream: NodeJS.WriteStream): Stream {
     write(text: string) {
       if (failure === undefined && !stream.destroyed) stream.write(text, keep);
     },
+    drained: () =>
+      new Promise((resolve) => {
+        if (failure !== undefined || stream.destroyed || !stream.writableNeedDrain) return resolve();
+        const done = () => {
+          stream.off("drain", done).off("error", done).off("close", done);
+          resolve();
+        };
+        stream.on("drain", done).on("error", done).on("close", done);
+      }),
     settled: () =>
       new Promise((resolve) => {
         if (failure !== undefined || stream.destroyed) return resolve(failure);

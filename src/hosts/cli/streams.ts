@@ -10,4 +10,6 @@ export interface Stream {
    * disk); the process's streams have it (process-stream.ts), streams in memory need not.
    */
   settled?(): Promise<Error | undefined>;
+  /** Resolves once what was written is no longer waiting in this process (or the stream failed). */
+  drained?(): Promise<void>;
 }

@@ -28,7 +28,7 @@ export async function finishSync(
   output: Output,
 ): Promise<number> {
   // The results on stdout even when the JUnit file cannot be written; that failure is then the error.
-  if (settings.json) output.json(toResultRecords(results));
+  if (settings.json) await output.json(toResultRecords(results));
   if (settings.junitFile !== undefined) {
     await mkdir(path.dirname(settings.junitFile), { recursive: true });
     // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
