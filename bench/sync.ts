@@ -4,8 +4,12 @@
  * and, in the same run, by GitBook's CLI (`gitbook openapi publish`, one process per spec, uploading
  * only) as the baseline. A second table compares polling schedules in-process at concurrency 4.
  *
- * Run with `npx node bench/sync.ts [runs] [--quick]` (default 3 runs per row; the CLI row runs once per
- * run; `--quick`: one run, concurrency 4 and 16 only, no CLI row nor schedules). Prints `BENCH` rows
+ * Run with `npx node bench/sync.ts [runs] [--quick] [--timeline] [--dist <folder>]` (default 3 runs per
+ * row; the CLI row runs once per run; `--quick`: one run, concurrency 4 and 16 only, no CLI row nor
+ * schedules). The action is the build of this checkout's sources (`bench/report.ts` `benchBuild`;
+ * `--dist <folder>` measures another). `--timeline`: for each action run, where its time went (process
+ * start, first and last upload, each listing, the last spec done, the last request, the exit), from the
+ * emulator's request log and timestamps the action's process writes. Prints `BENCH` rows
  * (bench/report.ts) against the ideal.
  */
 
@@ -15,15 +19,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../harness/emulator/index.ts";
 import { publishAll } from "../harness/publish-all.ts";
-import { runActionLikeRunner } from "../harness/runner/action-runner.ts";
+import { ACTION_SOURCES, runActionLikeRunner } from "../harness/runner/action-runner.ts";
 import { commandLineGit } from "../src/adapters/git/base-tree.ts";
 import { GitBookClient } from "../src/adapters/gitbook/index.ts";
 import { silentLogger } from "../src/core/logger.ts";
 import { systemClock } from "../src/core/ports.ts";
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from "../src/core/publish/poll-schedule.ts";
 import { limitConcurrency } from "../src/core/run/limit.ts";
-import { actionEntry, MAX_RSS_HOOK, median, peakRssMib, quick, reportRow, runsArgument } from "./report.ts";
+import { benchBuild, MAX_RSS_HOOK, median, peakRssMib, quick, reportRow, runsArgument } from "./report.ts";
 
+const args = process.argv.slice(2);
+const ACTION_ENTRY =
+  process.env.BENCH_ENTRY === "sources" ? ACTION_SOURCES : path.join(benchBuild(args), "index.js");
+const TIMELINE = args.includes("--timeline");
 const RUNS = runsArgument(quick ? 1 : 3);
 const SPECS = 100;
 const LATENCY_MS = 20;
@@ -79,8 +87,9 @@ interface Row {
 async function runAction(workspace: string, concurrency: number): Promise<Row> {
   return withEmulator(async (api) => {
     const started = performance.now();
+    const startedAt = Date.now();
     const run = await runActionLikeRunner({
-      entry: actionEntry,
+      entry: ACTION_ENTRY,
       workspace,
       inputs: {
         token: api.token,
@@ -89,9 +98,10 @@ async function runAction(workspace: string, concurrency: number): Promise<Row> {
         concurrency: String(concurrency),
       },
       env: { GITHUB_REPOSITORY: "acme/bench" },
-      nodeArgs: ["--import", MAX_RSS_HOOK],
+      nodeArgs: ["--import", MAX_RSS_HOOK, ...(TIMELINE ? ["--import", TIMELINE_HOOK] : [])],
     });
     const wallMs = performance.now() - started;
+    if (TIMELINE) printTimeline(concurrency, startedAt, Date.now(), api.requests, run.stderr);
     return {
       wallMs,
       requestsPerSpec: api.requests.length / SPECS,
@@ -139,6 +149,59 @@ async function runInProcess(
       ok: results.every((r) => r.status === "published"),
     };
   }, processingMs);
+}
+
+/**
+ * Written into the action's process: when the process began (V8's time origin), when the hook ran
+ * (module loading starts), when the run logged its timings (`runSync` ended), the last write to stdout,
+ * and `beforeExit`/`exit`.
+ */
+const TIMELINE_HOOK = `data:text/javascript,${encodeURIComponent(
+  [
+    `const w=(k,t)=>process.stderr.write("\\ntl-"+k+"="+t+"\\n");`,
+    `w("origin",performance.timeOrigin);w("hook",Date.now());`,
+    `let last=0;const out=process.stdout.write.bind(process.stdout);`,
+    `process.stdout.write=(c,...a)=>{last=Date.now();if(String(c).includes("Timings:"))w("timings",last);return out(c,...a)};`,
+    `process.on("beforeExit",()=>w("beforeexit",Date.now()));`,
+    `process.on("exit",()=>{w("laststdout",last);w("exit",Date.now())});`,
+  ].join(""),
+)}`;
+
+type Requests = Awaited<ReturnType<typeof startEmulator>>["requests"];
+
+/** The run's timeline, milliseconds from the bench's spawn of the action. */
+function printTimeline(
+  concurrency: number,
+  spawnedAt: number,
+  closedAt: number,
+  requests: Requests,
+  stderr: string,
+) {
+  const mark = (key: string) => Number(new RegExp(`tl-${key}=([\\d.]+)`).exec(stderr)?.[1] ?? Number.NaN);
+  const at = (t: number | undefined) =>
+    t === undefined || Number.isNaN(t) ? "—" : `${Math.round(t - spawnedAt)}`;
+  const route = (r: Requests[number]) =>
+    r.method === "PUT"
+      ? "put"
+      : /\/openapi$/.test(r.path)
+        ? "list"
+        : /\/versions\//.test(r.path)
+          ? "version"
+          : "get";
+  const of = (kind: string) => requests.filter((r) => route(r) === kind);
+  const puts = of("put");
+  const lists = of("list");
+  const versions = of("version");
+  const gets = of("get");
+  const lastPut = puts.at(-1);
+  const lines = [
+    `process origin ${at(mark("origin"))}, hook (modules start loading) ${at(mark("hook"))}`,
+    `first request ${at(requests[0]?.at)} (${requests[0] ? route(requests[0]) : "none"}), first PUT ${at(puts[0]?.at)}, last PUT ${at(lastPut?.at)} → answered ${at(lastPut?.answeredAt)}; last spec complete ≈ ${at(lastPut ? lastPut.at + LATENCY_MS + PROCESSING_MS : undefined)}`,
+    `listings (sent→answered): ${lists.map((r) => `${at(r.at)}→${at(r.answeredAt)}`).join(", ")}`,
+    `own GETs ${gets.length}${gets.length ? ` (${at(gets[0]?.at)}…${at(gets.at(-1)?.at)})` : ""}; version reads ${versions.length} (${at(versions[0]?.at)}…${at(versions.at(-1)?.at)} → ${at(versions.at(-1)?.answeredAt)})`,
+    `last request answered ${at(Math.max(...requests.map((r) => r.answeredAt ?? 0)))}, timings logged ${at(mark("timings"))}, last stdout ${at(mark("laststdout"))}, beforeExit ${at(mark("beforeexit"))}, exit ${at(mark("exit"))}, closed ${at(closedAt)}`,
+  ];
+  process.stderr.write(`timeline c=${concurrency} (ms from spawn)\n${lines.map((l) => `  ${l}\n`).join("")}`);
 }
 
 function ensureCli(): void {

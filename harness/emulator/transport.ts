@@ -20,6 +20,8 @@ export interface RecordedRequest {
   bodyBytes: number;
   /** Epoch milliseconds at arrival. */
   at: number;
+  /** Epoch milliseconds when the answer was sent (its status set); absent while in flight or dropped. */
+  answeredAt?: number;
 }
 
 export interface TransportOptions {
@@ -107,6 +109,7 @@ async function handle(options: TransportOptions, req: IncomingMessage, res: Serv
   if (match.route.name === "getContent" && reply.status === 200 && "json" in reply) {
     await sendContent(res, Buffer.from(JSON.stringify(reply.json)), options.faults.contentFaults(), () => {
       record.status = 200;
+      record.answeredAt = Date.now();
     });
     return;
   }
@@ -161,7 +164,10 @@ function errorReply(status: number, message: string): Reply & { json: unknown } 
 }
 
 function send(res: ServerResponse, record: RecordedRequest | undefined, reply: Reply, close = false): void {
-  if (record !== undefined) record.status = reply.status;
+  if (record !== undefined) {
+    record.status = reply.status;
+    record.answeredAt = Date.now();
+  }
   const connection = close ? { connection: "close" } : {};
   if ("json" in reply) {
     const payload = Buffer.from(JSON.stringify(reply.json));

@@ -236,7 +236,8 @@ export interface SyncPorts {
   memory?: VersionMemory | undefined;
   /**
    * When a spec being processed is read again: alone, by `schedule` (`DEFAULT_POLL_SCHEDULE` unless
-   * given); in a shared listing, at most every `listIntervalMs` (500 ms unless given). Tests: milliseconds.
+   * given); in a shared listing, at least as often as `schedule` and at most every `listIntervalMs`
+   * (300 ms unless given). Tests: milliseconds.
    */
   polling?: { schedule?: PollSchedule; listIntervalMs?: number } | undefined;
 }

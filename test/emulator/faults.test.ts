@@ -130,7 +130,7 @@ describe("random faults", () => {
 });
 
 describe("recorded requests", () => {
-  it("records method, path, query, headers, body size and status of every request", async () => {
+  it("records method, path, query, headers, body size, status and when it arrived and was answered", async () => {
     const emulator = await emulatorWith({});
     const body = JSON.stringify({ source: { text: PETSTORE_YAML } });
     await fetch(`${emulator.baseUrl}/v1/orgs/demo-org/openapi/rec?x=1`, {
@@ -154,9 +154,12 @@ describe("recorded requests", () => {
         userAgent: "probe/1",
         bodyBytes: Buffer.byteLength(body),
         at: expect.any(Number),
+        answeredAt: expect.any(Number),
       },
       expect.objectContaining({ method: "GET", query: "limit=5", status: 401, bodyBytes: 0 }),
     ]);
     expect(emulator.requests[1]).not.toHaveProperty("authorization");
+    const [put] = emulator.requests;
+    expect(put?.answeredAt).toBeGreaterThanOrEqual(put?.at ?? Number.POSITIVE_INFINITY);
   });
 });

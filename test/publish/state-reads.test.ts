@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { InstantClock } from "../../harness/fakes/fake-spec-service.ts";
+import { GitBookClient } from "../../src/adapters/gitbook/index.ts";
+import { DEFAULT_POLL_SCHEDULE } from "../../src/core/publish/poll-schedule.ts";
 import { BatchedStateReader, LIST_PAGE_LIMIT } from "../../src/core/publish/state-reads.ts";
+import { listAllSpecs } from "../../src/core/run/first-contact.ts";
 import type { Spec } from "../../src/core/service/types.ts";
 import { specFixture } from "../support/spec-fixture.ts";
 
@@ -60,7 +64,7 @@ describe("BatchedStateReader", () => {
     const org = new Organization(["a", "b"]);
     const reader = new BatchedStateReader({ ...org, clock: new InstantClock(), knownSpecs: 1500 });
     const [a, b] = [reader.watch("a"), reader.watch("b")];
-    expect(a.batched).toBe(false);
+    expect(a.paced).toBe(false);
     await Promise.all([a.read(), b.read()]);
     expect(org.calls.sort()).toEqual(["get a", "get b"]);
   });
@@ -69,7 +73,7 @@ describe("BatchedStateReader", () => {
     const org = new Organization(["a", "b", "c"]);
     const reader = new BatchedStateReader({ ...org, clock: new InstantClock() });
     const watches = ["a", "b", "c"].map((slug) => reader.watch(slug));
-    expect(watches.every((watch) => watch.batched)).toBe(true);
+    expect(watches.every((watch) => watch.paced)).toBe(true);
     const states = await Promise.all(watches.map((watch) => watch.read()));
     expect(states.map((spec) => spec.slug)).toEqual(["a", "b", "c"]);
     expect(org.calls).toEqual(["list"]);
@@ -129,7 +133,7 @@ describe("BatchedStateReader", () => {
     expect(org.calls.filter((call) => call === "list")).toHaveLength(1);
     expect(org.calls.filter((call) => call.startsWith("get"))).toHaveLength(6);
     expect(failures).toEqual(["listing is down"]);
-    expect(watches[0]?.batched).toBe(false);
+    expect(watches[0]?.paced).toBe(false);
   });
 
   it("counts a spec's watch once however often it ends, and learns the listing's pages", async () => {
@@ -139,14 +143,18 @@ describe("BatchedStateReader", () => {
     );
     const reader = new BatchedStateReader({ ...org, clock: new InstantClock() });
     const [a, b] = [reader.watch("a"), reader.watch("b")];
-    expect(a.batched).toBe(true);
+    expect(a.paced).toBe(true);
     await Promise.all([a.read(), b.read()]);
-    // 2,002 specs take three pages: two waiting specs are now cheaper read one by one.
-    expect(a.batched).toBe(false);
+    // 2,002 specs take three pages: two waiting specs are now cheaper read one by one, those a look has
+    // read on its rhythm.
+    expect(a.paced).toBe(true);
+    org.calls.length = 0;
+    await a.read();
+    expect(org.calls).toEqual(["get a"]);
     b.end();
     b.end();
     const c = reader.watch("a");
-    expect(c.batched).toBe(false);
+    expect(c.paced).toBe(false);
   });
 
   it("reads a spec on its own at once when batching stops, even while a listing is under way", async () => {
@@ -156,5 +164,102 @@ describe("BatchedStateReader", () => {
     expect(org.calls).toEqual(["list", "get b"]);
     org.release();
     await first;
+  });
+});
+
+describe("BatchedStateReader's looks, against the emulator", () => {
+  let emulator: RunningEmulator;
+  let client: GitBookClient;
+  const text = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\n";
+
+  beforeEach(async () => {
+    // Uploads of these slugs stay pending: every look finds them busy.
+    emulator = await startEmulator({ faults: { stuckSlugs: ["a", "b", "c"] } });
+    client = new GitBookClient({ token: emulator.token, baseUrl: emulator.baseUrl });
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
+  /** Specs uploaded, then a reader over the emulator on a clock that moves only when the reader sleeps. */
+  async function uploaded(slugs: string[], deadlineMs?: number) {
+    for (const slug of slugs) await client.putSpec("demo-org", slug, { text });
+    const clock = new InstantClock();
+    const reader = new BatchedStateReader({
+      getSpec: (slug) => client.getSpec("demo-org", slug),
+      listSpecs: () => listAllSpecs(client, "demo-org"),
+      clock,
+      random: () => 0.5,
+      ...(deadlineMs === undefined ? {} : { deadline: clock.now() + deadlineMs }),
+    });
+    const requests = () =>
+      emulator.requests
+        .filter((request) => request.method === "GET")
+        .map((request) =>
+          request.path.endsWith("/openapi") ? "list" : `get ${request.path.split("/").at(-1)}`,
+        );
+    return { clock, reader, requests };
+  }
+
+  it("looks first when the oldest spec is due its schedule's first read, then every 300 ms until a tenth of the wait is longer", async () => {
+    const { clock, reader, requests } = await uploaded(["a", "b"]);
+    const watches = ["a", "b"].map((slug) => reader.watch(slug));
+    for (let look = 0; look < 10; look++) await Promise.all(watches.map((watch) => watch.read()));
+    expect(requests()).toEqual(Array(10).fill("list"));
+    expect(clock.sleeps).toEqual([
+      DEFAULT_POLL_SCHEDULE.firstDelayMs,
+      300,
+      300,
+      300,
+      300,
+      300,
+      300,
+      300,
+      310,
+      341,
+    ]);
+  });
+
+  it("looks at least as often as each spec's own schedule would read it", async () => {
+    const { clock, reader } = await uploaded(["a", "b"]);
+    const watches = ["a", "b"].map((slug) => reader.watch(slug));
+    const started = clock.now();
+    let lookedAt = started;
+    for (let look = 0; look < 40; look++) {
+      await Promise.all(watches.map((watch) => watch.read()));
+      const waited = lookedAt - started;
+      // The schedule's next read comes (growth - 1) × the wait so far after the last, and never sooner than its first delay.
+      const scheduleGap = Math.max(
+        DEFAULT_POLL_SCHEDULE.firstDelayMs,
+        (DEFAULT_POLL_SCHEDULE.growth - 1) * waited,
+      );
+      expect(clock.now() - lookedAt).toBeLessThanOrEqual(scheduleGap);
+      lookedAt = clock.now();
+    }
+  });
+
+  it("keeps the rhythm for a spec a listing read once it waits alone, with a read of its own", async () => {
+    const { clock, reader, requests } = await uploaded(["a", "b"]);
+    const [a, b] = [reader.watch("a"), reader.watch("b")];
+    await Promise.all([a?.read(), b?.read()]);
+    b?.end();
+    expect(a?.paced).toBe(true);
+    await a?.read();
+    // Not the schedule started again (a first read 1 s on): the next look of the rhythm.
+    expect(clock.sleeps).toEqual([DEFAULT_POLL_SCHEDULE.firstDelayMs, 300]);
+    expect(requests()).toEqual(["list", "get a"]);
+    a?.end();
+    const alone = reader.watch("c");
+    expect(alone.paced).toBe(false);
+  });
+
+  it("puts no look off past the run's deadline", async () => {
+    const { clock, reader, requests } = await uploaded(["a", "b"], 400);
+    const watches = ["a", "b"].map((slug) => reader.watch(slug));
+    await Promise.all(watches.map((watch) => watch.read()));
+    expect(clock.sleeps).toEqual([400]);
+    expect(requests()).toEqual(["list"]);
   });
 });

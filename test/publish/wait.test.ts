@@ -55,13 +55,13 @@ describe("waitForProcessing", () => {
     expect(service.calls.at(-1)).toBe("GET org/pets");
   });
 
-  it("reads batched states without sleeping, then polls on its own from the schedule's start", async () => {
+  it("reads paced states without sleeping, then, once unpaced (listing failed), polls from the schedule's start", async () => {
     const service = new FakeSpecService();
     const clock = new InstantClock();
     const states = ["pending", "pending", "pending", "progress", "complete"];
     let reads = 0;
     const watch = {
-      get batched() {
+      get paced() {
         return reads < 3;
       },
       read: async () => ({ ...base, processingState: states[reads++] as string }),

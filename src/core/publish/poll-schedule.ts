@@ -2,7 +2,7 @@
  * When to look again at a spec the service is processing (the shape: `PollSchedule` in ../ports.ts).
  * A growth of 1.2 keeps the wait past the end of processing under about a fifth of the time already
  * spent, at a few more reads than 1.5 or 2; `bench/sync.ts` compares the candidates (see
- * bench/README.md, "Polling schedule").
+ * bench/README.md, "Polling schedule"). Shared listings (./state-reads.ts) look at least as often.
  */
 import type { PollSchedule } from "../ports.ts";
 
@@ -22,6 +22,11 @@ export function pollDelayMs(
   random: () => number = Math.random,
 ): number {
   const base = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * schedule.growth ** attempt);
-  const spread = base * schedule.jitter;
-  return Math.max(0, Math.round(base - spread + 2 * spread * random()));
+  return jittered(base, schedule.jitter, random);
+}
+
+/** `ms` moved by up to `jitter` of itself either way, so that many waiters do not look at once. */
+export function jittered(ms: number, jitter: number, random: () => number = Math.random): number {
+  const spread = ms * jitter;
+  return Math.max(0, Math.round(ms - spread + 2 * spread * random()));
 }

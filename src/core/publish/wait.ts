@@ -33,7 +33,7 @@ export async function waitForProcessing(
 ): Promise<WaitOutcome> {
   if (isResultOfUpload(uploaded, uploaded)) return { kind: "processed", spec: uploaded, polls: 0 };
   const watch = options.states?.watch(uploaded.slug) ?? {
-    batched: false,
+    paced: false,
     read: () => options.service.getSpec(orgId, uploaded.slug),
     end() {},
   };
@@ -57,13 +57,13 @@ async function pollUntilProcessed(
     polls,
     ...(lastError === undefined ? {} : { lastError }),
   });
-  // Polls of its own follow the schedule; a batched read waits for the next listing, which all waiting
-  // specs share, so it needs no spacing and does not lengthen the schedule's later waits.
+  // Polls of its own follow the schedule; a paced read waits for the reader's next look, which all
+  // waiting specs share, so it needs no spacing and does not lengthen the schedule's later waits.
   let ownPolls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - clock.now();
     if (remaining <= 0) return timedOut(attempt);
-    if (!watch.batched) await clock.sleep(Math.min(pollDelayMs(schedule, ownPolls++, random), remaining));
+    if (!watch.paced) await clock.sleep(Math.min(pollDelayMs(schedule, ownPolls++, random), remaining));
     try {
       latest = await watch.read();
       lastError = undefined;

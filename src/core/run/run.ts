@@ -379,7 +379,9 @@ async function publish(
           getSpec: (slug) => connection.service.getSpec(connection.organizationId, slug),
           listSpecs: () => limit(() => listAllSpecs(client, connection.organizationId)),
           clock: ports.clock,
+          schedule: ports.polling?.schedule,
           minListIntervalMs: ports.polling?.listIntervalMs,
+          deadline: link.deadline,
           knownSpecs: held?.size,
           onListingFailed: (reason) =>
             logger.debug(
