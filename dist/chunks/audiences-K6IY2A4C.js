@@ -1,2 +1,0 @@
-
-import{b as a,c as b,d as c,e as d}from"./chunk-AUO4T6XB.js";import"./chunk-NV4236OL.js";import"./chunk-7FUZZ5MU.js";import"./chunk-XSONBEZQ.js";import"./chunk-BEXKXEXS.js";import"./chunk-VYWYDCPS.js";import"./chunk-E5YBEICU.js";import"./chunk-VLLA3SL4.js";import"./chunk-ABNEQGBF.js";import"./chunk-L2H34WPM.js";import"./chunk-7YWC3P3A.js";export{c as ShapingError,b as shapeDocument,d as shapedText,a as workspaceOverlays};

@@ -1,2 +1,0 @@
-
-import{d as a,e as b,f as c,g as d,h as e}from"./chunk-Z5ACXZVW.js";import"./chunk-7YWC3P3A.js";export{c as TREE_BUDGET_MS,b as TREE_LIMITS,d as checkoutBaseTree,a as commandLineGit,e as unsafeNameReason};

@@ -1,2 +1,0 @@
-
-import{a,b,c}from"./chunk-7MGFPQMF.js";import"./chunk-23SKUIGD.js";import"./chunk-M2DYLWHV.js";import"./chunk-GWFMFQPC.js";import"./chunk-NV4236OL.js";import"./chunk-7FUZZ5MU.js";import"./chunk-XSONBEZQ.js";import"./chunk-BEXKXEXS.js";import"./chunk-VYWYDCPS.js";import"./chunk-F7QQTMDN.js";import"./chunk-E5YBEICU.js";import"./chunk-VLLA3SL4.js";import"./chunk-ABNEQGBF.js";import"./chunk-7YWC3P3A.js";export{c as placedChanges,b as placesOf,a as readSpecSources};

@@ -1,2 +1,0 @@
-
-import{a,b,c,d}from"./chunk-EMRRAOZQ.js";import"./chunk-3BKDO4B2.js";import"./chunk-ZCGGFXR6.js";import"./chunk-FVP6H6CM.js";import"./chunk-GIKUTL5N.js";import"./chunk-C2WZWKSJ.js";import"./chunk-Q6IXZKMQ.js";import"./chunk-KU7SKI4U.js";import"./chunk-IZ6AK6GY.js";import"./chunk-5EXG3BDG.js";import"./chunk-7YWC3P3A.js";export{a as SETTING_INPUTS,c as readConfig,d as readReviewBudget,b as refuseSecretsInSettings};

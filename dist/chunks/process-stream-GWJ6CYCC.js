@@ -1,0 +1,2 @@
+
+import"./chunk-THFKJ363.js";function d(e){let i,o=n=>{n&&(i??=n)};return e.on("error",o),{get isTTY(){return e.isTTY===!0},get columns(){return e.columns},write(n){i===void 0&&!e.destroyed&&e.write(n,o)},drained:()=>new Promise(n=>{if(i!==void 0||e.destroyed||!e.writableNeedDrain)return n();let r=()=>{e.off("drain",r).off("error",r).off("close",r),n()};e.on("drain",r).on("error",r).on("close",r)}),settled:()=>new Promise(n=>{if(i!==void 0||e.destroyed)return n(i);e.write("",r=>n(i??r??void 0))})}}export{d as processStream};

@@ -1,2 +1,0 @@
-
-import{a}from"./chunk-URHR3YLI.js";import"./chunk-QOZLVKM2.js";import"./chunk-KHSXD7CF.js";import"./chunk-6T6EQNE2.js";import"./chunk-H4GGPWKF.js";import"./chunk-MLEKREGW.js";import"./chunk-ABW5U5ZB.js";import"./chunk-IZ6AK6GY.js";import"./chunk-5EXG3BDG.js";import"./chunk-IX2O4YVP.js";import"./chunk-ZB7VMAQG.js";import"./chunk-L2H34WPM.js";import"./chunk-7YWC3P3A.js";export{a as createPullRequestComments};

@@ -1,2 +1,0 @@
-
-import{a}from"./chunk-3V53FWN7.js";import"./chunk-OCKEGYR7.js";import"./chunk-7FUZZ5MU.js";import"./chunk-7YWC3P3A.js";export{a as workspacePath};
