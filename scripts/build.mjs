@@ -79,6 +79,9 @@ const result = await build({
   banner: { js: banner },
   metafile: true,
   logLevel: "warning",
+  // undici's experimental HTTP/1 parser (Milo, 150 kB of WebAssembly, used only when UNDICI_USE_MILO is
+  // set) is left out as Node.js leaves it out of its own copy: undici reads this name to know it.
+  define: { esbuildDetection: "true" },
   // The OpenAPI validators as code generated now, a chunk per version (scripts/validators-plugin.mjs).
   plugins: [proxyAgentOnly, ...(options["validators-at-run-time"] ? [] : [validatorsPlugin])],
 });

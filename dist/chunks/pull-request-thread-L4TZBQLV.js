@@ -1,2 +1,0 @@
-
-import{a}from"./chunk-LTOB3YQ4.js";import"./chunk-HTWXW4JX.js";import"./chunk-LSH3EWWZ.js";import"./chunk-6T6EQNE2.js";import"./chunk-H4GGPWKF.js";import"./chunk-ZVOCDECP.js";import"./chunk-ABW5U5ZB.js";import"./chunk-IZ6AK6GY.js";import"./chunk-5EXG3BDG.js";import"./chunk-IX2O4YVP.js";import"./chunk-TEFGQDE2.js";import"./chunk-L2H34WPM.js";import"./chunk-THFKJ363.js";export{a as createPullRequestComments};
