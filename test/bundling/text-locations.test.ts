@@ -35,7 +35,10 @@ function documentPlaces(text: string, format: TextFormat, document: unknown, key
 }
 
 function textLines(text: string, format: TextFormat, keyPaths: string[][]) {
-  return textPlaces(text, format, keyPaths)?.map(({ position, reached }) => ({ line: position.line, reached }));
+  return textPlaces(text, format, keyPaths)?.map(({ position, reached }) => ({
+    line: position.line,
+    reached,
+  }));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -193,8 +196,16 @@ describe("textPlaces", () => {
   it.each([
     ["a flow mapping on the path", "paths:\n  /a: {get: {description: x}}\n", ["paths", "/a", "get"]],
     ["an alias on the path", "x: &a\n  get: {}\npaths:\n  /a: *a\n", ["paths", "/a", "get"]],
-    ["a reference on the lines below its key", "paths:\n  /a:\n    $ref:\n      '#/x'\nx:\n  get: 1\n", ["paths", "/a", "get"]],
-    ["a plain reference going on below", "paths:\n  /a:\n    $ref: '#/x'\n    get: 1\n  /b:\n    $ref: x\n      y\n", ["paths", "/b", "get"]],
+    [
+      "a reference on the lines below its key",
+      "paths:\n  /a:\n    $ref:\n      '#/x'\nx:\n  get: 1\n",
+      ["paths", "/a", "get"],
+    ],
+    [
+      "a plain reference going on below",
+      "paths:\n  /a:\n    $ref: '#/x'\n    get: 1\n  /b:\n    $ref: x\n      y\n",
+      ["paths", "/b", "get"],
+    ],
   ])("gives up on %s, and the placement builds the document", (_label, text, keyPath) => {
     expect(textPlaces(text, "yaml", [keyPath])).toBeUndefined();
     const document = parseSource(text, false);

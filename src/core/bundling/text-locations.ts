@@ -5,8 +5,9 @@
  * documents/locate-many.ts. A walk that meets a node not yet looked up waits for the next reading of
  * the text, which looks up what every waiting walk needs next; a few readings place them all.
  */
-import type { TextFormat } from "../documents/format.ts";
+
 import type { WantedKeys } from "../documents/block-yaml.ts";
+import type { TextFormat } from "../documents/format.ts";
 import { lineStarts, positionOf } from "../documents/json-text.ts";
 import type { Position } from "../documents/locate.ts";
 import { markKeys, stringValueAt, wantKeyPath } from "../documents/locate-many.ts";

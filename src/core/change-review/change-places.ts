@@ -9,8 +9,8 @@
  */
 
 import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
-import { bundleSpec } from "../bundling/index.ts";
 import { mayReferenceOtherFiles } from "../bundling/external-refs.ts";
+import { bundleSpec } from "../bundling/index.ts";
 import { pointerTokens } from "../bundling/pointer.ts";
 import { textPlaces } from "../bundling/text-locations.ts";
 import { inspectFile, loadSpec } from "../discovery/index.ts";
@@ -43,7 +43,8 @@ export async function readSpecSources(workspace: string, file: string): Promise<
     const found = inspection.spec;
     const text = readRegularText(found.realPath, { maxBytes: MAX_SPEC_BYTES, label: found.path });
     // One file: placed from its text (bundling/text-locations.ts), its document built only if need be.
-    if (!mayReferenceOtherFiles(text)) return { root: oneFileRoot(found.path, text, found.format), referenced: [] };
+    if (!mayReferenceOtherFiles(text))
+      return { root: oneFileRoot(found.path, text, found.format), referenced: [] };
     const loaded = loadSpec(found);
     if (!loaded.ok) return undefined;
     const spec = loaded.spec;

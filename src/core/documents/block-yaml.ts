@@ -116,7 +116,12 @@ function scan(text: string, root: WantedKeys): void {
       return;
     }
     // An empty flow collection has no key to find; any other flow value, alias or tag is not read here.
-    if (child && child.children.size > 0 && /^[[{*&!]/.test(value) && !/^(?:\{\}|\[\])\s*(?:#.*)?$/.test(value))
+    if (
+      child &&
+      child.children.size > 0 &&
+      /^[[{*&!]/.test(value) &&
+      !/^(?:\{\}|\[\])\s*(?:#.*)?$/.test(value)
+    )
       throw GIVE_UP;
     skip(indent, false);
   }
