@@ -5,7 +5,7 @@
  * longer has (a removed operation, response, media type) is placed at its deepest part the head still
  * writes: the path item, the `responses` of the operation; and, when the base's sources are at hand,
  * also where the base wrote it. Located after the comparison and only for the changes it lists, one
- * parse per file touched (docs/design/code-quality.md).
+ * parse per file touched; a spec of one file from its text, unparsed (docs/design/code-quality.md).
  */
 
 import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
