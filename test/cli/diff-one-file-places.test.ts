@@ -14,6 +14,7 @@ import type { SpecChange } from "../../src/core/result.ts";
 import type { DiffResult } from "../../src/hosts/cli/diff.ts";
 import type { DiffBaseResult } from "../../src/hosts/cli/diff-base.ts";
 import { git } from "../support/git.ts";
+import { lineOf } from "../support/line-of.ts";
 import { runCli } from "./run-cli.ts";
 
 const BASE = `openapi: 3.0.3
@@ -53,13 +54,6 @@ const HEAD = BASE.replace(/ {8}application\/xml:[\s\S]*$/, "").replace(
   "          schema:\n            type: array\n",
   "          schema:\n            type: object\n",
 );
-
-/** The line (from 1) of the first line of `text` that is exactly `line`. */
-function lineOf(text: string, line: string, after = 0): number {
-  const index = text.split("\n").indexOf(line, after);
-  if (index < 0) throw new Error(`no line ${JSON.stringify(line)}`);
-  return index + 1;
-}
 
 let tmp: string;
 
