@@ -161,9 +161,12 @@ components:
 `;
 
 describe("textPlaces", () => {
-  it.each(["yaml", "json"] as const)("places as the built document does, in %s", (format) => {
-    const document = parseSource(FORMS, false);
-    const text = format === "yaml" ? FORMS : JSON.stringify(document, null, 2);
+  it.each([
+    ["yaml", FORMS],
+    ["yaml", FORMS.replaceAll("\n", "\r\n")],
+    ["json", JSON.stringify(parseSource(FORMS, false), null, 2)],
+  ] as const)("places as the built document does, in %s (%#)", (format, text) => {
+    const document = parseSource(text, format === "json");
     const keyPaths = [
       ...keyPathsOf(document, 300, 28, ["paths"]),
       ...keyPathsOf(document, 100, 29),
