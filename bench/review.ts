@@ -17,7 +17,9 @@
  *    this document can cost (every part walked, nothing different).
  *
  * Each child reads and parses the documents with the project's reader (`parseSource`), timed apart and
- * left out of the comparison's time, then compares once. For each: the comparison's median wall time,
+ * left out of the comparison's time, then compares once; a pair's child then places the changes found
+ * as the review does (change-places.ts of this checkout: the head's file read again, the base's when a
+ * change is gone from the head), timed apart as "Placing". For each: the comparison's median wall time,
  * the ratio pair ÷ self, the child's peak RSS (`process.resourceUsage().maxRSS`, its own: one comparison
  * a process; the largest of the runs) and what it held after parsing alone, the number of breaking and
  * other changes, and the spec's size. Then a growth table: time and peak RSS against the spec's size,
@@ -65,6 +67,8 @@ type Mode = "pair" | "self";
 interface Measurement {
   parseMs: number;
   compareMs: number;
+  /** Placing the pair's changes in the head's (and, for what it no longer has, the base's) text. */
+  placeMs?: number;
   breaking: number;
   other: number;
   /** Changes past the engine's listing cap, counted and not listed. */
@@ -97,9 +101,11 @@ async function child(): Promise<void> {
   const start = performance.now();
   const changes = compareApis(before, after);
   const compareMs = performance.now() - start;
+  const placeMs = mode === "pair" ? await placing(changes, file, otherFile) : undefined;
   const result: Measurement = {
     parseMs,
     compareMs,
+    ...(placeMs === undefined ? {} : { placeMs }),
     breaking: changes.breaking.length,
     other: changes.other.length,
     omitted: changes.omitted ?? 0,
@@ -107,6 +113,25 @@ async function child(): Promise<void> {
     peakRssKb: process.resourceUsage().maxRSS,
   };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+}
+
+/**
+ * How long the review takes to place the changes a pair's comparison found (change-places.ts, this
+ * checkout's): the head read again from its file, the base only if some change is gone from the head.
+ */
+async function placing(changes: ApiChanges, headFile: string, baseFile: string): Promise<number> {
+  const { placedChanges, readSpecSources } = await import("../src/core/change-review/change-places.ts");
+  const { specChange } = await import("../src/core/change-review/change-review.ts");
+  const sources = (file: string) => readSpecSources(path.dirname(file), path.basename(file));
+  const listed = {
+    against: "base commit" as const,
+    breaking: changes.breaking.map(specChange),
+    other: changes.other.map(specChange),
+    allowed: [],
+  };
+  const start = performance.now();
+  await placedChanges(listed, await sources(headFile), () => sources(baseFile));
+  return performance.now() - start;
 }
 
 function measure(pair: MaterialPair, mode: Mode, engine: string, timeoutS: number, heapMb: number): Outcome {
@@ -155,6 +180,7 @@ interface Summary {
   runs: number;
   parseMs: number;
   compareMs: number;
+  placeMs: number;
   parsedRssKb: number;
   peakRssKb: number;
   breaking: number;
@@ -173,6 +199,7 @@ function summarize(outcomes: Outcome[]): Summary {
       runs: 0,
       parseMs: Number.NaN,
       compareMs: Number.NaN,
+      placeMs: Number.NaN,
       parsedRssKb: Number.NaN,
       peakRssKb: Number.NaN,
       breaking: Number.NaN,
@@ -185,6 +212,7 @@ function summarize(outcomes: Outcome[]): Summary {
     runs: done.length,
     parseMs: median(done.map((m) => m.parseMs)),
     compareMs: median(done.map((m) => m.compareMs)),
+    placeMs: median(done.map((m) => m.placeMs ?? Number.NaN)),
     parsedRssKb: Math.max(...done.map((m) => m.parsedRssKb)),
     peakRssKb: Math.max(...done.map((m) => m.peakRssKb)),
     breaking: done[0]?.breaking ?? 0,
@@ -351,15 +379,15 @@ async function main(): Promise<void> {
       .join(" ")} at the end (other work on the machine slows every figure).\n`,
   );
   console.log(
-    "| Pair | Style | Base | Head | Parse (pair) | compareApis(base, head) | compareApis(head, head) | pair ÷ self | Peak RSS pair | Peak RSS self | After parse (pair) | Breaking | Other | Counted, not listed |",
+    "| Pair | Style | Base | Head | Parse (pair) | compareApis(base, head) | compareApis(head, head) | pair ÷ self | Placing (pair) | Peak RSS pair | Peak RSS self | After parse (pair) | Breaking | Other | Counted, not listed |",
   );
   console.log(
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
   for (const { pair, diff, self } of rows) {
     const ratio = diff.ok && self.ok ? `${(diff.compareMs / self.compareMs).toFixed(2)}×` : "";
     console.log(
-      `| ${pair.id} | ${pair.style} | ${megabytes(pair.baseBytes)} | ${megabytes(pair.headBytes)} | ${diff.ok ? seconds(diff.parseMs) : ""} | ${cell(diff, (s) => seconds(s.compareMs))} | ${cell(self, (s) => seconds(s.compareMs))} | ${ratio} | ${diff.ok ? mib(diff.peakRssKb) : ""} | ${self.ok ? mib(self.peakRssKb) : ""} | ${diff.ok ? mib(diff.parsedRssKb) : ""} | ${diff.ok ? diff.breaking : ""} | ${diff.ok ? diff.other : ""} | ${diff.ok ? diff.omitted : ""} |`,
+      `| ${pair.id} | ${pair.style} | ${megabytes(pair.baseBytes)} | ${megabytes(pair.headBytes)} | ${diff.ok ? seconds(diff.parseMs) : ""} | ${cell(diff, (s) => seconds(s.compareMs))} | ${cell(self, (s) => seconds(s.compareMs))} | ${ratio} | ${diff.ok ? seconds(diff.placeMs) : ""} | ${diff.ok ? mib(diff.peakRssKb) : ""} | ${self.ok ? mib(self.peakRssKb) : ""} | ${diff.ok ? mib(diff.parsedRssKb) : ""} | ${diff.ok ? diff.breaking : ""} | ${diff.ok ? diff.other : ""} | ${diff.ok ? diff.omitted : ""} |`,
     );
   }
 

@@ -9,6 +9,7 @@ describe("mayReferenceOtherFiles", () => {
     expect(mayReferenceOtherFiles("openapi: 3.1.0\ninfo: {title: A, version: '1'}\npaths: {}\n")).toBe(false);
     expect(mayReferenceOtherFiles("schema:\n  $ref: '#/components/schemas/Pet'\n")).toBe(false);
     expect(mayReferenceOtherFiles('{"schema": {"$ref": "#/definitions/Pet"}}')).toBe(false);
+    expect(mayReferenceOtherFiles("schema:\n  $ref: >-\n    #/components/schemas/Pet\n")).toBe(false);
   });
 
   it("clears the word mapping in prose and escapes that spell no letter", () => {
@@ -22,6 +23,8 @@ describe("mayReferenceOtherFiles", () => {
     ["a file", "schema:\n  $ref: pet.yaml\n"],
     ["a file, quoted", '{"schema": {"$ref": "./pet.json#/Pet"}}'],
     ["a value on the next line", "schema:\n  $ref:\n    '#/x'\n"],
+    ["a file in a block scalar", "schema:\n  $ref: >-\n    pet.yaml#/Pet\n"],
+    ["a block scalar with its indentation given", "schema:\n  $ref: >2-\n     #/x\n"],
     ["an alias", "schema:\n  $ref: *target\n"],
     ["a discriminator mapping", "discriminator:\n  mapping:\n    cat: Cat.yaml\n"],
     ["an escaped key", '{"schema": {"\\u0024ref": "pet.json"}}'],

@@ -18,6 +18,7 @@ import type { SpecChange } from "../../src/core/result.ts";
 import { previewArgs } from "../change-review/fixtures/pets.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { git } from "../support/git.ts";
+import { lineOf } from "../support/line-of.ts";
 import { emptyWorkspace, removeWorkspace } from "./helpers.ts";
 
 const STARTER = fileURLToPath(new URL("../fixtures/openapi-starter/openapi", import.meta.url));
@@ -28,13 +29,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The line (from 1) of the first line of `text` that is exactly `line`. */
-function lineOf(text: string, line: string): number {
-  const index = text.split("\n").indexOf(line);
-  if (index < 0) throw new Error(`no line ${JSON.stringify(line)}`);
-  return index + 1;
-}
 
 async function setup() {
   const api = await startEmulator({ processing: { pendingMs: 5, progressMs: 5 } });

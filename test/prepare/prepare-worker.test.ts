@@ -15,7 +15,7 @@ import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/ind
 import { MemoryLogger, silentLogger } from "../../src/core/logger.ts";
 import { PreparationPool, type PrepareLimits } from "../../src/core/prepare/prepare-worker.ts";
 import { FAULTY_WORKER } from "../support/emulator-run.ts";
-import { BUSY_CHANNEL } from "./fixtures/faulty-preparation.ts";
+import { BUSY_CHANNEL, THREAD_CHANNEL } from "./fixtures/faulty-preparation.ts";
 
 let workspace: string;
 let specs: Map<string, DiscoveredSpec>;
@@ -26,6 +26,11 @@ beforeAll(async () => {
   await writeFile(path.join(workspace, "split.yaml"), split("Split"));
   await writeFile(path.join(workspace, "spins.busy-bundling.yaml"), split("Spins"));
   await writeFile(path.join(workspace, "grows.grow-reading.yaml"), split("Grows"));
+  // Over RETIRE_AFTER_BYTES: its worker is due to end once idle.
+  await writeFile(
+    path.join(workspace, "large.yaml"),
+    `openapi: 3.0.3\ninfo:\n  title: Large\n  version: "1"\n  description: ${"x".repeat(1_200_000)}\npaths: {}\n`,
+  );
   await writeFile(
     path.join(workspace, "path.yaml"),
     'get:\n  x-codeSamples: 5\n  responses:\n    "200": {description: ok}\n',
@@ -53,6 +58,24 @@ function busy(file: string): Promise<void> {
     };
   });
 }
+/** The threads that start preparing specs, in order, as the fixture tells them. */
+function threadsSeen() {
+  const channel = new BroadcastChannel(THREAD_CHANNEL);
+  const seen: number[] = [];
+  let wake: (() => void) | undefined;
+  channel.onmessage = (event) => {
+    seen.push(((event as MessageEvent).data as { threadId: number }).threadId);
+    wake?.();
+  };
+  return {
+    async next(): Promise<number> {
+      while (seen.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return seen.shift() as number;
+    },
+    close: () => channel.close(),
+  };
+}
+
 const limits = (extra: Partial<PrepareLimits> = {}): PrepareLimits => ({
   deadline: Date.now() + 120_000,
   now: Date.now,
@@ -117,6 +140,27 @@ describe("the preparation's workers", () => {
       const after = await pool.prepare(spec("split.yaml"), "c", { workspace }, limits());
       expect(after.kind).toBe("prepared");
     } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("end at once, when told before a comparison, a worker due to end after a large spec", async () => {
+    const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER });
+    const threads = threadsSeen();
+    const prepared = async (file: string) => {
+      expect((await pool.prepare(spec(file), file, { workspace }, limits())).kind).toBe("prepared");
+      return threads.next();
+    };
+    try {
+      const first = await prepared("split.yaml");
+      await pool.retireNow();
+      // A small spec's worker is kept, and takes the large one.
+      expect(await prepared("split.yaml")).toBe(first);
+      expect(await prepared("large.yaml")).toBe(first);
+      await pool.retireNow();
+      expect(await prepared("split.yaml")).not.toBe(first);
+    } finally {
+      threads.close();
       await pool.close();
     }
   }, 120_000);

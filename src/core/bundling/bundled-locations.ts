@@ -35,10 +35,20 @@ interface Cursor {
 
 const formatOf = (file: string): TextFormat => (/\.json$/i.test(file) ? "json" : "yaml");
 
-/** The tokens of a `#/…` fragment; `#` and `#/` both name the whole document. */
-function fragmentTokens(fragment: string): string[] {
-  const pointer = decodeURIComponent(fragment.replace(/^#/, ""));
-  return pointer === "/" ? [] : pointerTokens(pointer);
+/** A walk follows at most this many `$ref`s in a row before taking its next key (a cycle ends there). */
+export const MAX_REF_HOPS = 16;
+
+/**
+ * A `$ref`'s file (`""` for the document it is written in) and the tokens of its fragment; `#` and `#/`
+ * both name the whole document.
+ */
+export function splitRef(ref: string): { target: string; tokens: string[] } {
+  const hash = ref.indexOf("#");
+  const pointer = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  return {
+    target: hash < 0 ? ref : ref.slice(0, hash),
+    tokens: pointer === "/" ? [] : pointerTokens(pointer),
+  };
 }
 
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {
@@ -53,9 +63,7 @@ export function bundledPathSource(
   const find = (file: string, tokens: readonly string[]) =>
     referenced.find((entry) => entry.file === file && sameTokens(entry.tokens, tokens));
   const jump = (cursor: Cursor, ref: string): Cursor | undefined => {
-    const hash = ref.indexOf("#");
-    const target = hash < 0 ? ref : ref.slice(0, hash);
-    const tokens = fragmentTokens(hash < 0 ? "" : ref.slice(hash));
+    const { target, tokens } = splitRef(ref);
     if (target === "") {
       if (cursor.file === root.file) {
         let node = root.document;
@@ -90,7 +98,7 @@ export function bundledPathSource(
   }
   let reached = true;
   for (const key of keyPath.slice(from)) {
-    for (let hops = 0; hops < 16; hops++) {
+    for (let hops = 0; hops < MAX_REF_HOPS; hops++) {
       const ref = (cursor.node as { $ref?: unknown } | null)?.$ref;
       if (typeof cursor.node !== "object" || typeof ref !== "string" || key === "$ref") break;
       const next = jump(cursor, ref);

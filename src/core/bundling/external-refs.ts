@@ -33,8 +33,11 @@ export function findExternalRefs(document: unknown): string[] {
 
 /** An escape that spells `$` or a letter inside a quoted string: it could spell `$ref` or `mapping`. */
 const ESCAPED_KEY_CHARACTER = /\\(?:u00|x|U000000)(?:24|[46][1-9a-f]|[57][0-9a])/i;
-/** A `$ref` key whose value, on the same line, starts with `#`: a reference inside the document. */
-const LOCAL_REF = /^\$ref["']?[ \t]*:[ \t]*["']?#/;
+/**
+ * A `$ref` key whose value starts with `#`: a reference inside the document. On the key's line, or as
+ * the first line of a YAML block scalar (`$ref: >-`, how YAML writers fold a long one).
+ */
+const LOCAL_REF = /^\$ref["']?[ \t]*:[ \t]*(?:["']?#|[>|][-+]?[ \t]*\r?\n[ \t]*#)/;
 /** A key `mapping`, quoted or not, its colon maybe on the next line (`? mapping`). */
 const MAPPING_KEY = /(?:^|[\s{,])(["']?)mapping\1\s*:/m;
 /** A YAML alias used as a key (`*name :`), which could stand for `mapping`. */

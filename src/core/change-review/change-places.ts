@@ -5,15 +5,19 @@
  * longer has (a removed operation, response, media type) is placed at its deepest part the head still
  * writes: the path item, the `responses` of the operation; and, when the base's sources are at hand,
  * also where the base wrote it. Located after the comparison and only for the changes it lists, one
- * parse per file touched (docs/design/code-quality.md).
+ * parse per file touched; a spec of one file from its text, unparsed (docs/design/code-quality.md).
  */
 
 import { bundledPathSource, type ReferencedSource } from "../bundling/bundled-locations.ts";
+import { mayReferenceOtherFiles } from "../bundling/external-refs.ts";
 import { bundleSpec } from "../bundling/index.ts";
 import { pointerTokens } from "../bundling/pointer.ts";
+import { textPlaces } from "../bundling/text-locations.ts";
 import { inspectFile, loadSpec } from "../discovery/index.ts";
+import { parseText } from "../discovery/parse.ts";
 import type { TextFormat } from "../documents/format.ts";
 import { locateKeyPaths } from "../documents/locate-many.ts";
+import { MAX_SPEC_BYTES, readRegularText } from "../files/read-regular.ts";
 import type { SpecChanges } from "../result.ts";
 
 /** A place in the workspace: a `/`-separated path relative to it, and a line from 1. */
@@ -36,7 +40,12 @@ export async function readSpecSources(workspace: string, file: string): Promise<
   try {
     const inspection = await inspectFile(workspace, file);
     if (inspection.kind !== "spec") return undefined;
-    const loaded = loadSpec(inspection.spec);
+    const found = inspection.spec;
+    const text = readRegularText(found.realPath, { maxBytes: MAX_SPEC_BYTES, label: found.path });
+    // One file: placed from its text (bundling/text-locations.ts), its document built only if need be.
+    if (!mayReferenceOtherFiles(text))
+      return { root: oneFileRoot(found.path, text, found.format), referenced: [] };
+    const loaded = loadSpec(found);
     if (!loaded.ok) return undefined;
     const spec = loaded.spec;
     const root = { file: spec.path, text: spec.text, format: spec.format, document: spec.document };
@@ -48,6 +57,27 @@ export async function readSpecSources(workspace: string, file: string): Promise<
   }
 }
 
+/** A source that no longer parses as it did when the comparison read it. */
+class SourceGoneError extends Error {}
+
+/** A root whose document is parsed from its text when first asked for; a text that no longer parses throws. */
+function oneFileRoot(file: string, text: string, format: TextFormat): SpecSources["root"] {
+  let document: unknown;
+  return {
+    file,
+    text,
+    format,
+    get document() {
+      if (document === undefined) {
+        const parsed = parseText(text, format);
+        if (!parsed.ok) throw new SourceGoneError(`${file} no longer parses: ${parsed.problem.message}`);
+        document = parsed.value;
+      }
+      return document;
+    },
+  };
+}
+
 /** A pointer's place, and whether the node it names is written there (else its deepest written part is). */
 export interface PointerPlace extends SourcePlace {
   exact: boolean;
@@ -55,10 +85,14 @@ export interface PointerPlace extends SourcePlace {
 
 /** Where each pointer (`#/paths/~1pets/get`) is written: one parse of each file it leads into. */
 export function placesOf(sources: SpecSources, pointers: readonly string[]): PointerPlace[] {
+  const tokensOf = pointers.map((pointer) => pointerTokens(pointer.replace(/^#/, "")));
+  const { root } = sources;
+  const inText = sources.referenced.length === 0 ? textPlaces(root.text, root.format, tokensOf) : undefined;
+  if (inText)
+    return inText.map(({ position, reached }) => ({ file: root.file, line: position.line, exact: reached }));
   const byFile = new Map<string, { text: string; format: TextFormat; keyPaths: string[][]; at: number[] }>();
   const exact: boolean[] = [];
-  const sourced = pointers.map((pointer, index) => {
-    const tokens = pointerTokens(pointer.replace(/^#/, ""));
+  const sourced = tokensOf.map((tokens, index) => {
     const source = bundledPathSource(sources.root, sources.referenced, tokens);
     exact.push(source.reached);
     let entry = byFile.get(source.file);
@@ -85,6 +119,16 @@ export function placesOf(sources: SpecSources, pointers: readonly string[]): Poi
   return places;
 }
 
+/** The pointers' places; undefined when the sources, read lazily, turn out not to parse. */
+function placesOrNone(sources: SpecSources, pointers: readonly string[]): PointerPlace[] | undefined {
+  try {
+    return placesOf(sources, pointers);
+  } catch (error) {
+    if (error instanceof SourceGoneError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * The spec's changes, each listed one with its place (`file`, `line`) when it has a pointer; the lists
  * as they were when the sources cannot be read. What the head does not write (a removal) is placed in
@@ -101,13 +145,14 @@ export async function placedChanges(
   // Many changes share a pointer (each finding inside one response's schema): each is located once.
   const pointers = [...new Set(lists.flat().flatMap((change) => change.pointer ?? []))];
   if (pointers.length === 0) return changes;
-  const places = placesOf(sources, pointers);
+  const places = placesOrNone(sources, pointers);
+  if (!places) return changes;
   const placeOf = new Map(pointers.map((pointer, index) => [pointer, places[index] as PointerPlace]));
   const gone = pointers.filter((_, index) => !places[index]?.exact);
   const base = gone.length > 0 && baseSources ? await baseSources() : undefined;
   const baseOf = new Map<string, PointerPlace>();
-  if (base) {
-    const found = placesOf(base, gone);
+  const found = base && placesOrNone(base, gone);
+  if (found) {
     gone.forEach((pointer, index) => {
       const place = found[index];
       if (place?.exact) baseOf.set(pointer, place);

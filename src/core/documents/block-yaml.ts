@@ -115,13 +115,96 @@ function scan(text: string, root: WantedKeys): void {
       else skip(indent, true);
       return;
     }
-    if (child && child.children.size > 0 && /^[[{*&!]/.test(value)) throw GIVE_UP;
+    // An empty flow collection has no key to find; any other flow value, alias or tag is not read here.
+    if (
+      child &&
+      child.children.size > 0 &&
+      /^[[{*&!]/.test(value) &&
+      !/^(?:\{\}|\[\])\s*(?:#.*)?$/.test(value)
+    )
+      throw GIVE_UP;
     skip(indent, false);
   }
 
   function skip(indent: number, dashes = false): void {
     skipDeeperThan = indent;
     if (dashes) skipDashesAt = indent;
+  }
+}
+
+/** Plain scalars YAML (1.1 or 1.2) may read as something else than a string. */
+const MAYBE_NOT_STRING = /^(?:[-+.~0-9]|(?:null|true|false|yes|no|on|off|y|n)$)/i;
+
+/**
+ * The string value of the mapping entry whose key is written at `at`, when it is a scalar this reading
+ * is sure of: on the key's line, quoted, or plain and not a word or number YAML could read otherwise; or
+ * a block scalar of one line. Null when the value is certainly not a string (nothing, or a mapping or
+ * list below); undefined for anything else (a plain scalar that may go on below, a tag, an alias…): the
+ * caller cannot be sure.
+ */
+export function blockYamlStringAt(text: string, at: number): string | null | undefined {
+  const end = text.indexOf("\n", at);
+  const line = text.slice(at, end < 0 ? text.length : end).replace(/\r$/, "");
+  let value: string;
+  try {
+    const key = keyOf(line);
+    if (!key) return undefined;
+    value = key.value;
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
+  const quote = value[0];
+  if (quote === "'" || quote === '"') {
+    const close = closingQuote(value, quote);
+    const rest = close < 0 ? "" : value.slice(close + 1).trim();
+    if (close < 0 || (rest !== "" && !rest.startsWith("#"))) return undefined;
+    if (quote === "'") return value.slice(1, close).replaceAll("''", "'");
+    try {
+      return JSON.parse(value.slice(0, close + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  const column = at - (text.lastIndexOf("\n", at - 1) + 1);
+  const below = linesBelow(text, end);
+  if (value === "" || value.startsWith("#")) {
+    const next = below.next().value;
+    if (!next) return null;
+    const line = text.slice(next.start + next.indent, next.end).replace(/\r$/, "");
+    if (line === "-" || line.startsWith("- ")) return next.indent >= column ? null : undefined;
+    if (next.indent <= column) return null;
+    try {
+      return keyOf(line) ? null : undefined;
+    } catch (error) {
+      if (error === GIVE_UP) return undefined;
+      throw error;
+    }
+  }
+  const block = /^[>|]([-+]?)(?:\s+#.*)?$/.exec(value);
+  if (block) {
+    // A block scalar of one line (`$ref: >-` and the reference below): that line, then its chomping.
+    const [first, second] = [below.next().value, below.next().value];
+    if (!first || first.start !== end + 1 || first.indent <= column || block[1] === "+") return undefined;
+    if ((second && second.indent > column) || text[first.start + first.indent] === "\t") return undefined;
+    const line = text.slice(first.start + first.indent, first.end).replace(/\r$/, "");
+    return block[1] === "-" ? line : `${line}\n`;
+  }
+  const plain = value.replace(/\s#.*$/, "").trimEnd();
+  if (plain === "" || /^[-?:,[\]{}#&*!|>%@`]/.test(plain) || MAYBE_NOT_STRING.test(plain)) return undefined;
+  // A plain scalar goes on over the lines below that are deeper than its key.
+  const next = below.next().value;
+  return next && next.indent > column && text[next.start + next.indent] !== "#" ? undefined : plain;
+}
+
+/** The lines after the line ending at `end` that are not blank: where each starts and ends, its indentation. */
+function* linesBelow(text: string, end: number): Generator<{ start: number; end: number; indent: number }> {
+  for (let start = end + 1; end >= 0 && start < text.length; start = end + 1) {
+    end = text.indexOf("\n", start);
+    const stop = end < 0 ? text.length : end;
+    let indent = 0;
+    while (text.charCodeAt(start + indent) === 0x20) indent++;
+    if (start + indent < stop && text[start + indent] !== "\r") yield { start, end: stop, indent };
   }
 }
 

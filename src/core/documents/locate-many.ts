@@ -1,4 +1,4 @@
-import { markBlockYamlKeys, type WantedKeys } from "./block-yaml.ts";
+import { blockYamlStringAt, markBlockYamlKeys, type WantedKeys } from "./block-yaml.ts";
 import type { TextFormat } from "./format.ts";
 import { decodeKey, endOfString, lineStarts, positionOf, skipSpace, skipValue } from "./json-text.ts";
 import { keyPathLocator, type Located, type Position } from "./locate.ts";
@@ -21,20 +21,8 @@ export function locateKeyPaths(
 ): Located[] {
   if (keyPaths.length === 0) return [];
   const root: Wanted = { children: new Map() };
-  for (const keyPath of keyPaths) {
-    let node = root;
-    for (const key of keyPath) {
-      let child = node.children.get(key);
-      if (!child) {
-        child = { children: new Map() };
-        node.children.set(key, child);
-      }
-      node = child;
-    }
-  }
-  if (format === "json")
-    new JsonWalk(text).value(skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0), root);
-  else if (!markBlockYamlKeys(text, root)) {
+  for (const keyPath of keyPaths) wantKeyPath(root, keyPath);
+  if (!markKeys(text, format, root)) {
     const locate = keyPathLocator(text, "yaml");
     return keyPaths.map((keyPath) => locate(keyPath));
   }
@@ -50,6 +38,48 @@ export function locateKeyPaths(
     }
     return found;
   });
+}
+
+/** Adds `keyPath` to the wanted tree `root`; its last node. */
+export function wantKeyPath(root: WantedKeys, keyPath: readonly string[]): WantedKeys {
+  let node = root;
+  for (const key of keyPath) {
+    let child = node.children.get(key);
+    if (!child) {
+      child = { children: new Map() };
+      node.children.set(key, child);
+    }
+    node = child;
+  }
+  return node;
+}
+
+/**
+ * Marks the `at` of every wanted key written in `text`, by one reading of it; false when it is YAML the
+ * line reading cannot be sure of (./block-yaml.ts).
+ */
+export function markKeys(text: string, format: TextFormat, root: WantedKeys): boolean {
+  if (format === "yaml") return markBlockYamlKeys(text, root);
+  new JsonWalk(text).value(skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0), root);
+  return true;
+}
+
+/**
+ * The string a mapping entry whose key is written at `at` (as {@link markKeys} marks it) has for value;
+ * `null` when its value is certainly not a string, undefined when the reading cannot be sure.
+ */
+export function stringValueAt(text: string, format: TextFormat, at: number): string | null | undefined {
+  if (format === "yaml") return blockYamlStringAt(text, at);
+  if (text[at] !== '"') return undefined;
+  const colon = skipSpace(text, endOfString(text, at) + 1);
+  if (text[colon] !== ":") return undefined;
+  const value = skipSpace(text, colon + 1);
+  if (text[value] !== '"') return null;
+  try {
+    return JSON.parse(text.slice(value, endOfString(text, value) + 1)) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 class JsonWalk {

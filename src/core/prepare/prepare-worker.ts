@@ -188,6 +188,7 @@ export class PreparationPool {
     try {
       slot = this.#idle.pop() ?? this.#start();
       clearTimeout(slot.retire);
+      slot.retire = undefined;
     } catch (error) {
       this.#leave();
       return { kind: "crashed", phase: undefined, reason: `its worker could not start: ${messageOf(error)}` };
@@ -262,6 +263,19 @@ export class PreparationPool {
       void slot.worker.terminate();
     }, RETIRE_IDLE_MS);
     slot.retire.unref();
+  }
+
+  /**
+   * Ends now the idle workers due to end after a large job, without waiting {@link RETIRE_IDLE_MS}: before
+   * a comparison, whose worker would otherwise build its heap beside theirs (docs/design/memory.md).
+   */
+  async retireNow(): Promise<void> {
+    const due = this.#idle.filter((slot) => slot.retire !== undefined);
+    for (const slot of due) {
+      clearTimeout(slot.retire);
+      this.#idle.splice(this.#idle.indexOf(slot), 1);
+    }
+    await Promise.all(due.map((slot) => slot.worker.terminate()));
   }
 
   /** Ends every worker; the pool takes no more work. */

@@ -338,6 +338,7 @@ async function changesOf(
   if (where && reading.preparation) {
     const read = await reading.preparation.readBase(where, steps, reading.limits);
     if (read.kind === "ended") return { ended: read.by, at: "reading its base commit's version" };
+    await reading.preparation.retireNow();
     if (read.kind === "crashed") return notReviewed(side.against, read.reason, { file, log });
     return specChanges(read.document, document, side.against, comparing.comparer, comparing.allowed, {
       file,

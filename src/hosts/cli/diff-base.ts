@@ -12,6 +12,7 @@ import { systemClock } from "../../core/ports.ts";
 import { changesHeadline, groupByOperation } from "../../core/report/changes.ts";
 import type { SpecChange, SpecChanges } from "../../core/result.ts";
 import { runSync } from "../../core/run/run.ts";
+import { chunked } from "../../core/text/json-pieces.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { runRepository } from "../repository.ts";
 import { placedMessage } from "./diff.ts";
@@ -136,7 +137,7 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
     removedSpecs: report.changeReview?.removedSpecs ?? [],
   };
   if (flags.json) await output.json(result);
-  else output.out(renderDiffBase(result));
+  else await output.outChunks(chunked(diffBaseLines(result)));
   // The run has said why it fails (its logger's error): the review's verdict, as on the pull request.
   return report.changeReview?.failure ? ExitCode.failed : ExitCode.ok;
 }
@@ -147,39 +148,44 @@ export async function runDiffBaseCommand(flags: DiffBaseFlags, io: CliIo, output
  * with control characters escaped.
  */
 export function renderDiffBase(result: DiffBaseResult): string {
-  const lines = [`API changes against ${result.base.ref} (${result.base.commit.slice(0, 12)}):`];
+  return [...diffBaseLines(result)].join("");
+}
+
+/** {@link renderDiffBase} a line at a time, each ended: a large review is written in pieces. */
+function* diffBaseLines(result: DiffBaseResult): Generator<string> {
+  const line = (text: string) => `${printable(text)}\n`;
+  yield line(`API changes against ${result.base.ref} (${result.base.commit.slice(0, 12)}):`);
   for (const spec of result.specs) {
     const name = spec.file === spec.slug ? spec.file : `${spec.file} → ${spec.slug}`;
-    lines.push("");
+    yield "\n";
     if (spec.notReviewed !== undefined) {
-      lines.push(`${name}: not reviewed: ${spec.notReviewed}`);
+      yield line(`${name}: not reviewed: ${spec.notReviewed}`);
       continue;
     }
     if (spec.against === "nothing") {
-      lines.push(`${name}: new spec.`);
+      yield line(`${name}: new spec.`);
       continue;
     }
     if (spec.breaking.length + spec.other.length + spec.allowed.length === 0) {
-      lines.push(`${name}: no API changes.`);
+      yield line(`${name}: no API changes.`);
       continue;
     }
-    lines.push(`${name}: ${changesHeadline({ against: "base commit", ...spec })}`);
+    yield line(`${name}: ${changesHeadline({ against: "base commit", ...spec })}`);
     for (const [title, changes] of [
       ["Breaking changes", spec.breaking],
       ["Breaking changes allowed (breaking-allowed)", spec.allowed],
       ["Other changes", spec.other],
     ] as const) {
       if (changes.length === 0) continue;
-      lines.push(`  ${title}:`);
+      yield line(`  ${title}:`);
       for (const group of groupByOperation(changes)) {
         const place = group.operation ?? "The whole document";
-        lines.push(`    ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-        for (const change of group.changes) lines.push(`      - ${placedMessage(change)}`);
+        yield line(`    ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
+        for (const change of group.changes) yield line(`      - ${placedMessage(change)}`);
       }
     }
   }
-  for (const file of result.removedSpecs) lines.push("", `${file}: removed spec (breaking).`);
-  return `${lines.map((line) => printable(line)).join("\n")}\n`;
+  for (const file of result.removedSpecs) yield `\n${line(`${file}: removed spec (breaking).`)}`;
 }
 
 /**

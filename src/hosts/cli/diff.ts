@@ -18,6 +18,7 @@ import { isWithin } from "../../core/files/containment.ts";
 import type { ReviewBudget } from "../../core/plan/run-settings.ts";
 import { changesHeadline, groupByOperation } from "../../core/report/changes.ts";
 import type { SpecChange } from "../../core/result.ts";
+import { chunked } from "../../core/text/json-pieces.ts";
 import { readReviewBudget } from "../../settings/inputs.ts";
 import { setting } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
@@ -84,7 +85,7 @@ export async function runDiffCommand(
     throw new Error(`${files.base} and ${files.head} could not be compared: ${reason}.`);
   }
   if (flags.json) await output.json(result);
-  else output.out(renderDiff(result));
+  else await output.outChunks(chunked(diffLines(result)));
   if (flags.failOnBreaking && result.breaking.length > 0) {
     const count = result.breaking.length;
     const line = `${count} breaking API change${count === 1 ? "" : "s"} from ${files.base} to ${files.head} (--fail-on-breaking).`;
@@ -100,22 +101,29 @@ export async function runDiffCommand(
  * escaped.
  */
 export function renderDiff(result: DiffResult): string {
-  if (result.breaking.length === 0 && result.other.length === 0) return "No API changes.\n";
-  const headline = changesHeadline({ against: "base commit", ...result, allowed: [] });
-  const lines = [headline];
+  return [...diffLines(result)].join("");
+}
+
+/** {@link renderDiff} a line at a time: a large comparison is written in pieces, never whole. */
+function* diffLines(result: DiffResult): Generator<string> {
+  if (result.breaking.length === 0 && result.other.length === 0) {
+    yield "No API changes.\n";
+    return;
+  }
+  const line = (text: string) => `${printable(text)}\n`;
+  yield line(changesHeadline({ against: "base commit", ...result, allowed: [] }));
   for (const [title, changes] of [
     ["Breaking changes", result.breaking],
     ["Other changes", result.other],
   ] as const) {
     if (changes.length === 0) continue;
-    lines.push("", `${title}:`);
+    yield `\n${line(`${title}:`)}`;
     for (const group of groupByOperation(changes)) {
       const place = group.operation ?? "The whole document";
-      lines.push(`  ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-      for (const change of group.changes) lines.push(`    - ${placedMessage(change)}`);
+      yield line(`  ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
+      for (const change of group.changes) yield line(`    - ${placedMessage(change)}`);
     }
   }
-  return `${lines.map((line) => printable(line)).join("\n")}\n`;
 }
 
 /** A change's message after its place, `api/pets.yaml:12: …`, when it has one. */

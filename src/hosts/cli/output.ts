@@ -80,12 +80,17 @@ export class Output {
    * 10+ MB), each once stdout has taken the one before: a slow reader does not make them pile up here.
    */
   async json(value: unknown): Promise<void> {
+    await this.outChunks(jsonChunks(value));
+    this.out("\n");
+  }
+
+  /** `chunks` on stdout, each once stdout has taken the one before (as {@link json}). */
+  async outChunks(chunks: Iterable<string>): Promise<void> {
     const { stdout } = this.#io;
-    for (const chunk of jsonChunks(value)) {
+    for (const chunk of chunks) {
       this.out(chunk);
       if (stdout.drained) await stdout.drained();
     }
-    this.out("\n");
   }
 
   /**
