@@ -19,7 +19,8 @@ import { CLI_SOURCE, runCli } from "./run-cli.ts";
 
 const TOKEN = "signals-token-5b7e2d";
 const ORG = "demo-org";
-const SPECS = 20;
+// Enough that uploads one at a time still run when the first spec is seen published (1 s after its upload).
+const SPECS = 40;
 
 let emulator: RunningEmulator;
 let workspace: string;
