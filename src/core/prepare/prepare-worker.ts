@@ -45,6 +45,11 @@ export interface PrepareJobOptions {
   keepDocument?: boolean;
   /** `source: url`: the address GitBook fetches, made by the run (a function cannot cross). */
   sourceUrl?: string | undefined;
+  /**
+   * False in a check, which uploads nothing: the spec's text stays in the worker (a 20 MB spec's text
+   * crossed to the main thread for nothing, at the run's peak; docs/design/memory.md).
+   */
+  uploads?: boolean | undefined;
   owner?: string | undefined;
   shaping?: ShapingSteps | undefined;
   fileWarnings?: boolean | undefined;
@@ -91,7 +96,7 @@ type Job = Task & { id: number };
 
 /** A prepared spec as it crosses back: data only, its lazy parts made, its document packed. */
 interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
-  source?: { text: string } | { url: string };
+  source?: { text: string } | { url: string } | typeof CHECKED_TEXT;
   recorded?: RecordedText;
   document?: Uint8Array;
 }
@@ -145,7 +150,7 @@ export class PreparationPool {
     return this.#run(
       { task: "prepare", file, slug, options },
       limits,
-      (value) => ({ kind: "prepared", spec: received(value as SentSpec) }),
+      (value) => ({ kind: "prepared", spec: received(value as SentSpec, file.path) }),
       () => large,
     );
   }
@@ -335,13 +340,23 @@ export class PreparationPool {
   }
 }
 
-function received(sent: SentSpec): PreparedSpec {
+function received(sent: SentSpec, file: string): PreparedSpec {
   const { recorded, document, source, ...rest } = sent;
   const packed = document && new PackedDocument(document);
+  const kept = source && "checked" in source ? textLeftInWorker(file) : source;
   return {
     ...rest,
-    ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : source ? { source } : {}),
+    ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : kept ? { source: kept } : {}),
     ...(packed ? { document: () => packed } : {}),
+  };
+}
+
+/** The source of a checked spec whose text stayed in its worker: there, but never to be read. */
+function textLeftInWorker(file: string): { readonly text: string } {
+  return {
+    get text(): string {
+      throw new Error(`${file} was only checked: its text stayed in the preparation's worker`);
+    },
   };
 }
 
@@ -447,7 +462,7 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
         phase = "adding the publish record";
         port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
       }
-      const spec = sendable(prepared, job.options.keepDocument === true);
+      const spec = sendable(prepared, job.options);
       const message: Message = { id: job.id, kind: "done", value: spec, logs: log.entries };
       port.postMessage(message, transferable(spec.document));
     } catch (error) {
@@ -459,17 +474,22 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
 
 /**
  * The prepared spec as data: its record made (the text with it), its document, when it is compared,
- * packed: the main thread passes it on to the comparison without building it.
+ * packed: the main thread passes it on to the comparison without building it. A check's text is not
+ * sent: only that there is one ({@link CHECKED_TEXT}).
  */
-function sendable(prepared: PreparedSpec, keepDocument: boolean): SentSpec {
+function sendable(prepared: PreparedSpec, options: PrepareJobOptions): SentSpec {
   const { source, document, recorded, ...rest } = prepared;
   const made = prepared.problems.length === 0 ? recorded?.() : undefined;
   const sent: SentSpec = { ...rest };
   if (made) sent.recorded = made;
-  else if (source) sent.source = "url" in source ? { url: source.url } : { text: source.text };
-  if (keepDocument && document) sent.document = packDocument(document()).bytes;
+  else if (source && "url" in source) sent.source = { url: source.url };
+  else if (source) sent.source = options.uploads === false ? CHECKED_TEXT : { text: source.text };
+  if (options.keepDocument === true && document) sent.document = packDocument(document()).bytes;
   return sent;
 }
+
+/** What a check's spec sends for its text, which it never uploads. */
+const CHECKED_TEXT = { checked: true } as const;
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "";
