@@ -6,6 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { IN_THREAD_BYTES } from "../../src/core/run/spec-work.ts";
 import { emptyWorkspace, exampleWorkspace, removeWorkspace } from "../e2e/helpers.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -74,6 +75,32 @@ describe("gitbook-openapi validate", () => {
     });
     expect(run.stdout).toBe("2 files checked: valid.\n");
     expect(run.code).toBe(0);
+  });
+
+  it("checks a JSON spec too large for the main thread in the worker, its text left there", async () => {
+    // Over IN_THREAD_BYTES (src/core/run/spec-work.ts): prepared in the worker, which keeps a checked
+    // spec's text; anything in the main thread that read it would fail the spec.
+    const paths = Object.fromEntries(
+      Array.from({ length: 3_000 }, (_, i) => [
+        `/things${i}`,
+        {
+          get: {
+            summary: `Reads thing ${i} of the large service`,
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      ]),
+    );
+    const large = JSON.stringify({ openapi: "3.0.3", info: { title: "Large", version: "1" }, paths });
+    expect(large.length).toBeGreaterThan(IN_THREAD_BYTES);
+    const folder = await emptyWorkspace({ "large.json": large });
+    try {
+      const run = await runCli(["validate", "large.json"], { cwd: folder });
+      expect(run.stdout).toBe("1 file checked: valid.\n");
+      expect(run.code).toBe(0);
+    } finally {
+      await removeWorkspace(folder);
+    }
   });
 
   it("finds the specs as sync does when no file is given", async () => {

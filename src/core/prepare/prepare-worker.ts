@@ -21,7 +21,7 @@ const PREPARE_KIND = "gitbook-openapi:prepare";
  * The heap of one preparation worker, in MiB: a 32 MiB spec (the largest read) parses to a few hundred
  * MiB and its bundle and shaped copy to as much again; past this, the spec fails instead of the run.
  */
-export const PREPARE_HEAP_MB = 2048;
+export const PREPARE_HEAP_MB = 2047;
 
 /**
  * The young generation of the worker's heap, in MiB. V8's default let the worker's heap and the main
@@ -346,7 +346,11 @@ function received(sent: SentSpec, file: string): PreparedSpec {
   const kept = source && "checked" in source ? textLeftInWorker(file) : source;
   return {
     ...rest,
-    ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : kept ? { source: kept } : {}),
+    ...(recorded
+      ? { recorded: () => recorded, source: { text: recorded.text } }
+      : kept
+        ? { source: kept }
+        : {}),
     ...(packed ? { document: () => packed } : {}),
   };
 }
