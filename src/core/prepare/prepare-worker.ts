@@ -20,6 +20,9 @@ const PREPARE_KIND = "gitbook-openapi:prepare";
 /**
  * The heap of one preparation worker, in MiB: a 32 MiB spec (the largest read) parses to a few hundred
  * MiB and its bundle and shaped copy to as much again; past this, the spec fails instead of the run.
+ * One below V8's default maximum (2,048 on 64-bit), from which V8 lets the old generation grow to four
+ * times what is live between full GCs instead of twice: the APIs-guru check's worker heap reached 241
+ * MiB at 2,048, 87 at 2,047 (docs/design/memory.md).
  */
 export const PREPARE_HEAP_MB = 2047;
 
