@@ -6,6 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
+import { IN_THREAD_BYTES } from "../../src/core/run/spec-work.ts";
 import { emptyWorkspace, exampleWorkspace, removeWorkspace } from "../e2e/helpers.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -274,6 +275,32 @@ describe("sync and a structurally invalid spec", () => {
     expect(run.stderr).not.toMatch(/^ *error: broken\/orders\.yaml/m);
     expect(run.stderr).toMatch(/^ *error: broken\/stock\.json:3:53: `\$ref` must be a string/m);
     expect(run.stderr).toMatch(/^1 of \d+ specs did not publish:\n- broken\/stock\.json /m);
+  });
+
+  it("in check mode, checks a spec too large for the main thread in the worker, its text left there", async () => {
+    // Over IN_THREAD_BYTES (src/core/run/spec-work.ts): prepared in the worker, which keeps a checked
+    // spec's text; anything in the main thread that read it would fail the spec.
+    const paths = Object.fromEntries(
+      Array.from({ length: 3_000 }, (_, i) => [
+        `/things${i}`,
+        {
+          get: {
+            summary: `Reads thing ${i} of the large service`,
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      ]),
+    );
+    const large = JSON.stringify({ openapi: "3.0.3", info: { title: "Large", version: "1" }, paths });
+    expect(large.length).toBeGreaterThan(IN_THREAD_BYTES);
+    const folder = await emptyWorkspace({ "large.json": large });
+    try {
+      const run = await runCli(["sync", "--mode", "check", "--workspace", folder], { cwd: folder });
+      expect(run.stderr).not.toMatch(/error/i);
+      expect(run.code).toBe(0);
+    } finally {
+      await removeWorkspace(folder);
+    }
   });
 
   it("by default publishes a spec whose findings GitBook takes, with each as a warning at its place", async () => {

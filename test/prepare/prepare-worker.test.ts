@@ -113,6 +113,34 @@ describe("the preparation's workers", () => {
     }
   }, 120_000);
 
+  it("send a spec's text back only when the run uploads it", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER });
+    try {
+      const checked = await pool.prepare(
+        spec("split.yaml"),
+        "split",
+        { workspace, uploads: false },
+        limits(),
+      );
+      const uploaded = await pool.prepare(
+        spec("split.yaml"),
+        "split",
+        { workspace, uploads: true },
+        limits(),
+      );
+      if (checked.kind !== "prepared" || uploaded.kind !== "prepared") throw new Error("not prepared");
+      // A check needs only to know that there is a text: the spec is ready to upload, its text unread.
+      expect(checked.spec.problems).toEqual([]);
+      const source = checked.spec.source as { text: string };
+      expect(() => source.text).toThrow(
+        "split.yaml was only checked: its text stayed in the preparation's worker",
+      );
+      expect((uploaded.spec.source as { text: string }).text).toContain("/a");
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it("end a spec waiting for the worker on a stop or at the deadline, without starting it", async () => {
     const pool = new PreparationPool({ size: 1, entry: FAULTY_WORKER });
     const first = new AbortController();

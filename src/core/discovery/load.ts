@@ -22,8 +22,8 @@ export type LoadOutcome =
  */
 export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
   try {
-    return withRegularFile(spec.realPath, { maxBytes: MAX_SPEC_BYTES, label: spec.path }, (bytes) =>
-      loadBytes(bytes, spec),
+    return withRegularFile(spec.realPath, { maxBytes: MAX_SPEC_BYTES, label: spec.path }, (bytes, owned) =>
+      loadBytes(bytes, spec, owned),
     );
   } catch (error) {
     const reason =
@@ -35,11 +35,11 @@ export function loadSpec(spec: DiscoveredSpec): LoadOutcome {
 }
 
 /**
- * A discovered spec from its bytes as read (valid during the call only). A strict JSON spec is checked
- * on them and decoded only if its text is asked for; anything else is decoded and parsed.
+ * A discovered spec from its bytes as read (valid during the call only, unless `owned`). A strict JSON
+ * spec is checked on them and decoded only if its text is asked for; anything else is decoded and parsed.
  */
-export function loadBytes(bytes: Uint8Array, spec: DiscoveredSpec): LoadOutcome {
-  const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec) : undefined;
+export function loadBytes(bytes: Uint8Array, spec: DiscoveredSpec, owned = false): LoadOutcome {
+  const checked = spec.format === "json" ? checkedJsonSpec(bytes, spec, owned) : undefined;
   if (checked) return { ok: true, spec: checked };
   const text = utf8Text(bytes);
   const inspection = classifyText(text, spec);
@@ -70,11 +70,16 @@ const CHECKED_FIELDS = ["openapi", "swagger", "info"] as const;
  * A JSON spec checked without being decoded or built: strict JSON (a scan of its bytes, as fast as
  * `JSON.parse` and without its memory), an object whose top level is a spec by the discovery rule. The
  * fields checking needs are parsed alone; the text is decoded (from a copy, as `bytes` only lasts the
- * call) when asked for, the document built on first use. `referencesOtherFiles` is false when the scan
+ * call, unless they are `owned`: a large file's are read into a buffer of their own) when asked for,
+ * the document built on first use. `referencesOtherFiles` is false when the scan
  * proves there is nothing to bundle. Undefined when the bytes are anything else (not strict JSON, or no
  * longer a spec): the caller parses the text to say what.
  */
-export function checkedJsonSpec(bytes: Uint8Array, spec: DiscoveredSpec): LoadedSpec | undefined {
+export function checkedJsonSpec(
+  bytes: Uint8Array,
+  spec: DiscoveredSpec,
+  owned = false,
+): LoadedSpec | undefined {
   const from = UTF8_BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte) ? 3 : 0;
   const scan = scanJsonObject(bytes, from, fileReferenceRule);
   if (!scan) return undefined;
@@ -88,12 +93,12 @@ export function checkedJsonSpec(bytes: Uint8Array, spec: DiscoveredSpec): Loaded
     (key, value) => numericVersionOf(utf8Text(bytes), "json", key, value),
   );
   if (classification.kind !== "spec") return undefined;
-  let copy: Buffer | undefined = Buffer.from(bytes);
+  let copy: Uint8Array | undefined = owned ? bytes : Buffer.from(bytes);
   let text: string | undefined;
   let document: Record<string, unknown> | undefined;
   const textOf = (): string => {
     if (text === undefined) {
-      text = (copy as Buffer).toString("utf8");
+      text = utf8Text(copy as Uint8Array);
       copy = undefined;
     }
     return text;

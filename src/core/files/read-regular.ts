@@ -62,16 +62,22 @@ let reused = Buffer.allocUnsafe(0);
 
 /**
  * Hands the bytes of the regular file at `path` to `use`, refusing other kinds of file and files over
- * `maxBytes`. The bytes are only valid during the call (the buffer serves the next file): `use` copies
- * what it keeps, as decoding to a string does.
+ * `maxBytes`. The bytes are only valid during the call (the buffer serves the next file), unless `owned`
+ * says they are in a buffer of their own (a file over {@link REUSED_BUFFER_BYTES}): `use` copies what
+ * it keeps of bytes it does not own, as decoding to a string does.
  */
-export function withRegularFile<T>(path: string, limits: ReadLimits, use: (bytes: Buffer) => T): T {
+export function withRegularFile<T>(
+  path: string,
+  limits: ReadLimits,
+  use: (bytes: Buffer, owned: boolean) => T,
+): T {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(limits.label, kindOf(stats));
     if (stats.size > limits.maxBytes) throw new FileTooLargeError(limits.label, stats.size, limits.maxBytes);
-    return use(readAll(fd, stats.size, limits));
+    const bytes = readAll(fd, stats.size, limits);
+    return use(bytes, bytes.buffer !== reused.buffer);
   } finally {
     closeSync(fd);
   }

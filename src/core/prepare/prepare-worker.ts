@@ -20,8 +20,11 @@ const PREPARE_KIND = "gitbook-openapi:prepare";
 /**
  * The heap of one preparation worker, in MiB: a 32 MiB spec (the largest read) parses to a few hundred
  * MiB and its bundle and shaped copy to as much again; past this, the spec fails instead of the run.
+ * One below V8's default maximum (2,048 on 64-bit), from which V8 lets the old generation grow to four
+ * times what is live between full GCs instead of twice: the APIs-guru check's worker heap reached 241
+ * MiB at 2,048, 87 at 2,047 (docs/design/memory.md).
  */
-export const PREPARE_HEAP_MB = 2048;
+export const PREPARE_HEAP_MB = 2047;
 
 /**
  * The young generation of the worker's heap, in MiB. V8's default let the worker's heap and the main
@@ -45,6 +48,11 @@ export interface PrepareJobOptions {
   keepDocument?: boolean;
   /** `source: url`: the address GitBook fetches, made by the run (a function cannot cross). */
   sourceUrl?: string | undefined;
+  /**
+   * False in a check, which uploads nothing: the spec's text stays in the worker (a 20 MB spec's text
+   * crossed to the main thread for nothing, at the run's peak; docs/design/memory.md).
+   */
+  uploads?: boolean | undefined;
   owner?: string | undefined;
   shaping?: ShapingSteps | undefined;
   fileWarnings?: boolean | undefined;
@@ -91,7 +99,7 @@ type Job = Task & { id: number };
 
 /** A prepared spec as it crosses back: data only, its lazy parts made, its document packed. */
 interface SentSpec extends Omit<PreparedSpec, "source" | "document" | "recorded"> {
-  source?: { text: string } | { url: string };
+  source?: { text: string } | { url: string } | typeof CHECKED_TEXT;
   recorded?: RecordedText;
   document?: Uint8Array;
 }
@@ -145,7 +153,7 @@ export class PreparationPool {
     return this.#run(
       { task: "prepare", file, slug, options },
       limits,
-      (value) => ({ kind: "prepared", spec: received(value as SentSpec) }),
+      (value) => ({ kind: "prepared", spec: received(value as SentSpec, file.path) }),
       () => large,
     );
   }
@@ -349,13 +357,27 @@ export class PreparationPool {
   }
 }
 
-function received(sent: SentSpec): PreparedSpec {
+function received(sent: SentSpec, file: string): PreparedSpec {
   const { recorded, document, source, ...rest } = sent;
   const packed = document && new PackedDocument(document);
+  const kept = source && "checked" in source ? textLeftInWorker(file) : source;
   return {
     ...rest,
-    ...(recorded ? { recorded: () => recorded, source: { text: recorded.text } } : source ? { source } : {}),
+    ...(recorded
+      ? { recorded: () => recorded, source: { text: recorded.text } }
+      : kept
+        ? { source: kept }
+        : {}),
     ...(packed ? { document: () => packed } : {}),
+  };
+}
+
+/** The source of a checked spec whose text stayed in its worker: there, but never to be read. */
+function textLeftInWorker(file: string): { readonly text: string } {
+  return {
+    get text(): string {
+      throw new Error(`${file} was only checked: its text stayed in the preparation's worker`);
+    },
   };
 }
 
@@ -461,7 +483,7 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
         phase = "adding the publish record";
         port.postMessage({ id: job.id, kind: "phase", phase } satisfies Message);
       }
-      const spec = sendable(prepared, job.options.keepDocument === true);
+      const spec = sendable(prepared, job.options);
       const message: Message = { id: job.id, kind: "done", value: spec, logs: log.entries };
       port.postMessage(message, transferable(spec.document));
     } catch (error) {
@@ -473,17 +495,22 @@ export function servePreparation(hooks: PreparationHooks = {}): void {
 
 /**
  * The prepared spec as data: its record made (the text with it), its document, when it is compared,
- * packed: the main thread passes it on to the comparison without building it.
+ * packed: the main thread passes it on to the comparison without building it. A check's text is not
+ * sent: only that there is one ({@link CHECKED_TEXT}).
  */
-function sendable(prepared: PreparedSpec, keepDocument: boolean): SentSpec {
+function sendable(prepared: PreparedSpec, options: PrepareJobOptions): SentSpec {
   const { source, document, recorded, ...rest } = prepared;
   const made = prepared.problems.length === 0 ? recorded?.() : undefined;
   const sent: SentSpec = { ...rest };
   if (made) sent.recorded = made;
-  else if (source) sent.source = "url" in source ? { url: source.url } : { text: source.text };
-  if (keepDocument && document) sent.document = packDocument(document()).bytes;
+  else if (source && "url" in source) sent.source = { url: source.url };
+  else if (source) sent.source = options.uploads === false ? CHECKED_TEXT : { text: source.text };
+  if (options.keepDocument === true && document) sent.document = packDocument(document()).bytes;
   return sent;
 }
+
+/** What a check's spec sends for its text, which it never uploads. */
+const CHECKED_TEXT = { checked: true } as const;
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "";

@@ -183,7 +183,7 @@ async function prepareSpec(
   const outcome = await preparation.prepare(
     file,
     slug,
-    { ...options, sourceUrl: plan.sourceUrlFor?.(file.path) },
+    { ...options, sourceUrl: plan.sourceUrlFor?.(file.path), uploads },
     { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log },
   );
   if (outcome.kind === "prepared") return outcome.spec;
