@@ -4,6 +4,6 @@ import { isCompareWorker } from "./core/change-review/worker-kind.ts";
 // compares, and the run's code is not loaded.
 if (isCompareWorker(process.argv)) (await import("./core/change-review/compare-worker.ts")).serveComparison();
 else {
-  (await import("./hosts/young-generation.ts")).boundYoungGeneration();
+  (await import("./hosts/heap-growth.ts")).boundHeapGrowth();
   await (await import("./hosts/action/main.ts")).run();
 }

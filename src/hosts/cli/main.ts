@@ -42,13 +42,13 @@ else if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     process.stderr.write(`gitbook-openapi: error: cannot write to stdout: ${writeFailure(error)}.\n`);
   });
 } else {
-  const [{ runCli }, { processStream }, { ExitCode }, { boundYoungGeneration }] = await Promise.all([
+  const [{ runCli }, { processStream }, { ExitCode }, { boundHeapGrowth }] = await Promise.all([
     import("./program.ts"),
     import("./process-stream.ts"),
     import("./exit-codes.ts"),
-    import("../young-generation.ts"),
+    import("../heap-growth.ts"),
   ]);
-  boundYoungGeneration();
+  boundHeapGrowth();
   const code = await runCli(args, {
     env: process.env,
     cwd: process.cwd(),
