@@ -1,2 +1,0 @@
-
-import"./chunk-THFKJ363.js";import{PerformanceObserver as t}from"node:perf_hooks";import r from"node:v8";var s=16;function a(){let e=new t(()=>{let o=r.getHeapSpaceStatistics().find(n=>n.space_name==="new_space");!o||o.space_size<s*1024*1024||(r.setFlagsFromString("--semi-space-growth-factor=1"),e.disconnect())});e.observe({entryTypes:["gc"]})}export{s as MAIN_YOUNG_MB,a as boundYoungGeneration};
