@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../harness/emulator/index.ts";
 import { FAKE_GITLAB_BOT, FAKE_GITLAB_TOKEN, startFakeGitLab } from "../../harness/fakes/fake-gitlab.ts";
+import { QUICK_POLLING } from "../../harness/runner/in-process-action.ts";
 import { readCommentState } from "../../src/core/report/comment-state.ts";
 import type { SpecResult } from "../../src/core/result.ts";
 import { runCli as runInProcess } from "../../src/hosts/cli/program.ts";
@@ -290,6 +291,7 @@ describe("a signal during sync", () => {
       cwd: workspace,
       stdout: { write: () => true },
       stderr: { write: (text: string) => onStderr(text) },
+      timing: { polling: QUICK_POLLING },
       ...(signals ? { signals } : {}),
     });
     expect(
