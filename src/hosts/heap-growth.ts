@@ -12,10 +12,11 @@ export const MAIN_YOUNG_MB = 16;
  * How far, in percent of what a full GC left live, the old generation of every thread may grow before
  * the next. V8 picks 10-300 % by itself, 300 % whenever the heap's limit is its default maximum or
  * more (on a machine of 16 GiB or more, and in a worker given 2 GiB): a run's heaps then hold three
- * times their garbage. 25 %: 1,000 specs of 50 KiB 220-254 → 181-185 MiB, the APIs-guru collection
- * 467-507 → 356-396 MiB, for 5-10 % more CPU on a 4 MB spec (docs/design/memory.md).
+ * times their garbage. 50 %: 1,000 specs of 50 KiB 245-265 → 194-197 MiB in the same time, the APIs-guru
+ * collection 467-507 → 370-395 MiB; 25 % saved little more and cost the 1,000 specs a tenth of their
+ * time, in full GCs of the main thread (docs/design/memory.md).
  */
-export const OLD_GENERATION_GROWTH_PERCENT = 25;
+export const OLD_GENERATION_GROWTH_PERCENT = 50;
 
 /**
  * Bounds how far the heaps grow past what they hold. The runner starts the action with no flags, and
