@@ -19,14 +19,19 @@ afterEach(async () => {
   for (const root of roots.splice(0)) await fs.rm(root, { recursive: true, force: true });
 });
 
-async function prepare(files: Record<string, string>, file: string) {
+async function prepare(files: Record<string, string>, file: string, owner?: string) {
   const workspace = await makeTree(files);
   roots.push(workspace);
   const discovery = await discoverSpecs({ workspace, git: commandLineGit, logger: silentLogger });
   const spec = discovery.specs.find((candidate) => candidate.path === file);
   if (!spec) throw new Error(`${file} was not discovered`);
   const parse = vi.spyOn(JSON, "parse");
-  const prepared = await prepareFile(spec, "api", { workspace, sourceUrlFor: undefined }, silentLogger);
+  const prepared = await prepareFile(
+    spec,
+    "api",
+    { workspace, sourceUrlFor: undefined, owner },
+    silentLogger,
+  );
   const wholeParses = parse.mock.calls.filter(([text]) => String(text).length >= (files[file] ?? "").length);
   return { prepared, wholeParses: wholeParses.length };
 }
@@ -57,6 +62,13 @@ describe("a strict JSON spec", () => {
     // after it; nothing that the prepared spec holds keeps a parsed document.
     expect(wholeParses).toBe(1);
     expect(prepared.document).toBeUndefined();
+  });
+
+  it("is parsed once also when it is uploaded: its check and its record's digest share the parse", async () => {
+    const { prepared, wholeParses } = await prepare({ "api.json": strictSpec }, "api.json", "owner");
+    expect(prepared.problems).toEqual([]);
+    expect(prepared.recorded?.().record?.document).toMatch(/^sha256:/);
+    expect(wholeParses).toBe(1);
   });
 
   it("still gets its problems located in the file", async () => {

@@ -203,12 +203,16 @@ async function prepareLoaded(
     strict: options.strict === true,
     onWarnings: (found: readonly ValidationProblem[]) => warned.push(...found),
   };
+  const records = !options.sourceUrlFor && options.owner !== undefined;
+  // A strict JSON spec sent with a record is parsed once, for its check and its record's digest.
+  const parsed = records && asWritten && spec.format === "json" ? strictJson(spec.text) : undefined;
   // A split spec's structure is checked on its bundle, below: what is uploaded, with every file.
   const problems: LocalProblem[] = invalidSpecProblems(
     validateSpecDocument(spec, fileLog, {
       ...strict,
       structure: asWritten,
       extensions: asWritten && !options.shaping,
+      parsed,
     }),
   );
   let bundled: BundledSpec | undefined;
@@ -299,7 +303,7 @@ async function prepareLoaded(
   // wait it then holds its text alone (a parsed document held that long outlives the young generation
   // and fills the old one).
   const recorded =
-    options.sourceUrlFor || options.owner === undefined
+    !records || options.owner === undefined
       ? undefined
       : withRecord(
           bundled?.text ?? spec.text,
@@ -309,7 +313,7 @@ async function prepareLoaded(
           {
             slug,
             commit: options.commit,
-            document: { digest: documentDigest(uploadedDocument(spec, bundled)) },
+            document: { digest: documentDigest(parsed ?? uploadedDocument(spec, bundled)) },
           },
           facts,
         );
@@ -373,6 +377,15 @@ function reviewedDocument(
 function uploadedDocument(spec: LoadedSpec, bundled: BundledSpec | undefined): unknown {
   if (bundled?.bundled) return bundled.document;
   return spec.format === "json" ? parseSource(spec.text, true) : spec.document;
+}
+
+/** The text's value as `JSON.parse` gives it, which both the check and `parseSource` take first; else undefined. */
+function strictJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An anchor (`&name`) where YAML allows one: after a line's start, a space, `-`, `:`, `[`, `{` or `,`. */

@@ -55,7 +55,14 @@ export function validateSpecDocument(
   if (options.extensions !== false) warnAboutGitBookExtensions(spec, logger);
   const problems = validateInfo(spec, logger);
   if (options.structure === false) return problems;
-  const structural = structuralProblems(spec, logger, options.strict === true, undefined, options.onWarnings);
+  const structural = structuralProblems(
+    spec,
+    logger,
+    options.strict === true,
+    undefined,
+    options.onWarnings,
+    options.parsed,
+  );
   return [...problems, ...structural];
 }
 
@@ -72,6 +79,8 @@ export interface ValidationOptions {
   onWarnings?: ((warned: readonly ValidationProblem[]) => void) | undefined;
   /** False: GitBook's extensions are left to the caller, who checks the bundle (src/core/prepare/prepare.ts). */
   extensions?: boolean;
+  /** The spec's text as parsed afresh by the caller (a strict JSON spec's), checked instead of parsing it again. */
+  parsed?: unknown;
 }
 
 /** A problem found by the validation: `strictOnly` when only `strict` makes it one (a warning otherwise). */
@@ -127,6 +136,7 @@ function structuralProblems(
   strict: boolean,
   bundled?: BundledSource,
   onWarnings?: ValidationOptions["onWarnings"],
+  parsed?: unknown,
 ): ValidationProblem[] {
   if (!structure) throw new Error("The structural check is not loaded: await loadStructuralCheck() first.");
   let issues: StructuralIssue[] | undefined;
@@ -135,6 +145,7 @@ function structuralProblems(
     // written should not carry it until its upload.
     const document =
       bundled?.document ??
+      parsed ??
       (spec.format === "json" ? (JSON.parse(spec.text.replace(/^\uFEFF/, "")) as unknown) : spec.document);
     if (nestsDeeperThan(document, MAX_CHECKED_NESTING)) throw new RangeError("nested too deeply");
     issues = structuralIssues(document, declaredVersionOf(spec));
