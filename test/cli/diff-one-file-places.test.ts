@@ -108,4 +108,14 @@ describe("diff on a spec of one file", () => {
       xml: { line: expected.xml.line, baseLine: expected.xml.baseLine },
     });
   });
+
+  it("names a file whose name starts with '..' from the current directory, not by its absolute path", async () => {
+    await writeFile(path.join(tmp, "..base.yaml"), BASE);
+    await writeFile(path.join(tmp, "..head.yaml"), HEAD);
+    const run = await runCli(["diff", "..base.yaml", "..head.yaml", "--json"], { cwd: tmp });
+    expect(run.stderr).toBe("");
+    const breaking = (JSON.parse(run.stdout) as DiffResult).breaking;
+    expect(breaking.map((change) => change.file)).toEqual(["..head.yaml", "..head.yaml"]);
+    expect(breaking.map((change) => change.baseFile).filter(Boolean)).toEqual(["..base.yaml"]);
+  });
 });

@@ -181,6 +181,21 @@ describe("files named by -o and --junit", () => {
 });
 
 describe("in process", () => {
+  it.each([
+    ["--junit", "report.xml"],
+    ["--codequality", "quality.json"],
+  ])(
+    "%s under a path that is a file: exit 1, one line naming the flag, no system call's words",
+    async (flag, name) => {
+      const file = path.join("a.yaml", name);
+      const run = await runCli(["sync", "--mode", "check", "--quiet", flag, file], { cwd: workspace });
+      expect(run.code, run.stderr).toBe(1);
+      const last = run.stderr.trimEnd().split("\n").at(-1);
+      expect(last).toMatch(new RegExp(`^gitbook-openapi: error: ${flag}: cannot write `));
+      expect(last).not.toContain("mkdir");
+    },
+  );
+
   it("a stream whose writes failed turns success into exit 1, with the line on stderr", async () => {
     let stderr = "";
     const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });

@@ -140,6 +140,20 @@ describe("readGitLabContext", () => {
     expect(error.message).not.toContain("deploy");
   });
 
+  it.each([
+    [
+      "https://gitlab.example.com/api/v4?private_token=glpat-s3cret-pass",
+      "https://gitlab.example.com/api/v4?***",
+    ],
+    ["https://gitlab.example.com/api/v4#s3cret-pass", "https://gitlab.example.com/api/v4#***"],
+    ["https://deploy:s3cret/pass@gitlab.example.com/api/v4", "https://***@gitlab.example.com/api/v4"],
+    ["gitlab.example.com/api/v4?private_token=s3cret-pass", "gitlab.example.com/api/v4?***"],
+  ])("quotes the refused API URL %j with its secret masked", (apiUrl, shown) => {
+    const error = errorOf(mergeRequestEnv({ CI_API_V4_URL: apiUrl }));
+    expect(error.message).toContain(JSON.stringify(shown));
+    expect(error.message).not.toContain("s3cret");
+  });
+
   it.each([["http://127.0.0.1:8080/api/v4"], ["http://localhost/api/v4"], ["http://[::1]:3000/api/v4"]])(
     "accepts plain http to the loopback host %j",
     (apiUrl) => {

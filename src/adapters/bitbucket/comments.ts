@@ -203,11 +203,10 @@ export function createBitbucketComments(options: PullRequestCommentsOptions): Re
 
 /** Whether each pull request of the repository is open, from `GET …/pullrequests/{id}`'s `state`. */
 export function bitbucketPullRequestStates(
-  options: Omit<PullRequestCommentsOptions, "pullRequestId" | "commentKey" | "logger">,
-): PullRequestStates | undefined {
+  options: Omit<PullRequestCommentsOptions, "pullRequestId" | "commentKey" | "logger"> & { token: string },
+): PullRequestStates {
   const { context } = options;
-  if (!context.token) return undefined;
-  const client = clientOf(options, context.token);
+  const client = clientOf(options, options.token);
   return {
     async state(number) {
       const path = `${repositoryPath(context)}/pullrequests/${number}`;

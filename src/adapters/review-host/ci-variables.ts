@@ -85,15 +85,19 @@ export function quote(value: string): string {
   return JSON.stringify(truncate(value, 81));
 }
 
-/** `text` with the user and password of an address masked, for an error that quotes it. */
+/**
+ * `text` with what an address may carry a secret in masked — its user and password, its query
+ * (`?private_token=…`) and its fragment — for an error that quotes it.
+ */
 function withoutCredentials(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.username === "" && url.password === "") return text;
+  if (!URL.canParse(text)) return text.replace(/\/\/.*@/s, "//***@").replace(/[?#].*/s, "?***");
+  const url = new URL(text);
+  if (url.username === "" && url.password === "" && url.search === "" && url.hash === "") return text;
+  if (url.username !== "" || url.password !== "") {
     url.username = "***";
     url.password = "";
-    return url.href;
-  } catch {
-    return text.replace(/\/\/[^/@]*@/, "//***@");
   }
+  if (url.search !== "") url.search = "***";
+  if (url.hash !== "") url.hash = "***";
+  return url.href;
 }

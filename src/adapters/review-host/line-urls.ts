@@ -5,6 +5,7 @@
  * no repository can hold (an empty, `.` or `..` segment) gets no link, since a browser would resolve it.
  */
 import type { LineUrl } from "../../core/report/line-links.ts";
+import { httpUrl } from "../../core/report/markdown.ts";
 
 const COMMIT = /^[0-9a-f]{7,64}$/i;
 
@@ -24,14 +25,8 @@ export function encodedFilePath(file: string): string | undefined {
 
 /** `text` without a trailing slash when it is an http(s) address with no credentials, query or fragment. */
 function linkBase(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  const url = httpUrl(text);
+  if (url === undefined) return undefined;
   if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
   return url.href.replace(/\/+$/, "");
 }

@@ -27,19 +27,20 @@ export function codeCell(text: string): string {
   return text === "" ? " " : `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\s+/g, " ")}\``;
 }
 
+/** `value` parsed, when it is an absolute http(s) URL: the one rule of what a report may link to. */
+export function httpUrl(value: string | undefined): URL | undefined {
+  if (!value || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+}
+
 /**
  * Only absolute http(s) URLs, with the characters that would end a Markdown link or cell, or open a
  * code span across it, encoded.
  */
 export function safeUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  const url = httpUrl(value);
+  if (url === undefined) return undefined;
   return url.href.replace(
     /[()|<>\s\\[\]`]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,

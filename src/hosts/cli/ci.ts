@@ -259,13 +259,14 @@ function readBitbucketRun(
     lineLinks: () =>
       linksAt(bitbucketLineUrl(BITBUCKET_WEB_URL, context.workspace, context.repoSlug), context.commit),
     // Without a token there is no way to ask (the sweep says so); with one, asked on the first question.
-    pullRequestStates: (deadline) =>
-      context.token
-        ? lazyStates(async () => {
-            comments ??= await import("../../adapters/bitbucket/comments.ts");
-            return comments.bitbucketPullRequestStates({ context, deadline });
-          })
-        : undefined,
+    pullRequestStates: (deadline) => {
+      const token = context.token;
+      if (!token) return undefined;
+      return lazyStates(async () => {
+        comments ??= await import("../../adapters/bitbucket/comments.ts");
+        return comments.bitbucketPullRequestStates({ context, token, deadline });
+      });
+    },
   };
 }
 
@@ -278,14 +279,12 @@ const COMMIT_VARIABLE: Record<string, string> = {
 };
 
 /** Pull request states whose host client (and its HTTP client) is imported at the first question. */
-function lazyStates(load: () => Promise<PullRequestStates | undefined>): PullRequestStates {
-  let states: Promise<PullRequestStates | undefined> | undefined;
+function lazyStates(load: () => Promise<PullRequestStates>): PullRequestStates {
+  let states: Promise<PullRequestStates> | undefined;
   return {
     state: async (number) => {
       states ??= load();
-      const loaded = await states;
-      if (loaded === undefined) throw new Error("The pull request states are not available here.");
-      return loaded.state(number);
+      return (await states).state(number);
     },
   };
 }

@@ -132,8 +132,7 @@ export function placedMessage(change: SpecChange): string {
 }
 
 function cwdRelative(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return (relative.startsWith("..") || path.isAbsolute(relative) ? file : relative).split(path.sep).join("/");
+  return (isWithin(cwd, file) ? path.relative(cwd, file) : file).split(path.sep).join("/");
 }
 
 /**

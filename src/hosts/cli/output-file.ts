@@ -6,7 +6,8 @@
  * for writing ({@link writeOutputFile}), which never waits on a FIFO: it is opened non-blocking.
  */
 import { constants, type Stats, statSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
+import path from "node:path";
 import { UsageError } from "./errors.ts";
 import { printable, writeFailure } from "./output.ts";
 
@@ -27,13 +28,17 @@ export function checkOutputFile(setting: string, file: string): void {
   if (!found.isFile()) throw notRegular(setting, file, found);
 }
 
-/** Writes `text` to `file`, created or truncated; refuses what is not a regular file. */
+/**
+ * Writes `text` to `file`, created (with its folders) or truncated; refuses what is not a regular file.
+ * Every failure, the folders' included, names `setting`.
+ */
 export async function writeOutputFile(setting: string, file: string, text: string): Promise<void> {
   // O_NONBLOCK: opening a FIFO with no reader fails at once (ENXIO) rather than waiting for one; a
   // regular file ignores it. Windows has neither FIFOs nor the flag.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NONBLOCK ?? 0);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
+    await mkdir(path.dirname(file), { recursive: true });
     handle = await open(file, flags, 0o666);
     const found = await handle.stat();
     if (!found.isFile()) throw notRegular(setting, file, found);

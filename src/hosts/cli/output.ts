@@ -137,6 +137,8 @@ const REASONS: Record<string, string> = {
   EROFS: "the file system is read-only",
   ENOENT: "its folder does not exist",
   ENOTDIR: "a part of its path is not a folder",
+  // What creating its folders meets where a part of the path is a file.
+  EEXIST: "a part of its path is a file, not a folder",
   EIO: "input/output error",
   ERR_STREAM_DESTROYED: "the stream was already closed",
 };

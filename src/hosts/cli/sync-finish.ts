@@ -1,6 +1,4 @@
 /** The end of a sync run on the command line, shared by a run and a cleanup sweep. */
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { renderJUnit } from "../../core/report/junit.ts";
 import { toResultRecords } from "../../core/report/results-record.ts";
 import type { SpecResult } from "../../core/result.ts";
@@ -30,7 +28,6 @@ export async function finishSync(
   // The results on stdout even when the JUnit file cannot be written; that failure is then the error.
   if (settings.json) await output.json(toResultRecords(results));
   if (settings.junitFile !== undefined) {
-    await mkdir(path.dirname(settings.junitFile), { recursive: true });
     // A file the CI shows, like stdout and stderr: the token taken out as from every line written.
     await writeOutputFile(junitName(settings), settings.junitFile, output.redact(renderJUnit(results)));
   }

@@ -5,8 +5,6 @@
  */
 
 import { readdirSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { BitbucketContextError } from "../../adapters/bitbucket/context.ts";
 import { commandLineGit } from "../../adapters/git/base-tree.ts";
 import { EventPayloadError } from "../../adapters/github/context.ts";
@@ -199,7 +197,6 @@ async function syncRun(
   if (!part && settings.codeQualityFile !== undefined) {
     const { renderCodeQuality } = await import("../../core/report/code-quality.ts");
     const text = renderCodeQuality(results, logged, report.changeReview?.removedSpecs);
-    await mkdir(path.dirname(settings.codeQualityFile), { recursive: true });
     await writeOutputFile(codeQualityName(settings), settings.codeQualityFile, output.redact(text));
   }
   if (report.stoppedReason !== undefined) return { code: stopExitCode(report.stoppedBy), results };
