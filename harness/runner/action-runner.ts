@@ -271,7 +271,8 @@ export function renderLogAsRunner(stdout: string): string {
       const where = properties ? ` (${unescapeProperty(properties)})` : "";
       shown = `${level.toUpperCase()}${where}: ${unescapeData(message)}`;
     }
-    lines.push(hideMasked(inGroup && shown !== "" ? `  ${shown}` : shown, masks));
+    // A message of several lines (`%0A`) stays inside its group, every line indented.
+    lines.push(hideMasked(inGroup && shown !== "" ? `  ${shown.replaceAll("\n", "\n  ")}` : shown, masks));
   }
   return lines.join("\n").trimEnd();
 }

@@ -20,4 +20,9 @@ describe("the runner simulation's parsers", () => {
       "::add-mask::s3cret\n::debug::hidden\n::group::a.yaml\nused s3cret\n::endgroup::\n::warning file=a.yaml::careful\n";
     expect(renderLogAsRunner(stdout)).toBe("▸ a.yaml\n  used ***\nWARNING (file=a.yaml): careful");
   });
+
+  it("keeps every line of a message of several lines inside its group", () => {
+    const stdout = "::group::a.yaml\n::error file=a.yaml::failed:%0A- first%0A- second\n::endgroup::\n";
+    expect(renderLogAsRunner(stdout)).toBe("▸ a.yaml\n  ERROR (file=a.yaml): failed:\n  - first\n  - second");
+  });
 });
