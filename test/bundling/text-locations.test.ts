@@ -185,6 +185,24 @@ describe("textPlaces", () => {
     expect(found?.slice(-6).map((place) => place.reached)).toEqual([false, true, false, false, false, true]);
   });
 
+  it.each([
+    ["yaml", "paths:\n  /a:\n    get:\n      $ref: '#/x/%zz'\n      responses: {}\nx:\n  get: 1\n"],
+    ["json", '{"paths": {"/a": {"get": {"$ref": "#/x/%E0%A4%A", "responses": {}}}}, "x": {"get": 1}}'],
+  ] as const)("takes a reference with an invalid %%-escape as leading nowhere, in %s", (format, text) => {
+    const document = parseSource(text, format === "json");
+    const keyPaths = [
+      ["paths", "/a", "get", "responses"],
+      ["paths", "/a", "get", "get"],
+    ];
+    const found = textLines(text, format, keyPaths);
+    expect(found).toEqual(documentPlaces(text, format, document, keyPaths));
+    expect(found?.map((place) => place.reached)).toEqual([true, false]);
+    const sources = { root: { file: "spec", text, format, document }, referenced: [] };
+    expect(placesOf(sources, ["#/paths/~1a/get/get"])).toEqual([
+      { file: "spec", line: found?.[1]?.line, exact: false },
+    ]);
+  });
+
   it("places Stripe's key paths as the built document does, reading its text a few times", () => {
     const text = brotliDecompressSync(
       readFileSync(fileURLToPath(new URL("../fixtures/real-specs/stripe-spec3.yaml.br", import.meta.url))),

@@ -40,11 +40,16 @@ export const MAX_REF_HOPS = 16;
 
 /**
  * A `$ref`'s file (`""` for the document it is written in) and the tokens of its fragment; `#` and `#/`
- * both name the whole document.
+ * both name the whole document. Undefined for a fragment with an invalid %-escape: it leads nowhere.
  */
-export function splitRef(ref: string): { target: string; tokens: string[] } {
+export function splitRef(ref: string): { target: string; tokens: string[] } | undefined {
   const hash = ref.indexOf("#");
-  const pointer = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  let pointer: string;
+  try {
+    pointer = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  } catch {
+    return undefined;
+  }
   return {
     target: hash < 0 ? ref : ref.slice(0, hash),
     tokens: pointer === "/" ? [] : pointerTokens(pointer),
@@ -63,7 +68,9 @@ export function bundledPathSource(
   const find = (file: string, tokens: readonly string[]) =>
     referenced.find((entry) => entry.file === file && sameTokens(entry.tokens, tokens));
   const jump = (cursor: Cursor, ref: string): Cursor | undefined => {
-    const { target, tokens } = splitRef(ref);
+    const split = splitRef(ref);
+    if (!split) return undefined;
+    const { target, tokens } = split;
     if (target === "") {
       if (cursor.file === root.file) {
         let node = root.document;
