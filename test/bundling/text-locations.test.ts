@@ -203,6 +203,19 @@ describe("textPlaces", () => {
     ]);
   });
 
+  it("takes no key an object inherits as written, in the text and the built document alike", () => {
+    const text = "paths:\n  /a:\n    get:\n      $ref: '#/x/constructor'\n      responses: {}\nx: {}\n";
+    const document = parseSource(text, false);
+    const keyPaths = [
+      ["paths", "/a", "get", "constructor"],
+      ["paths", "/a", "toString"],
+      ["paths", "/a", "get", "responses", "__proto__"],
+    ];
+    const found = textLines(text, "yaml", keyPaths);
+    expect(found).toEqual(documentPlaces(text, "yaml", document, keyPaths));
+    expect(found?.map((place) => place.reached)).toEqual([false, false, false]);
+  });
+
   it("places Stripe's key paths as the built document does, reading its text a few times", () => {
     const text = brotliDecompressSync(
       readFileSync(fileURLToPath(new URL("../fixtures/real-specs/stripe-spec3.yaml.br", import.meta.url))),

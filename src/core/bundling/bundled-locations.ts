@@ -56,6 +56,13 @@ export function splitRef(ref: string): { target: string; tokens: string[] } | un
   };
 }
 
+/** The node's own child `key` (never what an object inherits, such as `constructor`). */
+function ownChild(node: unknown, key: string): unknown {
+  return typeof node === "object" && node !== null && Object.hasOwn(node, key)
+    ? (node as Record<string, unknown>)[key]
+    : undefined;
+}
+
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((token, index) => token === b[index]);
 }
@@ -74,7 +81,7 @@ export function bundledPathSource(
     if (target === "") {
       if (cursor.file === root.file) {
         let node = root.document;
-        for (const token of tokens) node = (node as Record<string, unknown> | undefined)?.[token];
+        for (const token of tokens) node = ownChild(node, token);
         return node === undefined ? undefined : { ...cursor, node, tokens };
       }
       const entry = find(cursor.file, tokens);
@@ -112,10 +119,7 @@ export function bundledPathSource(
       if (!next) break;
       cursor = next;
     }
-    const child =
-      typeof cursor.node === "object" && cursor.node !== null
-        ? (cursor.node as Record<string, unknown>)[key]
-        : undefined;
+    const child = ownChild(cursor.node, key);
     if (child === undefined) {
       reached = false;
       break;
