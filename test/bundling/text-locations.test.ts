@@ -185,6 +185,37 @@ describe("textPlaces", () => {
     expect(found?.slice(-6).map((place) => place.reached)).toEqual([false, true, false, false, false, true]);
   });
 
+  it.each([
+    ["yaml", "paths:\n  /a:\n    get:\n      $ref: '#/x/%zz'\n      responses: {}\nx:\n  get: 1\n"],
+    ["json", '{"paths": {"/a": {"get": {"$ref": "#/x/%E0%A4%A", "responses": {}}}}, "x": {"get": 1}}'],
+  ] as const)("takes a reference with an invalid %%-escape as leading nowhere, in %s", (format, text) => {
+    const document = parseSource(text, format === "json");
+    const keyPaths = [
+      ["paths", "/a", "get", "responses"],
+      ["paths", "/a", "get", "get"],
+    ];
+    const found = textLines(text, format, keyPaths);
+    expect(found).toEqual(documentPlaces(text, format, document, keyPaths));
+    expect(found?.map((place) => place.reached)).toEqual([true, false]);
+    const sources = { root: { file: "spec", text, format, document }, referenced: [] };
+    expect(placesOf(sources, ["#/paths/~1a/get/get"])).toEqual([
+      { file: "spec", line: found?.[1]?.line, exact: false },
+    ]);
+  });
+
+  it("takes no key an object inherits as written, in the text and the built document alike", () => {
+    const text = "paths:\n  /a:\n    get:\n      $ref: '#/x/constructor'\n      responses: {}\nx: {}\n";
+    const document = parseSource(text, false);
+    const keyPaths = [
+      ["paths", "/a", "get", "constructor"],
+      ["paths", "/a", "toString"],
+      ["paths", "/a", "get", "responses", "__proto__"],
+    ];
+    const found = textLines(text, "yaml", keyPaths);
+    expect(found).toEqual(documentPlaces(text, "yaml", document, keyPaths));
+    expect(found?.map((place) => place.reached)).toEqual([false, false, false]);
+  });
+
   it("places Stripe's key paths as the built document does, reading its text a few times", () => {
     const text = brotliDecompressSync(
       readFileSync(fileURLToPath(new URL("../fixtures/real-specs/stripe-spec3.yaml.br", import.meta.url))),

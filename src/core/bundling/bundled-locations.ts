@@ -40,15 +40,27 @@ export const MAX_REF_HOPS = 16;
 
 /**
  * A `$ref`'s file (`""` for the document it is written in) and the tokens of its fragment; `#` and `#/`
- * both name the whole document.
+ * both name the whole document. Undefined for a fragment with an invalid %-escape: it leads nowhere.
  */
-export function splitRef(ref: string): { target: string; tokens: string[] } {
+export function splitRef(ref: string): { target: string; tokens: string[] } | undefined {
   const hash = ref.indexOf("#");
-  const pointer = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  let pointer: string;
+  try {
+    pointer = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+  } catch {
+    return undefined;
+  }
   return {
     target: hash < 0 ? ref : ref.slice(0, hash),
     tokens: pointer === "/" ? [] : pointerTokens(pointer),
   };
+}
+
+/** The node's own child `key` (never what an object inherits, such as `constructor`). */
+function ownChild(node: unknown, key: string): unknown {
+  return typeof node === "object" && node !== null && Object.hasOwn(node, key)
+    ? (node as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {
@@ -63,11 +75,13 @@ export function bundledPathSource(
   const find = (file: string, tokens: readonly string[]) =>
     referenced.find((entry) => entry.file === file && sameTokens(entry.tokens, tokens));
   const jump = (cursor: Cursor, ref: string): Cursor | undefined => {
-    const { target, tokens } = splitRef(ref);
+    const split = splitRef(ref);
+    if (!split) return undefined;
+    const { target, tokens } = split;
     if (target === "") {
       if (cursor.file === root.file) {
         let node = root.document;
-        for (const token of tokens) node = (node as Record<string, unknown> | undefined)?.[token];
+        for (const token of tokens) node = ownChild(node, token);
         return node === undefined ? undefined : { ...cursor, node, tokens };
       }
       const entry = find(cursor.file, tokens);
@@ -105,10 +119,7 @@ export function bundledPathSource(
       if (!next) break;
       cursor = next;
     }
-    const child =
-      typeof cursor.node === "object" && cursor.node !== null
-        ? (cursor.node as Record<string, unknown>)[key]
-        : undefined;
+    const child = ownChild(cursor.node, key);
     if (child === undefined) {
       reached = false;
       break;

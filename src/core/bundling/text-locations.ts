@@ -77,8 +77,9 @@ function walk(keyPath: readonly string[], nodes: TextNodes): Walked | undefined 
       if (refAt === null) break;
       const ref = nodes.stringAt(refAt);
       if (typeof ref !== "string") break;
-      const { target, tokens } = splitRef(ref);
-      if (target !== "") break;
+      const split = splitRef(ref);
+      if (split?.target !== "") break;
+      const { tokens } = split;
       const found = tokens.length === 0 ? 0 : nodes.at(tokens);
       if (found === undefined) return nodes.ask(tokens, rest);
       if (found === null) break;

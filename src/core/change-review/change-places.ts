@@ -13,11 +13,12 @@ import { mayReferenceOtherFiles } from "../bundling/external-refs.ts";
 import { bundleSpec } from "../bundling/index.ts";
 import { pointerTokens } from "../bundling/pointer.ts";
 import { textPlaces } from "../bundling/text-locations.ts";
-import { inspectFile, loadSpec } from "../discovery/index.ts";
+import { inspectFile } from "../discovery/index.ts";
+import { loadBytes } from "../discovery/load.ts";
 import { parseText } from "../discovery/parse.ts";
 import type { TextFormat } from "../documents/format.ts";
 import { locateKeyPaths } from "../documents/locate-many.ts";
-import { MAX_SPEC_BYTES, readRegularText } from "../files/read-regular.ts";
+import { MAX_SPEC_BYTES, withRegularFile } from "../files/read-regular.ts";
 import type { SpecChanges } from "../result.ts";
 
 /** A place in the workspace: a `/`-separated path relative to it, and a line from 1. */
@@ -41,11 +42,17 @@ export async function readSpecSources(workspace: string, file: string): Promise<
     const inspection = await inspectFile(workspace, file);
     if (inspection.kind !== "spec") return undefined;
     const found = inspection.spec;
-    const text = readRegularText(found.realPath, { maxBytes: MAX_SPEC_BYTES, label: found.path });
     // One file: placed from its text (bundling/text-locations.ts), its document built only if need be.
-    if (!mayReferenceOtherFiles(text))
-      return { root: oneFileRoot(found.path, text, found.format), referenced: [] };
-    const loaded = loadSpec(found);
+    const loaded = withRegularFile(
+      found.realPath,
+      { maxBytes: MAX_SPEC_BYTES, label: found.path },
+      (bytes, owned) => {
+        const text = bytes.toString("utf8");
+        return mayReferenceOtherFiles(text) ? loadBytes(bytes, found, owned) : text;
+      },
+    );
+    if (typeof loaded === "string")
+      return { root: oneFileRoot(found.path, loaded, found.format), referenced: [] };
     if (!loaded.ok) return undefined;
     const spec = loaded.spec;
     const root = { file: spec.path, text: spec.text, format: spec.format, document: spec.document };

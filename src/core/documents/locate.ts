@@ -1,6 +1,7 @@
 import type { LineCounter } from "yaml";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
+import { endOfString } from "./json-text.ts";
 import { yamlPackage } from "./yaml-package.ts";
 import { yamlSteps } from "./yaml-path.ts";
 
@@ -73,7 +74,7 @@ function listItemOffset(text: string, from: number, index: number): number | und
       expecting = false;
     }
     if (char === '"') {
-      at = stringEnd(text, at);
+      at = endOfString(text, at);
     } else if (char === "[" || char === "{") {
       depth += 1;
     } else if (char === "]" || char === "}") {
@@ -85,14 +86,6 @@ function listItemOffset(text: string, from: number, index: number): number | und
     }
   }
   return undefined;
-}
-
-function stringEnd(text: string, open: number): number {
-  for (let at = open + 1; at < text.length; at += 1) {
-    if (text[at] === "\\") at += 1;
-    else if (text[at] === '"') return at;
-  }
-  return text.length;
 }
 
 function locateInJson(text: string, keyPath: readonly string[]): Located {
