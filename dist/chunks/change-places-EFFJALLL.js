@@ -1,2 +1,0 @@
-
-import{a,b,c}from"./chunk-EF6X7UMI.js";import"./chunk-OON6YYLY.js";import"./chunk-HCYWQEGG.js";import"./chunk-I56ZV5VH.js";import"./chunk-NV4236OL.js";import"./chunk-7FUZZ5MU.js";import"./chunk-YBKZYC7I.js";import"./chunk-EJ2JJPDM.js";import"./chunk-TK2DORIV.js";import"./chunk-F7QQTMDN.js";import"./chunk-E5YBEICU.js";import"./chunk-VLLA3SL4.js";import"./chunk-ABNEQGBF.js";import"./chunk-THFKJ363.js";export{c as placedChanges,b as placesOf,a as readSpecSources};

@@ -1,2 +1,0 @@
-
-import{a}from"./chunk-IPOTLB6Z.js";import"./chunk-SXU2G2ZJ.js";import"./chunk-2KGKZFVH.js";import"./chunk-6T6EQNE2.js";import"./chunk-H4GGPWKF.js";import"./chunk-46QFIYGQ.js";import"./chunk-ABW5U5ZB.js";import"./chunk-IZ6AK6GY.js";import"./chunk-5EXG3BDG.js";import"./chunk-IX2O4YVP.js";import"./chunk-TEFGQDE2.js";import"./chunk-L2H34WPM.js";import"./chunk-THFKJ363.js";export{a as createPullRequestComments};

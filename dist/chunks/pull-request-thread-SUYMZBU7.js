@@ -1,0 +1,2 @@
+
+import{a}from"./chunk-FQXR5D6D.js";import"./chunk-55B6UGGQ.js";import"./chunk-XWKJ7MP2.js";import"./chunk-6T6EQNE2.js";import"./chunk-I3DU5Q57.js";import"./chunk-EMLSTBPD.js";import"./chunk-46QFIYGQ.js";import"./chunk-ABW5U5ZB.js";import"./chunk-IZ6AK6GY.js";import"./chunk-5EXG3BDG.js";import"./chunk-IX2O4YVP.js";import"./chunk-TEFGQDE2.js";import"./chunk-L2H34WPM.js";import"./chunk-THFKJ363.js";export{a as createPullRequestComments};
