@@ -1,5 +1,10 @@
 /** Small scanners of JSON text, by offset: for finding where keys are without parsing the text. */
-import type { Position } from "./locate.ts";
+
+/** A place in a text: line and column, from 1. */
+export interface Position {
+  line: number;
+  column: number;
+}
 
 /** The offset just after the JSON value starting at `at` (a string, a number or word, or a nested value). */
 export function skipValue(text: string, at: number): number {

@@ -1,14 +1,11 @@
 import type { LineCounter } from "yaml";
 import type { TextFormat } from "./format.ts";
 import { findObjectKey } from "./json-keys.ts";
-import { endOfString } from "./json-text.ts";
+import { endOfString, type Position } from "./json-text.ts";
 import { yamlPackage } from "./yaml-package.ts";
 import { yamlSteps } from "./yaml-path.ts";
 
-export interface Position {
-  line: number;
-  column: number;
-}
+export type { Position };
 
 export interface Located {
   /** Where the deepest key of `keyPath` that exists is written; line 1, column 1 when none does. */
