@@ -3,7 +3,7 @@
  * the emulator and the fake Bitbucket Cloud over loopback: the pull request's one living comment, and
  * the scheduled cleanup sweep.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -202,8 +202,14 @@ describe("the scheduled cleanup sweep", () => {
     bitbucket.setState(3, "MERGED");
     bitbucket.setState(4, "OPEN");
     // Pull request 6 answers 404: its state is unknown, so its previews stay.
-    const sweep = await sync(["--mode", "cleanup", "--slug-prefix", "api", "--json"], pipelineEnv(undefined));
+    const report = path.join(workspace, "reports", "gl-code-quality.json");
+    const sweep = await sync(
+      ["--mode", "cleanup", "--slug-prefix", "api", "--json", "--codequality", report],
+      pipelineEnv(undefined),
+    );
     expect(sweep.code).toBe(0);
+    // The report the CI asks for is written for a sweep too: a cleanup finds nothing to report.
+    expect(JSON.parse(await readFile(report, "utf8"))).toEqual([]);
     expect(results(sweep).map((r) => [r.slug, r.status])).toEqual([["api-specs-pets-pr-3", "deleted"]]);
     expect(emulator.getSpec(ORG, "api-specs-pets-pr-3")).toBeUndefined();
     expect(emulator.getSpec(ORG, "api-specs-pets-pr-4")).toBeDefined();

@@ -39,11 +39,11 @@ import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
 import { type Output, printable, type SyncTiming } from "./output.ts";
-import { checkOutputFile, writeOutputFile } from "./output-file.ts";
+import { checkOutputFile } from "./output-file.ts";
 import { Interrupted, listenForStop, type SignalSource } from "./signals.ts";
 import { describeCollisionsForCli } from "./slug-fixes.ts";
 import type { Env } from "./streams.ts";
-import { CLI_TOKEN_HINT, finishSync, junitName } from "./sync-finish.ts";
+import { CLI_TOKEN_HINT, codeQualityName, finishSync, junitName } from "./sync-finish.ts";
 import type { SyncSettings } from "./sync-settings.ts";
 import { type Palette, statusPaint } from "./terminal.ts";
 
@@ -193,12 +193,11 @@ async function syncRun(
   }).finally(() => listening.dispose());
   printReport(report, output, { filesSet: config.files !== undefined, quiet: settings.quiet });
   const results = report.results;
-  const code = await finishSync(results, part ? { json: false, junitFile: undefined } : settings, output);
-  if (!part && settings.codeQualityFile !== undefined) {
-    const { renderCodeQuality } = await import("../../core/report/code-quality.ts");
-    const text = renderCodeQuality(results, logged, report.changeReview?.removedSpecs);
-    await writeOutputFile(codeQualityName(settings), settings.codeQualityFile, output.redact(text));
-  }
+  const finished = part ? { json: false, junitFile: undefined, codeQualityFile: undefined } : settings;
+  const code = await finishSync(results, finished, output, {
+    logged,
+    removedSpecs: report.changeReview?.removedSpecs,
+  });
   if (report.stoppedReason !== undefined) return { code: stopExitCode(report.stoppedBy), results };
   if (report.slugCollisions) return { code: ExitCode.usage, results };
   if ((report.changeReview?.failure || report.pruneFailure) && code === ExitCode.ok)
@@ -374,10 +373,6 @@ function refusedByService(results: readonly SpecResult[]): boolean {
     failed.length > 0 &&
     failed.every((result) => result.errorCode === "HTTP_401" || result.errorCode === "HTTP_403")
   );
-}
-
-function codeQualityName(settings: Pick<SyncSettings, "codeQualitySetting">): string {
-  return settings.codeQualitySetting ?? "--codequality";
 }
 
 /** `inner`, recording each error and warning logged at a place into `found`. */
