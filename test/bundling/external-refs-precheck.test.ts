@@ -29,10 +29,18 @@ describe("mayReferenceOtherFiles", () => {
     ["a discriminator mapping", "discriminator:\n  mapping:\n    cat: Cat.yaml\n"],
     ["an escaped key", '{"schema": {"\\u0024ref": "pet.json"}}'],
     ["an escaped mapping key", '{"discriminator": {"m\\u0061pping": {"cat": "Cat.json"}}}'],
+    ["a key joined across an escaped line break", '? "$r\\\n  ef"\n: other.yaml\n'],
+    ["a flow key joined across an escaped line break", 'a: {"$r\\\r\n ef": other.yaml}\n'],
     ["a quoted mapping key", '{"discriminator": {"mapping" : {"cat": "Cat.json"}}}'],
     ["a mapping key on its own line", "discriminator:\n  ? mapping\n  : {cat: Cat.yaml}\n"],
     ["an alias as the mapping key", "k: &k mapping\ndiscriminator:\n  *k : {cat: Cat.yaml}\n"],
   ])("walks a text with %s", (_label, text) => {
+    expect(mayReferenceOtherFiles(text)).toBe(true);
+  });
+
+  it("walks a key joined across an escaped line break, which reads as `$ref`", () => {
+    const text = 'schema:\n  ? "$r\\\n    ef"\n  : other.yaml\n';
+    expect(parseSource(text, false)).toEqual({ schema: { $ref: "other.yaml" } });
     expect(mayReferenceOtherFiles(text)).toBe(true);
   });
 

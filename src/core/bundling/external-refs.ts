@@ -31,8 +31,11 @@ export function findExternalRefs(document: unknown): string[] {
   return [...found];
 }
 
-/** An escape that spells `$` or a letter inside a quoted string: it could spell `$ref` or `mapping`. */
-const ESCAPED_KEY_CHARACTER = /\\(?:u00|x|U000000)(?:24|[46][1-9a-f]|[57][0-9a])/i;
+/**
+ * An escape inside a quoted string that spells `$` or a letter, or joins two lines (YAML's `"$r\⏎ef"`
+ * reads `$ref`): it could spell `$ref` or `mapping`.
+ */
+const ESCAPED_KEY_CHARACTER = /\\(?:(?:u00|x|U000000)(?:24|[46][1-9a-f]|[57][0-9a])|[\r\n])/i;
 /**
  * A `$ref` key whose value starts with `#`: a reference inside the document. On the key's line, or as
  * the first line of a YAML block scalar (`$ref: >-`, how YAML writers fold a long one).

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { BundledSpec } from "../bundling/index.ts";
-import { BundleFailure, bundleSpec, findExternalRefs } from "../bundling/index.ts";
+import { BundleFailure, bundleSpec, findExternalRefs, mayReferenceOtherFiles } from "../bundling/index.ts";
 import {
   type BrokenSpec,
   type DiscoveredSpec,
@@ -396,7 +396,7 @@ function boundedBy(spec: LoadedSpec, asWritten: boolean, maxBytes: number): bool
   if (asWritten) return spec.bytes <= maxBytes;
   if (spec.text.length > maxBytes) return false;
   if (spec.format === "yaml" && YAML_ANCHOR.test(spec.text)) return false;
-  return findExternalRefs(spec.document).length === 0;
+  return !mayReferenceOtherFiles(spec.text) || findExternalRefs(spec.document).length === 0;
 }
 
 /** A function of no argument giving `value`, made apart so that it holds nothing else. */
