@@ -226,9 +226,10 @@ export interface SyncPorts {
   stop?: AbortSignal | undefined;
   /**
    * Test knobs of the local steps' workers (./prepare/prepare-worker.ts): the module they run (one with faults),
-   * and how long a spec may hold one before the next gets a spare.
+   * how long a spec may hold one before the next gets a spare, and a lane of this depth however few
+   * bytes the run has.
    */
-  preparation?: { entry?: string | URL; slowMs?: number } | undefined;
+  preparation?: { entry?: string | URL; slowMs?: number; laneDepth?: number } | undefined;
   /**
    * The re-run cache (docs/design/rerun-cache.md), which the host gives only to runs that publish live,
    * never to a pull or merge request's: read before the uploads, written with what this run proved.

@@ -8,7 +8,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BroadcastChannel } from "node:worker_threads";
+import { BroadcastChannel, threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandLineGit } from "../../src/adapters/git/base-tree.ts";
 import { type DiscoveredSpec, discoverSpecs } from "../../src/core/discovery/index.ts";
@@ -30,6 +30,15 @@ beforeAll(async () => {
   await writeFile(
     path.join(workspace, "large.yaml"),
     `openapi: 3.0.3\ninfo:\n  title: Large\n  version: "1"\n  description: ${"x".repeat(1_200_000)}\npaths: {}\n`,
+  );
+  const small = 'openapi: 3.0.3\ninfo: {title: Small, version: "1"}\npaths: {}\n';
+  for (const name of ["small.yaml", "small.busy-validating.yaml", "small.grow-reading.yaml"]) {
+    await writeFile(path.join(workspace, name), small);
+  }
+  // An anchor: its steps may cost more than its size says.
+  await writeFile(
+    path.join(workspace, "anchored.yaml"),
+    'openapi: 3.0.3\ninfo: &i {title: Anchored, version: "1"}\npaths: {}\nx-info: *i\n',
   );
   await writeFile(
     path.join(workspace, "path.yaml"),
@@ -75,6 +84,9 @@ function threadsSeen() {
     close: () => channel.close(),
   };
 }
+
+/** A small spec's steps, as the run gives them to the lane. */
+const BOUNDED = { boundedOnly: { maxBytes: 256 * 1024 } };
 
 const limits = (extra: Partial<PrepareLimits> = {}): PrepareLimits => ({
   deadline: Date.now() + 120_000,
@@ -210,6 +222,100 @@ describe("the preparation's workers", () => {
       await spinningNow;
       stop.abort(new Error("SIGTERM"));
       expect(await spinning).toEqual({ kind: "ended", by: "stop", phase: "bundling" });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
+
+describe("the lane", () => {
+  const offer = (pool: PreparationPool, file: string, extra: Partial<PrepareLimits> = {}) =>
+    pool.prepareInLane(spec(file), file, { workspace, ...BOUNDED }, limits(extra));
+
+  it("prepares small specs in a thread of its own; none without a depth", async () => {
+    const none = new PreparationPool({ entry: FAULTY_WORKER });
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2 });
+    const threads = threadsSeen();
+    try {
+      expect(offer(none, "small.yaml")).toBe(undefined);
+      const log = new MemoryLogger();
+      const outcome = await offer(pool, "small.yaml", { log });
+      expect(outcome?.kind).toBe("prepared");
+      if (outcome?.kind !== "prepared") return;
+      expect(outcome.spec.problems).toEqual([]);
+      expect((outcome.spec.source as { text: string }).text).toContain("title: Small");
+      expect(await threads.next()).not.toBe(threadId);
+      // A spec its size does not bound comes back to be prepared by the pool.
+      const anchored = await offer(pool, "anchored.yaml");
+      expect(anchored).toMatchObject({ kind: "prepared", spec: { handOff: true } });
+    } finally {
+      threads.close();
+      await Promise.all([none.close(), pool.close()]);
+    }
+  }, 120_000);
+
+  it("holds at most its depth, and ends the specs in it on a stop, taking no more", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2 });
+    const stop = new AbortController();
+    const spinningNow = busy("small.busy-validating.yaml");
+    try {
+      const spinning = offer(pool, "small.busy-validating.yaml", { stop: stop.signal });
+      const queued = offer(pool, "small.yaml");
+      expect(queued).toBeDefined();
+      // Full: the caller prepares the next spec itself.
+      expect(offer(pool, "small.yaml")).toBe(undefined);
+      await spinningNow;
+      stop.abort(new Error("SIGTERM"));
+      expect(await spinning).toEqual({ kind: "ended", by: "stop", phase: "validating" });
+      // Behind it, without a stop or deadline of its own: given back to be prepared elsewhere.
+      expect(await queued).toBe(undefined);
+      expect(offer(pool, "small.yaml")).toBe(undefined);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("ends a spec in it at its deadline", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2 });
+    try {
+      await offer(pool, "small.yaml");
+      const late = offer(pool, "small.busy-validating.yaml", { deadline: Date.now() + 200 });
+      expect(await late).toMatchObject({ kind: "ended", by: "timeout" });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("gives back the specs of a worker that died, for the caller to prepare", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2, heapMb: 32 });
+    try {
+      await offer(pool, "small.yaml");
+      const grows = offer(pool, "small.grow-reading.yaml");
+      const behind = offer(pool, "small.yaml");
+      expect(await grows).toBe(undefined);
+      expect(await behind).toBe(undefined);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it("takes nothing while the pool's worker works", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2 });
+    const stop = new AbortController();
+    const spinningNow = busy("spins.busy-bundling.yaml");
+    try {
+      await offer(pool, "small.yaml");
+      const spinning = pool.prepare(
+        spec("spins.busy-bundling.yaml"),
+        "spins",
+        { workspace },
+        limits({ stop: stop.signal }),
+      );
+      await spinningNow;
+      expect(offer(pool, "small.yaml")).toBe(undefined);
+      stop.abort(new Error("SIGTERM"));
+      expect(await spinning).toMatchObject({ kind: "ended", by: "stop" });
+      expect(await offer(pool, "small.yaml")).toMatchObject({ kind: "prepared" });
     } finally {
       await pool.close();
     }

@@ -165,3 +165,50 @@ describe("the run's clock and signals win over a spec's CPU-bound work", () => {
     expect(emulator().getSpec("demo-org", "slow-pr-7")).toBeUndefined();
   }, 60_000);
 });
+
+describe("the run's clock and signals win over a spec's work in the lane's worker", () => {
+  const lane = { entry: FAULTY_WORKER, laneDepth: 1 };
+  /**
+   * Pets and Stores with `file`, a copy of Pets first in path order: the first offered to the lane (of
+   * depth 1, so the others are prepared in this thread).
+   */
+  async function withLaned(file: string) {
+    await writeFile(path.join(workspace, file), await readFile(path.join(workspace, "specs/pets.yaml")));
+    await rm(path.join(workspace, STUCK));
+    const laned = new Map(slugs).set(file, "laned");
+    laned.delete(STUCK);
+    return laned;
+  }
+
+  it("a small spec stuck there times out, naming its step; the others publish", async () => {
+    const laned = "specs/a-laned.busy-validating.yaml";
+    const { report } = await runAgainst(emulator(), {
+      workspace,
+      slugs: await withLaned(laned),
+      timeoutSeconds: 8,
+      ports: { preparation: lane },
+    });
+    const byFile = new Map(report.results.map((result) => [result.file, result]));
+    expect(byFile.get("specs/pets.yaml")?.status).toBe("published");
+    expect(byFile.get("specs/stores.yaml")?.status).toBe("published");
+    expect(byFile.get(laned)?.status).toBe("timed-out");
+    expect(byFile.get(laned)?.errors[0]).toMatch(/^The run's timeout ran out while validating, /);
+    expect(emulator().getSpec("demo-org", "laned")).toBeUndefined();
+  }, 60_000);
+
+  it("a small spec whose steps throw there fails alone, said to be this tool's fault", async () => {
+    const laned = "specs/a-laned.throw-validating.yaml";
+    const { report } = await runAgainst(emulator(), {
+      workspace,
+      slugs: await withLaned(laned),
+      ports: { preparation: lane },
+    });
+    const byFile = new Map(report.results.map((result) => [result.file, result]));
+    expect(byFile.get(laned)).toMatchObject({ status: "failed", errorCode: "INTERNAL_ERROR" });
+    expect(byFile.get(laned)?.errors[0]).toMatch(
+      /^Its local steps failed while validating: RangeError: .*This is a fault of gitbook-openapi/,
+    );
+    expect(byFile.get("specs/pets.yaml")?.status).toBe("published");
+    expect(byFile.get("specs/stores.yaml")?.status).toBe("published");
+  }, 60_000);
+});

@@ -56,6 +56,8 @@ export interface PrepareJobOptions {
   owner?: string | undefined;
   shaping?: ShapingSteps | undefined;
   fileWarnings?: boolean | undefined;
+  /** Only a spec whose steps its size bounds is worked on; another comes back `handOff` (prepare.ts). */
+  boundedOnly?: { maxBytes: number } | undefined;
 }
 
 /** How a job in the worker ended: with its value, or without (`ended`, `crashed`). */
@@ -119,6 +121,24 @@ interface Slot {
   retire?: ReturnType<typeof setTimeout> | undefined;
 }
 
+/**
+ * The lane: a worker beside the pool's, to which small specs bounded by their size are queued
+ * (`PreparationPool.prepareInLane`), so that it is never idle while the main thread is busy.
+ */
+interface Lane {
+  worker: Worker;
+  jobs: Map<number, LaneJob>;
+}
+
+interface LaneJob {
+  file: string;
+  limits: PrepareLimits;
+  phase: PreparePhase | undefined;
+  resolve(outcome: Preparation | undefined): void;
+  /** Clears its deadline's timer and its stop's listener. */
+  release(): void;
+}
+
 /** The run's preparation workers. */
 export class PreparationPool {
   readonly #size: number;
@@ -132,14 +152,118 @@ export class PreparationPool {
   #nextId = 0;
   readonly #waiting: (() => void)[] = [];
   #closed = false;
+  /** Specs queued at most in the lane's worker; 0: no lane. */
+  readonly #laneDepth: number;
+  #lane: Lane | undefined;
+  /** Once the lane's worker ended (a stop, a deadline, a crash, the pool's close), no lane again. */
+  #laneShut = false;
 
   constructor(
-    options: { size?: number; entry?: string | URL | undefined; heapMb?: number; slowMs?: number } = {},
+    options: {
+      size?: number;
+      entry?: string | URL | undefined;
+      heapMb?: number;
+      slowMs?: number;
+      /** How many specs the lane's worker may hold queued; none (no lane) unless given. */
+      laneDepth?: number | undefined;
+    } = {},
   ) {
     this.#size = Math.max(1, options.size ?? PREPARING_WORKERS);
     this.#slowMs = options.slowMs ?? PREPARE_SLOW_MS;
     this.#entry = options.entry ?? fileURLToPath(import.meta.url);
     this.#heapMb = options.heapMb ?? PREPARE_HEAP_MB;
+    this.#laneDepth = options.laneDepth ?? 0;
+  }
+
+  /**
+   * A small spec whose steps its size bounds (`options.boundedOnly`; another comes back `handOff`), in
+   * the lane's worker, while the main thread prepares others: undefined, for the caller to prepare it
+   * itself, when the pool's worker is busy (one worker works beside the main thread at a time), when
+   * the lane is full or shut, or when its worker ended under the spec without a stop or the deadline. Measured in docs/design/stoppable-preparation.md, "The lane".
+   */
+  prepareInLane(
+    file: DiscoveredSpec,
+    slug: string,
+    options: PrepareJobOptions,
+    limits: PrepareLimits,
+  ): Promise<Preparation | undefined> | undefined {
+    if (this.#laneDepth === 0 || this.#closed || this.#running > 0 || this.#overdue > 0) return undefined;
+    if (limits.stop?.aborted || limits.now() >= limits.deadline) return undefined;
+    const lane = this.#lane ?? this.#startLane();
+    if (!lane || lane.jobs.size >= this.#laneDepth) return undefined;
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => this.#shutLane(lane, { id, by: "timeout" }),
+        Math.max(0, limits.deadline - limits.now()),
+      );
+      const onStop = () => this.#shutLane(lane, { id, by: "stop" });
+      limits.stop?.addEventListener("abort", onStop, { once: true });
+      const release = () => {
+        clearTimeout(timer);
+        limits.stop?.removeEventListener("abort", onStop);
+      };
+      lane.jobs.set(id, { file: file.path, limits, phase: undefined, resolve, release });
+      if (lane.jobs.size === 1) lane.worker.ref();
+      try {
+        lane.worker.postMessage({ task: "prepare", file, slug, options, id } satisfies Job);
+      } catch {
+        this.#shutLane(lane);
+      }
+    });
+  }
+
+  #startLane(): Lane | undefined {
+    if (this.#laneShut) return undefined;
+    let slot: Slot;
+    try {
+      slot = this.#start();
+    } catch {
+      this.#laneShut = true;
+      return undefined;
+    }
+    slot.worker.unref();
+    const lane: Lane = { worker: slot.worker, jobs: new Map() };
+    this.#lane = lane;
+    slot.died = () => this.#shutLane(lane);
+    slot.busy = (message) => {
+      const job = lane.jobs.get(message.id);
+      if (!job) return;
+      if (message.kind === "phase") {
+        job.phase = message.phase;
+        return;
+      }
+      lane.jobs.delete(message.id);
+      if (lane.jobs.size === 0) lane.worker.unref();
+      job.release();
+      replay(job.limits.log, message.logs);
+      job.resolve(
+        message.kind === "done"
+          ? { kind: "prepared", spec: received(message.value as SentSpec, job.file) }
+          : { kind: "crashed", phase: message.phase, reason: message.reason },
+      );
+    };
+    return lane;
+  }
+
+  /**
+   * Ends the lane's worker for good. Each spec in it ends as its own stop or deadline says (`cause`,
+   * the one that fired), or comes back undefined, to be prepared again elsewhere: a crash does not say
+   * which spec of the queue caused it.
+   */
+  #shutLane(lane: Lane, cause?: { id: number; by: "timeout" | "stop" }): void {
+    if (this.#lane !== lane) return;
+    this.#lane = undefined;
+    this.#laneShut = true;
+    for (const [id, job] of lane.jobs) {
+      job.release();
+      const { stop, now, deadline } = job.limits;
+      const by =
+        cause?.id === id ? cause.by : stop?.aborted ? "stop" : now() >= deadline ? "timeout" : undefined;
+      job.resolve(by && { kind: "ended", by, phase: job.phase });
+    }
+    lane.jobs.clear();
+    void lane.worker.terminate();
   }
 
   /** One spec's local steps in a worker, ended at the deadline or on a stop. */
@@ -289,6 +413,7 @@ export class PreparationPool {
   /** Ends every worker; the pool takes no more work. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#lane) this.#shutLane(this.#lane);
     await Promise.all(this.#idle.splice(0).map((slot) => slot.worker.terminate()));
   }
 

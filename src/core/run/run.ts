@@ -16,7 +16,7 @@ import type {
   SyncMode,
   SyncPorts,
 } from "../ports.ts";
-import { assignRunSlugs, type SpecFile, specFilesOf } from "../prepare/prepare.ts";
+import { assignRunSlugs, isBroken, type SpecFile, specFilesOf } from "../prepare/prepare.ts";
 import type { PreviewToDelete } from "../previews/cleanup.ts";
 import type { PruneOutcome } from "../prune/prune.ts";
 import { formatDuration } from "../publish/publish.ts";
@@ -33,7 +33,7 @@ import { firstContact, listAllSpecs } from "./first-contact.ts";
 import { limitConcurrency } from "./limit.ts";
 import { resolveOrganizationId } from "./organization.ts";
 import { streamSpecs } from "./pipeline.ts";
-import { type Connection, streamedSpec } from "./spec-work.ts";
+import { type Connection, IN_THREAD_BYTES, streamedSpec } from "./spec-work.ts";
 import { orStopAfterGrace, stoppedReview, TrackedSpecs, withinStopGrace } from "./stop-grace.ts";
 import { collisionResults, stoppedRunResults, stopReason } from "./stopped.ts";
 import { runTargets, slugsByFile, targetLine } from "./targets.ts";
@@ -67,6 +67,12 @@ export interface SyncReport {
 const REVIEW_GRACE_MS = 10_000;
 /** Specs between their read and the end of their upload, per request slot: keeps the uploads busy. */
 const SPECS_AHEAD_PER_SLOT = 2;
+/**
+ * Bytes of small unshaped specs from which a run prepares them in a second thread too, the lane's worker
+ * (up to half the run's concurrency queued there): about 0.3 s of the main thread's work. Less pays no
+ * worker's start (100 specs of 2 KiB published 10 % slower with it; docs/design/stoppable-preparation.md).
+ */
+const LANE_AFTER_BYTES = 4 * 1024 * 1024;
 
 /**
  * The whole sync, CI-neutral: discover → slug → (read → validate → bundle → upload, streamed) → wait →
@@ -403,12 +409,20 @@ async function publish(
       : {}),
   };
   const unrecorded: string[] = [];
-  const byPath = new Map(found.files.map((file) => [file.path, file]));
   const warned = new Set<string>();
   const tracked = ports.stop && new TrackedSpecs();
   // Imported when a run publishes, so that the build gives the workers' entry a chunk of its own.
   const { PreparationPool } = await import("../prepare/prepare-worker.ts");
-  const preparation = new PreparationPool(ports.preparation);
+  const byPath = new Map(found.files.map((file) => [file.path, file]));
+  const inThreadBytes = found.targets.reduce((sum, target) => {
+    const file = byPath.get(target.file);
+    if (!file || isBroken(file) || target.steps || file.bytes > IN_THREAD_BYTES) return sum;
+    return sum + file.bytes;
+  }, 0);
+  const preparation = new PreparationPool({
+    ...(inThreadBytes >= LANE_AFTER_BYTES ? { laneDepth: Math.ceil(plan.concurrency / 2) } : {}),
+    ...ports.preparation,
+  });
   const streamed = found.targets.flatMap((target) => {
     const file = byPath.get(target.file);
     if (file === undefined) return [];

@@ -10,7 +10,7 @@ import type { Logger } from "../logger.ts";
 import type { SyncPlan } from "../plan/plan.ts";
 import type { ChangeComparer, RememberedVersion, SpecService, SyncPorts } from "../ports.ts";
 import { isBroken, prepareFile, type SpecFile } from "../prepare/prepare.ts";
-import type { PreparationPool, PrepareLimits } from "../prepare/prepare-worker.ts";
+import type { Preparation, PreparationPool, PrepareLimits } from "../prepare/prepare-worker.ts";
 import type { PreparedSpec } from "../prepare/prepared.ts";
 import { checkOne } from "../publish/check.ts";
 import { DEFAULT_POLL_SCHEDULE } from "../publish/poll-schedule.ts";
@@ -172,20 +172,22 @@ async function prepareSpec(
   };
   // Small unshaped specs stay in this thread when their steps are bounded by their size (measured in
   // docs/design/stoppable-preparation.md): a worker's start and the copies would cost more than they do.
+  // In a run of many, the lane's worker takes some of them while this thread prepares the others.
   const { preparation } = run;
   const here = { ...options, sourceUrlFor: plan.sourceUrlFor };
   if (!preparation || isBroken(file)) return prepareFile(file, slug, here, log);
+  const sent = { ...options, sourceUrl: plan.sourceUrlFor?.(file.path), uploads };
+  const limits = { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log };
+  let outcome: Preparation | undefined;
   if (!target.steps && file.bytes <= IN_THREAD_BYTES) {
     const boundedOnly = { maxBytes: IN_THREAD_BYTES };
-    const prepared = await prepareFile(file, slug, { ...here, boundedOnly }, log);
-    if (!prepared.handOff) return prepared;
+    outcome = await preparation.prepareInLane(file, slug, { ...sent, boundedOnly }, limits);
+    if (outcome === undefined) {
+      const prepared = await prepareFile(file, slug, { ...here, boundedOnly }, log);
+      if (!prepared.handOff) return prepared;
+    } else if (outcome.kind === "prepared" && outcome.spec.handOff) outcome = undefined;
   }
-  const outcome = await preparation.prepare(
-    file,
-    slug,
-    { ...options, sourceUrl: plan.sourceUrlFor?.(file.path), uploads },
-    { deadline: run.deadline, now: () => ports.clock.now(), stop: ports.stop, log },
-  );
+  outcome ??= await preparation.prepare(file, slug, sent, limits);
   if (outcome.kind === "prepared") return outcome.spec;
   const { phase } = outcome;
   if (outcome.kind === "crashed") {
