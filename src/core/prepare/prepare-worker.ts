@@ -179,7 +179,8 @@ export class PreparationPool {
    * A small spec whose steps its size bounds (`options.boundedOnly`; another comes back `handOff`), in
    * the lane's worker, while the main thread prepares others: undefined, for the caller to prepare it
    * itself, when the pool's worker is busy (one worker works beside the main thread at a time), when
-   * the lane is full or shut, or when its worker ended under the spec without a stop or the deadline. Measured in docs/design/stoppable-preparation.md, "The lane".
+   * the lane is full or shut, or when its worker ended under the spec without a stop or the deadline.
+   * Measured in docs/design/stoppable-preparation.md, "The lane".
    */
   prepareInLane(
     file: DiscoveredSpec,
@@ -251,8 +252,8 @@ export class PreparationPool {
    * the one that fired), or comes back undefined, to be prepared again elsewhere: a crash does not say
    * which spec of the queue caused it.
    */
-  #shutLane(lane: Lane, cause?: { id: number; by: "timeout" | "stop" }): void {
-    if (this.#lane !== lane) return;
+  #shutLane(lane: Lane, cause?: { id: number; by: "timeout" | "stop" }): Promise<unknown> | undefined {
+    if (this.#lane !== lane) return undefined;
     this.#lane = undefined;
     this.#laneShut = true;
     for (const [id, job] of lane.jobs) {
@@ -263,7 +264,7 @@ export class PreparationPool {
       job.resolve(by && { kind: "ended", by, phase: job.phase });
     }
     lane.jobs.clear();
-    void lane.worker.terminate();
+    return lane.worker.terminate();
   }
 
   /** One spec's local steps in a worker, ended at the deadline or on a stop. */
@@ -413,8 +414,8 @@ export class PreparationPool {
   /** Ends every worker; the pool takes no more work. */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#lane) this.#shutLane(this.#lane);
-    await Promise.all(this.#idle.splice(0).map((slot) => slot.worker.terminate()));
+    const lane = this.#lane && this.#shutLane(this.#lane);
+    await Promise.all([lane, ...this.#idle.splice(0).map((slot) => slot.worker.terminate())]);
   }
 
   /** Waits for a worker to be free: "go", or why the spec ends before it had one. */

@@ -75,6 +75,22 @@ const SPECS_AHEAD_PER_SLOT = 2;
 const LANE_AFTER_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Whether a run is one for the lane: at least {@link LANE_AFTER_BYTES} of small unshaped specs, and no
+ * spec too large for the main thread, whose document the pool's worker would hold beside the lane's
+ * heap (the APIs-guru check peaked at 414-433 MiB with the lane, 384-388 without).
+ */
+function wantsLane(targets: readonly PublishTarget[], files: ReadonlyMap<string, SpecFile>): boolean {
+  let smallBytes = 0;
+  for (const target of targets) {
+    const file = files.get(target.file);
+    if (!file || isBroken(file)) continue;
+    if (file.bytes > IN_THREAD_BYTES) return false;
+    if (!target.steps) smallBytes += file.bytes;
+  }
+  return smallBytes >= LANE_AFTER_BYTES;
+}
+
+/**
  * The whole sync, CI-neutral: discover → slug → (read → validate → bundle → upload, streamed) → wait →
  * report. It never throws for a spec's problem, nor for a problem that stops the run: the report says
  * what happened to each spec it knew of.
@@ -414,13 +430,8 @@ async function publish(
   // Imported when a run publishes, so that the build gives the workers' entry a chunk of its own.
   const { PreparationPool } = await import("../prepare/prepare-worker.ts");
   const byPath = new Map(found.files.map((file) => [file.path, file]));
-  const inThreadBytes = found.targets.reduce((sum, target) => {
-    const file = byPath.get(target.file);
-    if (!file || isBroken(file) || target.steps || file.bytes > IN_THREAD_BYTES) return sum;
-    return sum + file.bytes;
-  }, 0);
   const preparation = new PreparationPool({
-    ...(inThreadBytes >= LANE_AFTER_BYTES ? { laneDepth: Math.ceil(plan.concurrency / 2) } : {}),
+    ...(wantsLane(found.targets, byPath) ? { laneDepth: Math.ceil(plan.concurrency / 2) } : {}),
     ...ports.preparation,
   });
   const streamed = found.targets.flatMap((target) => {
