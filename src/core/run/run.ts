@@ -69,7 +69,7 @@ const REVIEW_GRACE_MS = 10_000;
 const SPECS_AHEAD_PER_SLOT = 2;
 /**
  * Bytes of small unshaped specs from which a run prepares them in a second thread too, the lane's worker
- * (up to half the run's concurrency queued there): about 0.3 s of the main thread's work. Less pays no
+ * (as many queued there as the run's concurrency: half the specs in flight): about 0.3 s of the main thread's work. Less pays no
  * worker's start (100 specs of 2 KiB published 10 % slower with it; docs/design/stoppable-preparation.md).
  */
 const LANE_AFTER_BYTES = 4 * 1024 * 1024;
@@ -434,7 +434,7 @@ async function publish(
   const byPath = new Map(found.files.map((file) => [file.path, file]));
   const preparation = new PreparationPool({
     ...(connection && plan.mode !== "check" && wantsLane(found.targets, byPath)
-      ? { laneDepth: Math.ceil(plan.concurrency / 2) }
+      ? { laneDepth: plan.concurrency }
       : {}),
     ...ports.preparation,
   });
