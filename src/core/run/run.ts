@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import pLimit from "p-limit";
 import type { BaseSide } from "../change-review/change-review.ts";
 import type { ChangeReviewReport } from "../change-review/review-verdict.ts";
@@ -69,8 +70,9 @@ const REVIEW_GRACE_MS = 10_000;
 const SPECS_AHEAD_PER_SLOT = 2;
 /**
  * Bytes of small unshaped specs from which a run prepares them in a second thread too, the lane's worker
- * (as many queued there as the run's concurrency: half the specs in flight): about 0.3 s of the main thread's work. Less pays no
- * worker's start (100 specs of 2 KiB published 10 % slower with it; docs/design/stoppable-preparation.md).
+ * (as many queued there as the run's concurrency: half the specs in flight): about 0.3 s of the main
+ * thread's work. Less pays no worker's start (100 specs of 2 KiB published 10 % slower with it;
+ * docs/design/stoppable-preparation.md, "The lane").
  */
 const LANE_AFTER_BYTES = 4 * 1024 * 1024;
 
@@ -79,9 +81,10 @@ const LANE_AFTER_BYTES = 4 * 1024 * 1024;
  * specs, and no spec too large for the main thread, whose document the pool's worker would hold beside
  * the lane's heap (the APIs-guru check peaked at 414-433 MiB with the lane, 384-388 without). A check has
  * no uploads for the lane to overlap: 2,370 real small specs were checked in the same time with it, for
- * 20 % more CPU and 25 MiB.
+ * 20 % more CPU and 25 MiB. On one core the lane would only add its cost.
  */
 function wantsLane(targets: readonly PublishTarget[], files: ReadonlyMap<string, SpecFile>): boolean {
+  if (availableParallelism() < 2) return false;
   let smallBytes = 0;
   for (const target of targets) {
     const file = files.get(target.file);
