@@ -7,8 +7,10 @@
  * preview published and the held upload has reached the emulator — never after a time.
  *
  * The specs, in path order: `aa-broken.yaml` fails its local checks, `api-a.yaml` publishes,
- * `api-b.yaml`'s upload is held (cancelled), `api-c.yaml` is over the 8 MiB the pipeline holds at once
- * and waits until the held spec leaves (not started), and `api-d.yaml` waits behind it (not started).
+ * `api-b.yaml`'s upload is held (cancelled), and `api-c.yaml` and `api-d.yaml` wait until the held spec
+ * leaves (not started). The first three are over the 8 MiB the pipeline holds at once: each runs alone,
+ * and they start before the others, the largest first (src/core/run/pipeline.ts `startOrder`), so
+ * `api-b.yaml` holds the two others back.
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -31,12 +33,13 @@ const ORG = "demo-org";
 async function setUp() {
   const api = await startEmulator({ processing: { pendingMs: 5, progressMs: 5 } });
   const github = await startFakeGitHub();
-  const large = `${minimalSpec("C")}x-padding: "${"c".repeat(9 * 1024 * 1024)}"\n`;
+  const padded = (text: string, mib: number) => `${text}x-padding: "${"p".repeat(mib * 1024 * 1024)}"\n`;
   const workspace = await emptyWorkspace({
-    "aa-broken.yaml": "openapi: 3.1.0\ninfo: [unclosed\n",
-    "api-a.yaml": minimalSpec("A"),
-    "api-b.yaml": minimalSpec("B"),
-    "api-c.yaml": large,
+    // Without `info.version`: it fails its checks.
+    "aa-broken.yaml": padded("openapi: 3.1.0\ninfo:\n  title: Broken\npaths: {}\n", 11),
+    "api-a.yaml": padded(minimalSpec("A"), 10),
+    "api-b.yaml": padded(minimalSpec("B"), 9),
+    "api-c.yaml": minimalSpec("C"),
     "api-d.yaml": minimalSpec("D"),
   });
   cleanups.push(
