@@ -286,6 +286,23 @@ describe("the lane", () => {
     }
   }, 120_000);
 
+  it("ends the specs queued behind one at the deadline they share, even on a clock a tick behind", async () => {
+    const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2 });
+    // The clock stands still: when the deadline's timer fires, `now()` is still before it (as a
+    // timer may fire a millisecond before the wall clock reaches its deadline).
+    const started = Date.now();
+    const shared = { deadline: started + 200, now: () => started };
+    try {
+      const late = offer(pool, "small.busy-validating.yaml", shared);
+      // Stuck too, whichever of the two the worker reaches first: neither can end by itself.
+      const behind = offer(pool, "small.busy-validating.yaml", shared);
+      expect(await late).toMatchObject({ kind: "ended", by: "timeout" });
+      expect(await behind).toMatchObject({ kind: "ended", by: "timeout" });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it("gives back the specs of a worker that died, for the caller to prepare", async () => {
     const pool = new PreparationPool({ entry: FAULTY_WORKER, laneDepth: 2, heapMb: 32 });
     try {

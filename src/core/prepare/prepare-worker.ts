@@ -249,18 +249,20 @@ export class PreparationPool {
 
   /**
    * Ends the lane's worker for good. Each spec in it ends as its own stop or deadline says (`cause`,
-   * the one that fired), or comes back undefined, to be prepared again elsewhere: a crash does not say
+   * the one that fired: a deadline not later than its own has passed too, whatever the clock reads a
+   * tick before it), or comes back undefined, to be prepared again elsewhere: a crash does not say
    * which spec of the queue caused it.
    */
   #shutLane(lane: Lane, cause?: { id: number; by: "timeout" | "stop" }): Promise<unknown> | undefined {
     if (this.#lane !== lane) return undefined;
     this.#lane = undefined;
     this.#laneShut = true;
+    const passed = cause?.by === "timeout" ? lane.jobs.get(cause.id)?.limits.deadline : undefined;
     for (const [id, job] of lane.jobs) {
       job.release();
       const { stop, now, deadline } = job.limits;
-      const by =
-        cause?.id === id ? cause.by : stop?.aborted ? "stop" : now() >= deadline ? "timeout" : undefined;
+      const timedOut = now() >= deadline || (passed !== undefined && deadline <= passed);
+      const by = cause?.id === id ? cause.by : stop?.aborted ? "stop" : timedOut ? "timeout" : undefined;
       job.resolve(by && { kind: "ended", by, phase: job.phase });
     }
     lane.jobs.clear();
