@@ -216,6 +216,23 @@ describe("textPlaces", () => {
     expect(found?.map((place) => place.reached)).toEqual([false, false, false]);
   });
 
+  it.each([
+    [
+      "yaml",
+      `paths:\n  /a:\n    get:\n      $ref: '#${"/a".repeat(10_000)}'\n      responses: {}\na:\n  a: 1\n`,
+    ],
+    [
+      "json",
+      `{"paths": {"/a": {"get": {"$ref": "#${"/a".repeat(10_000)}", "responses": {}}}}, "a": {"a": 1}}`,
+    ],
+  ] as const)("follows a reference naming a node 10,000 keys deep, in %s", (format, text) => {
+    const document = parseSource(text, format === "json");
+    const keyPaths = [["paths", "/a", "get", "responses"]];
+    const found = textLines(text, format, keyPaths);
+    expect(found).toEqual(documentPlaces(text, format, document, keyPaths));
+    expect(found?.[0]?.reached).toBe(true);
+  });
+
   it("places Stripe's key paths as the built document does, reading its text a few times", () => {
     const text = brotliDecompressSync(
       readFileSync(fileURLToPath(new URL("../fixtures/real-specs/stripe-spec3.yaml.br", import.meta.url))),

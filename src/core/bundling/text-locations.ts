@@ -94,11 +94,20 @@ function walk(keyPath: readonly string[], nodes: TextNodes): Walked | undefined 
   return { tokens: cursor, reached: true };
 }
 
-/** The nodes of the text looked up so far: where each is written, or null where it is not. */
+/** A node looked up, and those looked up below it: where each is written, or null where it is not. */
+interface Found {
+  at: number | null;
+  children: Map<string, Found>;
+}
+
+/**
+ * The nodes of the text looked up so far, as a tree of keys: a lookup costs the length of its path, even
+ * for a `$ref` (the file's author's) naming a node 60,000 keys deep.
+ */
 class TextNodes {
   private readonly text: string;
   private readonly format: TextFormat;
-  private readonly found = new Map<string, number | null>();
+  private readonly found: Found = { at: null, children: new Map() };
   private readonly strings = new Map<number, string | null>();
   private wanted: WantedKeys = { children: new Map() };
   waiting = 0;
@@ -110,7 +119,9 @@ class TextNodes {
 
   /** Where the node at `tokens` is written; null when it is not; undefined when not looked up yet. */
   at(tokens: readonly string[]): number | null | undefined {
-    return this.found.get(JSON.stringify(tokens));
+    let node: Found | undefined = this.found;
+    for (const token of tokens) node = node?.children.get(token);
+    return node?.at;
   }
 
   /** The string value of the entry whose key is written at `at`; null when it has none. */
@@ -143,14 +154,18 @@ class TextNodes {
     this.wanted = { children: new Map() };
     this.waiting = 0;
     if (!markKeys(this.text, this.format, wanted)) return false;
-    const record = (node: WantedKeys, tokens: string[]) => {
-      for (const [key, child] of node.children) {
-        const path = [...tokens, key];
-        this.found.set(JSON.stringify(path), child.at ?? null);
-        record(child, path);
+    const pending: [WantedKeys, Found][] = [[wanted, this.found]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [asked, found] = next;
+      for (const [key, child] of asked.children) {
+        let node = found.children.get(key);
+        if (!node) {
+          node = { at: child.at ?? null, children: new Map() };
+          found.children.set(key, node);
+        }
+        pending.push([child, node]);
       }
-    };
-    record(wanted, []);
+    }
     return true;
   }
 }
