@@ -16,7 +16,7 @@ import { runActionInProcess } from "../../harness/runner/in-process-action.ts";
 import { openBaseSide } from "../../src/core/change-review/change-review.ts";
 import type { SpecResult } from "../../src/core/result.ts";
 import { runCli } from "../cli/run-cli.ts";
-import { git } from "../support/git.ts";
+import { git, initCommitted } from "../support/git.ts";
 import { PETS, PETS_WITHOUT_ONE, previewArgs } from "./fixtures/pets.ts";
 
 const TOKEN = "cli-unreadable-base-token-7c21";
@@ -34,9 +34,7 @@ beforeEach(async () => {
   emulator.seedSpec(ORG, "pets", PETS);
   workspace = await mkdtemp(path.join(tmpdir(), "gitbook-unreadable-base-"));
   await writeFile(path.join(workspace, "pets.yaml"), PETS);
-  git(workspace, "init", "-q", "-b", "main");
-  git(workspace, "add", "-A");
-  git(workspace, "commit", "-q", "-m", "base");
+  initCommitted(workspace);
   // The head removes an operation: a breaking change, if anything compared it.
   await writeFile(path.join(workspace, "pets.yaml"), PETS_WITHOUT_ONE);
   git(workspace, "commit", "-q", "-am", "head");

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpecChange } from "../../src/core/result.ts";
 import type { DiffResult } from "../../src/hosts/cli/diff.ts";
 import type { DiffBaseResult } from "../../src/hosts/cli/diff-base.ts";
-import { git } from "../support/git.ts";
+import { initCommitted } from "../support/git.ts";
 import { lineOf } from "../support/line-of.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -60,9 +60,7 @@ let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), "gitbook-cli-diff-one-file-"));
   await writeFile(path.join(tmp, "openapi.yaml"), BASE);
-  git(tmp, "init", "-q", "-b", "main");
-  git(tmp, "add", "-A");
-  git(tmp, "commit", "-q", "-m", "base");
+  initCommitted(tmp);
   await writeFile(path.join(tmp, "openapi.yaml"), HEAD);
   await writeFile(path.join(tmp, "base.yaml"), BASE);
 });

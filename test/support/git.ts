@@ -11,3 +11,10 @@ export function git(dir: string, ...args: string[]): string {
     },
   ).trim();
 }
+
+/** Makes `dir` a repository on `main` whose one commit holds the files now in it. */
+export function initCommitted(dir: string, message = "base"): void {
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", message);
+}
