@@ -69,3 +69,34 @@ describe("diff printed for people", () => {
     expect(Math.max(...text.writes.map((piece) => piece.length))).toBeLessThan(70 * 1024);
   });
 });
+
+describe("diff printed for a CI log", () => {
+  it("defuses a line the log would read as a command: a file or a property name can spell one", () => {
+    const change = {
+      kind: "property-removed",
+      operation: "GET /a",
+      message: "response 200 ##[error]pwned: property removed",
+    };
+    const diffText = renderDiff({ breaking: [change], other: [] });
+    const baseText = renderDiffBase({
+      base: { ref: "main", commit: "c".repeat(40) },
+      specs: [
+        {
+          file: "::error title=pwned::a.yaml",
+          slug: "::warning::a",
+          against: "base commit",
+          breaking: [change],
+          other: [],
+          allowed: [],
+        },
+      ],
+      removedSpecs: ["::add-mask::b.yaml"],
+    });
+    for (const text of [diffText, baseText]) {
+      expect(text).toContain("#%23[error]pwned");
+      expect(text.split("\n").filter((line) => /^\s*::|##\[/.test(line))).toEqual([]);
+    }
+    expect(baseText).toContain("%3A:error title=pwned::a.yaml → ::warning::a: 1 breaking");
+    expect(baseText).toContain("%3A:add-mask::b.yaml: removed spec (breaking).");
+  });
+});

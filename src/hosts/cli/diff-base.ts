@@ -20,7 +20,7 @@ import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
 import { createCliLog } from "./log.ts";
-import { type CliIo, type Output, printable } from "./output.ts";
+import { type CliIo, type Output, printable, printableLine } from "./output.ts";
 import { settingsOfReview } from "./sync.ts";
 import { buildSyncSettings } from "./sync-settings.ts";
 
@@ -153,39 +153,40 @@ export function renderDiffBase(result: DiffBaseResult): string {
 
 /** {@link renderDiffBase} a line at a time, each ended: a large review is written in pieces. */
 function* diffBaseLines(result: DiffBaseResult): Generator<string> {
-  const line = (text: string) => `${printable(text)}\n`;
-  yield line(`API changes against ${result.base.ref} (${result.base.commit.slice(0, 12)}):`);
+  yield printableLine(`API changes against ${result.base.ref} (${result.base.commit.slice(0, 12)}):`);
   for (const spec of result.specs) {
     const name = spec.file === spec.slug ? spec.file : `${spec.file} → ${spec.slug}`;
     yield "\n";
     if (spec.notReviewed !== undefined) {
-      yield line(`${name}: not reviewed: ${spec.notReviewed}`);
+      yield printableLine(`${name}: not reviewed: ${spec.notReviewed}`);
       continue;
     }
     if (spec.against === "nothing") {
-      yield line(`${name}: new spec.`);
+      yield printableLine(`${name}: new spec.`);
       continue;
     }
     if (spec.breaking.length + spec.other.length + spec.allowed.length === 0) {
-      yield line(`${name}: no API changes.`);
+      yield printableLine(`${name}: no API changes.`);
       continue;
     }
-    yield line(`${name}: ${changesHeadline({ against: "base commit", ...spec })}`);
+    yield printableLine(`${name}: ${changesHeadline({ against: "base commit", ...spec })}`);
     for (const [title, changes] of [
       ["Breaking changes", spec.breaking],
       ["Breaking changes allowed (breaking-allowed)", spec.allowed],
       ["Other changes", spec.other],
     ] as const) {
       if (changes.length === 0) continue;
-      yield line(`  ${title}:`);
+      yield printableLine(`  ${title}:`);
       for (const group of groupByOperation(changes)) {
         const place = group.operation ?? "The whole document";
-        yield line(`    ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-        for (const change of group.changes) yield line(`      - ${placedMessage(change)}`);
+        yield printableLine(
+          `    ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`,
+        );
+        for (const change of group.changes) yield printableLine(`      - ${placedMessage(change)}`);
       }
     }
   }
-  for (const file of result.removedSpecs) yield `\n${line(`${file}: removed spec (breaking).`)}`;
+  for (const file of result.removedSpecs) yield `\n${printableLine(`${file}: removed spec (breaking).`)}`;
 }
 
 /**

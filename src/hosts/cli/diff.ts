@@ -24,7 +24,7 @@ import { setting } from "../../settings/settings-table.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
-import { type CliIo, type Output, printable } from "./output.ts";
+import { type CliIo, type Output, printableLine } from "./output.ts";
 
 export interface DiffFlags {
   json?: boolean;
@@ -89,7 +89,7 @@ export async function runDiffCommand(
   if (flags.failOnBreaking && result.breaking.length > 0) {
     const count = result.breaking.length;
     const line = `${count} breaking API change${count === 1 ? "" : "s"} from ${files.base} to ${files.head} (--fail-on-breaking).`;
-    output.err(`${printable(line)}\n`);
+    output.err(printableLine(line));
     return ExitCode.failed;
   }
   return ExitCode.ok;
@@ -110,18 +110,17 @@ function* diffLines(result: DiffResult): Generator<string> {
     yield "No API changes.\n";
     return;
   }
-  const line = (text: string) => `${printable(text)}\n`;
-  yield line(changesHeadline({ against: "base commit", ...result, allowed: [] }));
+  yield printableLine(changesHeadline({ against: "base commit", ...result, allowed: [] }));
   for (const [title, changes] of [
     ["Breaking changes", result.breaking],
     ["Other changes", result.other],
   ] as const) {
     if (changes.length === 0) continue;
-    yield `\n${line(`${title}:`)}`;
+    yield `\n${printableLine(`${title}:`)}`;
     for (const group of groupByOperation(changes)) {
       const place = group.operation ?? "The whole document";
-      yield line(`  ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
-      for (const change of group.changes) yield line(`    - ${placedMessage(change)}`);
+      yield printableLine(`  ${place}${group.operationId === undefined ? "" : ` (${group.operationId})`}`);
+      for (const change of group.changes) yield printableLine(`    - ${placedMessage(change)}`);
     }
   }
 }

@@ -8,6 +8,7 @@
 import type { RetryPolicy } from "../../adapters/gitbook/index.ts";
 import type { Clock, SyncPorts } from "../../core/ports.ts";
 import { jsonChunks } from "../../core/text/json-pieces.ts";
+import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { Redactor } from "../../core/text/redact.ts";
 import { escapeUnprintable } from "../../core/text/unprintable.ts";
 import type { SignalSource } from "./signals.ts";
@@ -116,6 +117,14 @@ export class Output {
 /** Text from outside made safe for a terminal (src/core/text/unprintable.ts); line breaks kept when `multiline`. */
 export function printable(value: string, multiline = false): string {
   return escapeUnprintable(value, multiline);
+}
+
+/**
+ * One line of text from outside, ended: {@link printable}, and a line a CI log would read as a command
+ * (`::error::` at its start, `##[` anywhere: a file or property name can spell one) defused.
+ */
+export function printableLine(value: string): string {
+  return `${defuseCommands(printable(value))}\n`;
 }
 
 /** Why a write failed, in words, with the system's code: `no space left on device (ENOSPC)`. */
