@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DiffResult, renderDiff } from "../../src/hosts/cli/diff.ts";
 import { type DiffBaseResult, renderDiffBase } from "../../src/hosts/cli/diff-base.ts";
 import { runCli } from "../../src/hosts/cli/program.ts";
-import { git } from "../support/git.ts";
+import { initCommitted } from "../support/git.ts";
 
 /** A spec of `count` operations; the head has none of them. */
 function spec(count: number): string {
@@ -27,9 +27,7 @@ let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), "gitbook-cli-diff-pieces-"));
   await writeFile(path.join(tmp, "openapi.yaml"), spec(3000));
-  git(tmp, "init", "-q", "-b", "main");
-  git(tmp, "add", "-A");
-  git(tmp, "commit", "-q", "-m", "base");
+  initCommitted(tmp);
   await writeFile(path.join(tmp, "openapi.yaml"), spec(0).replace("paths:\n", "paths: {}\n"));
   await writeFile(path.join(tmp, "base.yaml"), spec(3000));
 });
