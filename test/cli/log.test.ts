@@ -56,6 +56,23 @@ describe("the command line's log", () => {
     expect(text()).toBe("error: api.yaml:3:2: bad \\u001b[31mred\\u001b[0m\n");
   });
 
+  it("names a problem's file once when the message already names it", () => {
+    const { output, text } = streams(false);
+    const { logger } = createCliLog(output, { gitlabSections: false, debug: false, liveColumns: undefined });
+    logger.warning("Skipped link.yaml: it is a symbolic link to ../o.yaml.", { file: "link.yaml" });
+    logger.error("a.yaml: Its local steps failed.", { file: "a.yaml" });
+    logger.error("GitBook could not process a.yaml (PARSE_ERROR).", { file: "a.yaml" });
+    logger.warning("Published, but reading its link failed.", { file: "a.yaml" });
+    logger.warning("Skipped a.yaml: not a spec.", { file: "a.yaml", line: 1 });
+    expect(text()).toBe(
+      "warning: Skipped link.yaml: it is a symbolic link to ../o.yaml.\n" +
+        "error: a.yaml: Its local steps failed.\n" +
+        "error: GitBook could not process a.yaml (PARSE_ERROR).\n" +
+        "warning: a.yaml: Published, but reading its link failed.\n" +
+        "warning: a.yaml:1: Skipped a.yaml: not a spec.\n",
+    );
+  });
+
   it("writes groups as GitLab's collapsible sections in GitLab CI", () => {
     const { output, text } = streams(false);
     const { logger } = createCliLog(output, { gitlabSections: true, debug: false, liveColumns: undefined });

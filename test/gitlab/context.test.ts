@@ -148,6 +148,8 @@ describe("readGitLabContext", () => {
     ["https://gitlab.example.com/api/v4#s3cret-pass", "https://gitlab.example.com/api/v4#***"],
     ["https://deploy:s3cret/pass@gitlab.example.com/api/v4", "https://***@gitlab.example.com/api/v4"],
     ["gitlab.example.com/api/v4?private_token=s3cret-pass", "gitlab.example.com/api/v4?***"],
+    ["oauth2:glpat-s3cret@gitlab.example.com/api/v4", "***@gitlab.example.com/api/v4"],
+    ["https://deploy:12#s3cret@gitlab.example.com/api/v4", "https://***@gitlab.example.com/api/v4"],
   ])("quotes the refused API URL %j with its secret masked", (apiUrl, shown) => {
     const error = errorOf(mergeRequestEnv({ CI_API_V4_URL: apiUrl }));
     expect(error.message).toContain(JSON.stringify(shown));

@@ -86,18 +86,11 @@ export function quote(value: string): string {
 }
 
 /**
- * `text` with what an address may carry a secret in masked — its user and password, its query
- * (`?private_token=…`) and its fragment — for an error that quotes it.
+ * `text` with what an address may carry a secret in masked — all before its last `@` (its user and
+ * password), its query (`?private_token=…`) and its fragment — for an error that quotes it. Text, not
+ * a parsed URL: a parser reads "oauth2:glpat-…@host" as a scheme and a path, and a `#` in a password
+ * as the start of a fragment.
  */
 function withoutCredentials(text: string): string {
-  if (!URL.canParse(text)) return text.replace(/\/\/.*@/s, "//***@").replace(/[?#].*/s, "?***");
-  const url = new URL(text);
-  if (url.username === "" && url.password === "" && url.search === "" && url.hash === "") return text;
-  if (url.username !== "" || url.password !== "") {
-    url.username = "***";
-    url.password = "";
-  }
-  if (url.search !== "") url.search = "***";
-  if (url.hash !== "") url.hash = "***";
-  return url.href;
+  return text.replace(/^([^/?#@]*\/\/)?.*@/s, "$1***@").replace(/([?#]).*/s, "$1***");
 }

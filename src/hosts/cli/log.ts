@@ -60,7 +60,7 @@ export function createCliLog(
   };
   // Only the label is painted: the first `label:` of the printed line, after its indentation.
   const problem = (label: string, paint?: Paint) => (message: string, location?: SourceLocation) =>
-    line(`${label}: ${where(location)}${message}`, (printed) =>
+    line(`${label}: ${where(location, message)}${message}`, (printed) =>
       printed.replace(`${label}:`, (found) => (paint ? paint(found) : found)),
     );
   let sections = 0;
@@ -136,9 +136,14 @@ function isSuccess(status: SpecStatus): boolean {
   );
 }
 
-function where(location: SourceLocation | undefined): string {
+/**
+ * The problem's place before its message, unless the message's first clause already names the file
+ * and there is no line to add (`a.yaml: …`, `Skipped a.yaml: …`, which the Action's log needs as they are).
+ */
+function where(location: SourceLocation | undefined, message: string): string {
   if (!location) return "";
   const line = location.line ? `:${location.line}${location.column ? `:${location.column}` : ""}` : "";
+  if (line === "" && (message.split(": ", 1)[0] ?? "").split(/[\s()]+/).includes(location.file)) return "";
   // The file name on one line: a line break in it would start a line that looks like the log's own.
   return `${printable(location.file)}${line}: `;
 }
