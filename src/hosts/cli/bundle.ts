@@ -15,13 +15,12 @@ import { prepareFile } from "../../core/prepare/prepare.ts";
 import { locatedMessage } from "../../core/prepare/problem-text.ts";
 import { publicationSlug } from "../../core/run/targets.ts";
 import { type SpecShaping, stepsOf } from "../../core/shaping/publish-targets.ts";
-import { defuseCommands } from "../../core/text/log-protocol.ts";
 import { readConfig } from "../../settings/inputs.ts";
 import { readCiRun, runCommit } from "./ci.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { checkInputs } from "./input-errors.ts";
-import { type CliIo, type Output, printable } from "./output.ts";
+import { type CliIo, type Output, printableLine } from "./output.ts";
 import { checkOutputFile, writeOutputFile } from "./output-file.ts";
 import { buildSyncSettings, type SyncFlags } from "./sync-settings.ts";
 import { workspacePath } from "./workspace-file.ts";
@@ -78,7 +77,7 @@ export async function runBundleCommand(
   );
   const source = prepared.source;
   if (prepared.problems.length > 0 || source === undefined || !("text" in source)) {
-    for (const problem of prepared.problems) output.err(errLine(locatedMessage(problem)));
+    for (const problem of prepared.problems) output.err(printableLine(locatedMessage(problem)));
     return ExitCode.failed;
   }
   if (outputFile === undefined) output.out(source.text);
@@ -112,15 +111,7 @@ function bundleSteps(file: string, shaping: SpecShaping | undefined, audience: s
 function warningsTo(output: Output): Logger {
   const write = (message: string, location?: SourceLocation) => {
     const at = location ? `${location.file}${location.line === undefined ? "" : `:${location.line}`}: ` : "";
-    output.err(errLine(`warning: ${at}${message}`));
+    output.err(printableLine(`warning: ${at}${message}`));
   };
   return { ...silentLogger, warning: write, error: write };
-}
-
-/**
- * One line of stderr: file names, overlay targets and keys come from the repository, so control
- * characters are shown escaped and a line a CI log would read as a command is defused (as `validate`).
- */
-function errLine(text: string): string {
-  return `${defuseCommands(printable(text))}\n`;
 }

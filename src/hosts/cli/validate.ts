@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import type { Logger, SourceLocation } from "../../core/logger.ts";
 import { UsageError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
-import { type CliIo, type Output, printable } from "./output.ts";
+import { type CliIo, type Output, printableLine } from "./output.ts";
 import type { SyncFlags } from "./sync-settings.ts";
 
 export interface ValidateFlags {
@@ -85,14 +85,12 @@ export async function runValidateCommand(
     { workspacePath },
     { prepareFile },
     { bareMessage, locatedMessage },
-    { defuseCommands },
     settingsModules,
   ] = await Promise.all([
     import("../../core/discovery/index.ts"),
     import("./workspace-file.ts"),
     import("../../core/prepare/prepare.ts"),
     import("../../core/prepare/problem-text.ts"),
-    import("../../core/text/log-protocol.ts"),
     Promise.all([
       import("../../settings/inputs.ts"),
       import("./input-errors.ts"),
@@ -112,7 +110,7 @@ export async function runValidateCommand(
   );
   // One line per problem: a line break in a file name or a message is shown as `\u000a`, and a line a
   // CI log would read as a command (`::error::`, `##[`) is defused, as the action's log does.
-  const line = (text: string) => output.out(`${defuseCommands(printable(text))}\n`);
+  const line = (text: string) => output.out(printableLine(text));
   const found: Problem[] = [];
   const record = (severity: Problem["severity"]) => (message: string, location?: SourceLocation) => {
     found.push({ severity, ...(location ?? { file: "" }), message });
