@@ -237,12 +237,7 @@ export class PreparationPool {
       lane.jobs.delete(message.id);
       if (lane.jobs.size === 0) lane.worker.unref();
       job.release();
-      replay(job.limits.log, message.logs);
-      job.resolve(
-        message.kind === "done"
-          ? { kind: "prepared", spec: received(message.value as SentSpec, job.file) }
-          : { kind: "crashed", phase: message.phase, reason: message.reason },
-      );
+      job.resolve(answered(message, job.limits.log, (value) => prepared(value, job.file)));
     };
     return lane;
   }
@@ -280,7 +275,7 @@ export class PreparationPool {
     return this.#run(
       { task: "prepare", file, slug, options },
       limits,
-      (value) => ({ kind: "prepared", spec: received(value as SentSpec, file.path) }),
+      (value) => prepared(value, file.path),
       () => large,
     );
   }
@@ -371,11 +366,8 @@ export class PreparationPool {
           phase = message.phase;
           return;
         }
-        replay(limits.log, message.logs);
-        const value = message.kind === "done" ? message.value : undefined;
-        if (large(value)) this.#retireIfIdle(slot);
-        if (message.kind === "done") settle(done(value), true);
-        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
+        if (large(message.kind === "done" ? message.value : undefined)) this.#retireIfIdle(slot);
+        settle(answered(message, limits.log, done), true);
       };
       const job: Job = { ...task, id };
       try {
@@ -483,6 +475,22 @@ export class PreparationPool {
     const index = this.#idle.indexOf(slot);
     if (index >= 0) this.#idle.splice(index, 1);
   }
+}
+
+/** A job's answer as its outcome, the worker's log lines replayed into the spec's log first. */
+function answered<Done>(
+  message: Exclude<Message, { kind: "phase" }>,
+  log: Logger,
+  done: (value: unknown) => Done,
+): Done | { kind: "crashed"; phase: PreparePhase | undefined; reason: string } {
+  replay(log, message.logs);
+  return message.kind === "done"
+    ? done(message.value)
+    : { kind: "crashed", phase: message.phase, reason: message.reason };
+}
+
+function prepared(value: unknown, file: string): Extract<Preparation, { kind: "prepared" }> {
+  return { kind: "prepared", spec: received(value as SentSpec, file) };
 }
 
 function received(sent: SentSpec, file: string): PreparedSpec {
