@@ -180,6 +180,8 @@ export class PreparationPool {
    * the lane's worker, while the main thread prepares others: undefined, for the caller to prepare it
    * itself, when the pool's worker is busy (one worker works beside the main thread at a time), when
    * the lane is full or shut, or when its worker ended under the spec without a stop or the deadline.
+   * The pool's own jobs (shaped or handed-back specs) do not wait for the lane: a run has one only when
+   * none of its specs is large (../run/run.ts `wantsLane`), and the lane takes no more while they run.
    * Measured in docs/design/stoppable-preparation.md, "The lane".
    */
   prepareInLane(
@@ -395,6 +397,7 @@ export class PreparationPool {
   /**
    * Ends now the idle workers due to end after a large job, without waiting {@link RETIRE_IDLE_MS}: before
    * a comparison, whose worker would otherwise build its heap beside theirs (docs/design/memory.md).
+   * The lane's worker stays: it holds small specs only, and a run with a lane has no large one.
    */
   async retireNow(): Promise<void> {
     const due = this.#idle.filter((slot) => slot.retire !== undefined);
