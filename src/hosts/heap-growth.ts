@@ -16,7 +16,7 @@ export const MAIN_YOUNG_MB = 16;
  * collection 467-507 → 370-395 MiB; 25 % saved little more and cost the 1,000 specs a tenth of their
  * time, in full GCs of the main thread (docs/design/memory.md).
  */
-export const OLD_GENERATION_GROWTH_PERCENT = 50;
+const OLD_GENERATION_GROWTH_PERCENT = 50;
 
 /**
  * Bounds how far the heaps grow past what they hold. The runner starts the action with no flags, and

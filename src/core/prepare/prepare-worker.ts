@@ -180,6 +180,8 @@ export class PreparationPool {
    * the lane's worker, while the main thread prepares others: undefined, for the caller to prepare it
    * itself, when the pool's worker is busy (one worker works beside the main thread at a time), when
    * the lane is full or shut, or when its worker ended under the spec without a stop or the deadline.
+   * The pool's own jobs (shaped or handed-back specs) do not wait for the lane: a run has one only when
+   * none of its specs is large (../run/run.ts `wantsLane`), and the lane takes no more while they run.
    * Measured in docs/design/stoppable-preparation.md, "The lane".
    */
   prepareInLane(
@@ -237,12 +239,7 @@ export class PreparationPool {
       lane.jobs.delete(message.id);
       if (lane.jobs.size === 0) lane.worker.unref();
       job.release();
-      replay(job.limits.log, message.logs);
-      job.resolve(
-        message.kind === "done"
-          ? { kind: "prepared", spec: received(message.value as SentSpec, job.file) }
-          : { kind: "crashed", phase: message.phase, reason: message.reason },
-      );
+      job.resolve(answered(message, job.limits.log, (value) => prepared(value, job.file)));
     };
     return lane;
   }
@@ -280,7 +277,7 @@ export class PreparationPool {
     return this.#run(
       { task: "prepare", file, slug, options },
       limits,
-      (value) => ({ kind: "prepared", spec: received(value as SentSpec, file.path) }),
+      (value) => prepared(value, file.path),
       () => large,
     );
   }
@@ -371,11 +368,8 @@ export class PreparationPool {
           phase = message.phase;
           return;
         }
-        replay(limits.log, message.logs);
-        const value = message.kind === "done" ? message.value : undefined;
-        if (large(value)) this.#retireIfIdle(slot);
-        if (message.kind === "done") settle(done(value), true);
-        else settle({ kind: "crashed", phase: message.phase, reason: message.reason }, true);
+        if (large(message.kind === "done" ? message.value : undefined)) this.#retireIfIdle(slot);
+        settle(answered(message, limits.log, done), true);
       };
       const job: Job = { ...task, id };
       try {
@@ -403,6 +397,7 @@ export class PreparationPool {
   /**
    * Ends now the idle workers due to end after a large job, without waiting {@link RETIRE_IDLE_MS}: before
    * a comparison, whose worker would otherwise build its heap beside theirs (docs/design/memory.md).
+   * The lane's worker stays: it holds small specs only, and a run with a lane has no large one.
    */
   async retireNow(): Promise<void> {
     const due = this.#idle.filter((slot) => slot.retire !== undefined);
@@ -483,6 +478,22 @@ export class PreparationPool {
     const index = this.#idle.indexOf(slot);
     if (index >= 0) this.#idle.splice(index, 1);
   }
+}
+
+/** A job's answer as its outcome, the worker's log lines replayed into the spec's log first. */
+function answered<Done>(
+  message: Exclude<Message, { kind: "phase" }>,
+  log: Logger,
+  done: (value: unknown) => Done,
+): Done | { kind: "crashed"; phase: PreparePhase | undefined; reason: string } {
+  replay(log, message.logs);
+  return message.kind === "done"
+    ? done(message.value)
+    : { kind: "crashed", phase: message.phase, reason: message.reason };
+}
+
+function prepared(value: unknown, file: string): Extract<Preparation, { kind: "prepared" }> {
+  return { kind: "prepared", spec: received(value as SentSpec, file) };
 }
 
 function received(sent: SentSpec, file: string): PreparedSpec {
