@@ -1,0 +1,2 @@
+
+import{b as a,c as b,d as c,e as d}from"./chunk-ZGL75QJI.js";import"./chunk-L2H34WPM.js";import"./chunk-NV4236OL.js";import"./chunk-YBKZYC7I.js";import"./chunk-7FUZZ5MU.js";import"./chunk-EJ2JJPDM.js";import"./chunk-TK2DORIV.js";import"./chunk-SRJH4KEO.js";import"./chunk-VLLA3SL4.js";import"./chunk-E5YBEICU.js";import"./chunk-THFKJ363.js";export{c as ShapingError,b as shapeDocument,d as shapedText,a as workspaceOverlays};

@@ -1,0 +1,2 @@
+
+import{a as s}from"./chunk-3BKDO4B2.js";import{a as e}from"./chunk-OCKEGYR7.js";function l(t,r){try{return t()}catch(n){throw n instanceof s?g(n,r):n}}function g(t,r){let n=`Input '${t.input}': `,o=t.message.startsWith(n)?t.message.slice(n.length):t.message,p=new Set(["organization","organization-domain","files","slugs","slug-prefix","api-url","token","prune","prune-limit"]),u=o.replace(/'([a-z-]+)'/g,(a,i)=>p.has(i)?r(i):a);return new e(r(t.input),u)}export{l as a,g as b};

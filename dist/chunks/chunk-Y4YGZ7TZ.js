@@ -1,2 +1,0 @@
-
-import{c as s,f as i,h as c,i as r}from"./chunk-4H367ULJ.js";import{a as o}from"./chunk-ABNEQGBF.js";function d(n){let e=n instanceof Error?n.message:String(n);return n instanceof s?{code:`HTTP_${n.status}`,message:a(n)}:n instanceof r?{code:"REQUEST_TIMEOUT",message:e}:n instanceof c?{code:"NETWORK_ERROR",message:e}:{code:"ERROR",message:e}}function E(n){return n instanceof i}function a(n){let e=n.serviceMessage;if(e===void 0||e==="")return n.message;let t=o(e);return t===e?n.message:n.message.replace(e,()=>t)}export{d as a,E as b};

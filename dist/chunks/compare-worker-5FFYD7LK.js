@@ -1,2 +1,0 @@
-
-import{c as a,d as b,e as c,f as d,g as e}from"./chunk-Z5YPVOXZ.js";import"./chunk-3XEZI7F6.js";import"./chunk-F7QQTMDN.js";import"./chunk-E5YBEICU.js";import"./chunk-VLLA3SL4.js";import"./chunk-D3EQEJ7Z.js";import"./chunk-5FGRO5BI.js";import"./chunk-L2H34WPM.js";import"./chunk-THFKJ363.js";export{b as COMPARE_YOUNG_MB,a as PARALLEL_REVIEWS,d as budgetedCompare,c as compareInWorker,e as serveComparison};

@@ -1,0 +1,2 @@
+
+import"./chunk-THFKJ363.js";import{PerformanceObserver as n}from"node:perf_hooks";import e from"node:v8";var s=16,c=50;function p(){e.setFlagsFromString(`--heap-growing-percent=${c}`);let r=new n(()=>{let o=e.getHeapSpaceStatistics().find(t=>t.space_name==="new_space");!o||o.space_size<s*1024*1024||(e.setFlagsFromString("--semi-space-growth-factor=1"),r.disconnect())});r.observe({entryTypes:["gc"]})}export{s as MAIN_YOUNG_MB,p as boundHeapGrowth};

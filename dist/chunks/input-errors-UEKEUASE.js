@@ -1,2 +1,0 @@
-
-import{a,b}from"./chunk-YLWWIEON.js";import"./chunk-OCKEGYR7.js";import"./chunk-3BKDO4B2.js";import"./chunk-THFKJ363.js";export{a as checkInputs,b as usageErrorOf};
